@@ -1,0 +1,30 @@
+// Starts the built sandbox in its own process (so the load generator never shares its event loop) and
+// returns what it printed: base_url, admin_token and the keys.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+const cli = new URL('../dist/src/cli.js', import.meta.url).pathname;
+
+export async function startSandboxProcess(args = []) {
+  const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--json', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout });
+    rl.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+  const info = JSON.parse(line);
+  return { ...info, pid: child.pid, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
+}
+
+export async function signIn(baseUrl, key) {
+  const res = await fetch(`${baseUrl}/api/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(key),
+  });
+  if (res.status !== 201) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  const body = await res.json();
+  return { authorization: `Bearer ${body.access_token}`, 'x-service-key': key.key_id, accept: 'application/json' };
+}

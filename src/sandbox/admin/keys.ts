@@ -1,0 +1,104 @@
+// Admin: key sets, sessions, the plan and the developer account.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { FieldErrorList, notFound } from '../api-error.js';
+import type { KeySet } from '../keys.js';
+import { ALL_SCOPES } from '../scopes.js';
+import type { World } from '../world.js';
+import { adminRoute, objectBody } from './guard.js';
+
+function keySetOf(world: World, request: FastifyRequest): KeySet {
+  const keyId = (request.params as { key_id: string }).key_id;
+  const set = world.keys.byKeyId(keyId);
+  if (!set) throw notFound(`No key with ID ${keyId}.`);
+  return set;
+}
+
+function readBusinessId(world: World, body: Record<string, unknown>, errors: FieldErrorList): number {
+  const id = body.business_id ?? 1;
+  if (typeof id !== 'number' || !world.businesses.has(id)) {
+    errors.add('business_id', `business_id must be one of: ${[...world.businesses.keys()].join(', ')}`);
+    return 1;
+  }
+  return id;
+}
+
+function readBoolean(body: Record<string, unknown>, field: string): boolean {
+  const errors = new FieldErrorList();
+  if (typeof body[field] !== 'boolean') errors.add(field, `${field} must be true or false`);
+  errors.throwIfAny();
+  return body[field] as boolean;
+}
+
+export function registerKeyAdmin(app: FastifyInstance, world: World, token: string): void {
+  app.post(
+    '/_sandbox/keys',
+    adminRoute(token, (request) => {
+      const body = objectBody(request);
+      const errors = new FieldErrorList();
+      if (body.mode !== 'live' && body.mode !== 'test') errors.add('mode', 'mode must be live or test');
+      const scopes = body.scopes ?? [];
+      if (!Array.isArray(scopes) || scopes.some((s) => typeof s !== 'string' || !ALL_SCOPES.includes(s))) {
+        errors.add('scopes', `scopes must be an array of: ${ALL_SCOPES.join(', ')}`);
+      }
+      const businessId = readBusinessId(world, body, errors);
+      errors.throwIfAny();
+      const { set, issued } = world.keys.create(businessId, body.mode as 'live' | 'test', scopes as string[]);
+      return { status: 201, body: { ...issued, mode: set.mode, scopes: set.scopes, business_id: businessId } };
+    }),
+  );
+  app.post(
+    '/_sandbox/keys/:key_id/regenerate',
+    adminRoute(token, (request) => ({ status: 200, body: world.keys.regenerate(keySetOf(world, request)) })),
+  );
+  for (const [action, suspended] of [
+    ['suspend', true],
+    ['resume', false],
+  ] as const) {
+    app.post(
+      `/_sandbox/keys/:key_id/${action}`,
+      adminRoute(token, (request) => {
+        const set = keySetOf(world, request);
+        set.suspended = suspended;
+        if (suspended) world.keys.endSessions(set);
+        return { status: 200, body: { key_id: set.keyId, suspended } };
+      }),
+    );
+  }
+  app.delete(
+    '/_sandbox/keys/:key_id',
+    adminRoute(token, (request) => {
+      const set = keySetOf(world, request);
+      world.keys.revoke(set);
+      return { status: 200, body: { key_id: set.keyId, revoked: true } };
+    }),
+  );
+  app.post(
+    '/_sandbox/sessions/end',
+    adminRoute(token, (request) => {
+      const body = objectBody(request);
+      if (body.key_id === undefined) return { status: 200, body: { ended: world.keys.endSessions() } };
+      const set = typeof body.key_id === 'string' ? world.keys.byKeyId(body.key_id) : undefined;
+      if (!set) throw notFound(`No key with ID ${String(body.key_id)}.`);
+      return { status: 200, body: { ended: world.keys.endSessions(set) } };
+    }),
+  );
+  app.put(
+    '/_sandbox/plan',
+    adminRoute(token, (request) => {
+      const body = objectBody(request);
+      const apiAccess = readBoolean(body, 'api_access');
+      const errors = new FieldErrorList();
+      const businessId = readBusinessId(world, body, errors);
+      errors.throwIfAny();
+      world.business(businessId).apiAccess = apiAccess;
+      return { status: 200, body: { business_id: businessId, api_access: apiAccess } };
+    }),
+  );
+  app.put(
+    '/_sandbox/developer',
+    adminRoute(token, (request) => {
+      world.developerSuspended = readBoolean(objectBody(request), 'suspended');
+      return { status: 200, body: { suspended: world.developerSuspended } };
+    }),
+  );
+}

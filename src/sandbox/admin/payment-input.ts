@@ -1,0 +1,75 @@
+// Validation of an admin payment: amount, method, and allocations that the invoices can take.
+import { FieldErrorList } from '../api-error.js';
+import { PAYMENT_METHODS, type Invoice } from '../books.js';
+import { DECIMAL_RE, Money, decimalPlaces, sum, toAmount } from '../money.js';
+import type { Books } from '../store.js';
+
+export interface PaymentInput {
+  customerId: number;
+  amount: string;
+  currency: string;
+  method: string;
+  reference: string;
+  allocations: { invoice: Invoice; amount: string }[];
+}
+
+function readAmount(raw: unknown, path: string, errors: FieldErrorList): string | null {
+  const text = typeof raw === 'number' ? new Money(raw).toFixed() : raw;
+  if (typeof text !== 'string' || !DECIMAL_RE.test(text) || decimalPlaces(text) > 2 || !new Money(text).gt(0)) {
+    errors.add(path, `${path} must be a positive decimal string with up to 2 places, such as "120.50"`);
+    return null;
+  }
+  return toAmount(text);
+}
+
+function readAllocations(body: Record<string, unknown>, books: Books, customerId: number, errors: FieldErrorList) {
+  const out: { invoice: Invoice; amount: string }[] = [];
+  const raw = body.allocations ?? [];
+  if (!Array.isArray(raw)) {
+    errors.add('allocations', 'allocations must be an array of {invoice_id, amount}');
+    return out;
+  }
+  raw.forEach((a: unknown, i) => {
+    const at = `allocations.${i}`;
+    const item = (a && typeof a === 'object' ? a : {}) as Record<string, unknown>;
+    const invoice = typeof item.invoice_id === 'number' ? books.invoices.get(item.invoice_id) : undefined;
+    const amount = readAmount(item.amount, `${at}.amount`, errors);
+    if (!invoice) return errors.add(`${at}.invoice_id`, `${at}.invoice_id must name an invoice of this business`);
+    if (invoice.customerId !== customerId) return errors.add(`${at}.invoice_id`, `${at}.invoice_id belongs to another customer`);
+    if (['draft', 'void', 'paid'].includes(invoice.status)) {
+      return errors.add(`${at}.invoice_id`, `invoice ${invoice.number} is ${invoice.status} and cannot take a payment`);
+    }
+    if (out.some((o) => o.invoice === invoice)) return errors.add(`${at}.invoice_id`, `invoice ${invoice.number} appears twice`);
+    if (amount !== null && new Money(amount).gt(invoice.balance)) {
+      return errors.add(`${at}.amount`, `${at}.amount is more than invoice ${invoice.number}'s balance of ${invoice.balance}`);
+    }
+    if (amount !== null) out.push({ invoice, amount });
+  });
+  return out;
+}
+
+export function readPayment(body: Record<string, unknown>, books: Books, baseCurrency: string): PaymentInput {
+  const errors = new FieldErrorList();
+  const customerId = typeof body.customer_id === 'number' ? body.customer_id : 0;
+  if (!books.customers.get(customerId)) errors.add('customer_id', 'customer_id must name a customer of this business');
+  const amount = readAmount(body.amount, 'amount', errors);
+  if (typeof body.method !== 'string' || !(PAYMENT_METHODS as readonly string[]).includes(body.method)) {
+    errors.add('method', `method must be one of: ${PAYMENT_METHODS.join(', ')}`);
+  }
+  if (body.reference !== undefined && typeof body.reference !== 'string') errors.add('reference', 'reference must be a string');
+  const allocations = readAllocations(body, books, customerId, errors);
+  const currencies = new Set(allocations.map((a) => a.invoice.currency));
+  if (currencies.size > 1) errors.add('allocations', 'all allocated invoices must be in one currency');
+  if (amount !== null && sum(allocations.map((a) => a.amount)).gt(amount)) {
+    errors.add('allocations', 'the allocations add up to more than the amount');
+  }
+  errors.throwIfAny();
+  return {
+    customerId,
+    amount: amount as string,
+    currency: [...currencies][0] ?? baseCurrency,
+    method: body.method as string,
+    reference: typeof body.reference === 'string' && body.reference !== '' ? body.reference : `PAY-${Date.now()}`,
+    allocations,
+  };
+}

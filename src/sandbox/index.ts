@@ -1,0 +1,62 @@
+// The sandbox as a library: start a faithful Invoicing Service on loopback, with sample books and keys.
+import { buildApp } from './app.js';
+import { randomToken } from './secrets.js';
+import { ALL_SCOPES } from './scopes.js';
+import { MAIN_BUSINESS } from './seed/index.js';
+import { World } from './world.js';
+
+export interface SandboxOptions {
+  port?: number;
+  host?: string;
+  scale?: number;
+  rateLimit?: number;
+  rateWindowSeconds?: number;
+  signInLimit?: number;
+  adminToken?: string;
+  webhookBackoffMs?: number;
+  seed?: number;
+}
+
+export interface KeyPair {
+  key_id: string;
+  secret: string;
+}
+
+export interface SandboxHandle {
+  baseUrl: string;
+  adminToken: string;
+  keys: { test: KeyPair; live: KeyPair };
+  close(): Promise<void>;
+}
+
+export const DEFAULT_SEED = 20261101;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  const world = new World({
+    scale: options.scale ?? 1,
+    seed: options.seed ?? DEFAULT_SEED,
+    rateLimit: options.rateLimit ?? 120,
+    rateWindowSeconds: options.rateWindowSeconds ?? 60,
+    signInLimit: options.signInLimit ?? 10,
+    webhookBackoffMs: options.webhookBackoffMs ?? 1000,
+  });
+  const adminToken = options.adminToken ?? `sbx_admin_${randomToken(32)}`;
+  const app = buildApp(world, adminToken);
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the sandbox did not bind a TCP port');
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  world.baseUrl = `http://${hostPart}:${address.port}`;
+  const test = world.keys.create(MAIN_BUSINESS.id, 'test', ALL_SCOPES).issued;
+  const live = world.keys.create(MAIN_BUSINESS.id, 'live', ALL_SCOPES).issued;
+  return {
+    baseUrl: world.baseUrl,
+    adminToken,
+    keys: { test, live },
+    close: async () => {
+      await world.webhooks.close();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,35 @@
+// The two businesses of the sandbox and the instant their sample books end at.
+import type { BusinessProfile } from '../books.js';
+
+/** 1 November 2026, 00:00 in Auckland: the books' last day is 31 October 2026. */
+export const BOOKS_ANCHOR_MS = Date.UTC(2026, 9, 31, 11, 0, 0);
+
+export const MAIN_BUSINESS: BusinessProfile = {
+  id: 1,
+  name: 'Harbourside Supplies Ltd',
+  currency: 'NZD',
+  timeZone: 'Pacific/Auckland',
+  branches: [
+    { id: 1, name: 'North' },
+    { id: 2, name: 'Central' },
+    { id: 3, name: 'South' },
+  ],
+  taxCategories: [
+    { id: 1, name: 'GST 15%', rate: '0.15' },
+    { id: 2, name: 'Zero rated', rate: '0.00' },
+  ],
+  defaultTaxCategoryId: 1,
+};
+
+export const OTHER_BUSINESS: BusinessProfile = {
+  id: 2,
+  name: 'Bondi Bean Roasters Pty Ltd',
+  currency: 'AUD',
+  timeZone: 'Australia/Sydney',
+  branches: [{ id: 4, name: 'Bondi' }],
+  taxCategories: [
+    { id: 3, name: 'GST 10%', rate: '0.10' },
+    { id: 4, name: 'GST free', rate: '0.00' },
+  ],
+  defaultTaxCategoryId: 3,
+};

@@ -1,0 +1,119 @@
+// Time in a business's own zone: timestamps carry that zone's offset (+13:00 or +12:00 in Auckland),
+// dates are that zone's calendar days. Everything else in the sandbox works in epoch milliseconds.
+
+const partsFormatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let f = partsFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    partsFormatters.set(timeZone, f);
+  }
+  return f;
+}
+
+interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function wallClock(ms: number, timeZone: string): WallClock {
+  const out: Record<string, number> = {};
+  for (const p of formatterFor(timeZone).formatToParts(new Date(ms))) {
+    if (p.type !== 'literal') out[p.type] = Number(p.value);
+  }
+  return {
+    year: out.year ?? 0,
+    month: out.month ?? 0,
+    day: out.day ?? 0,
+    hour: out.hour ?? 0,
+    minute: out.minute ?? 0,
+    second: out.second ?? 0,
+  };
+}
+
+/** The zone's offset from UTC at instant `ms`, in whole minutes. */
+export function offsetMinutes(ms: number, timeZone: string): number {
+  const w = wallClock(ms, timeZone);
+  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+  return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60000);
+}
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/** ISO 8601 with the zone's offset and whole seconds: `2026-03-04T10:11:12+13:00`. */
+export function formatTimestamp(ms: number, timeZone: string): string {
+  const w = wallClock(ms, timeZone);
+  const off = offsetMinutes(ms, timeZone);
+  const sign = off < 0 ? '-' : '+';
+  const abs = Math.abs(off);
+  return (
+    `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}` +
+    `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`
+  );
+}
+
+/** The calendar date (`YYYY-MM-DD`) in the zone at instant `ms`. */
+export function localDate(ms: number, timeZone: string): string {
+  const w = wallClock(ms, timeZone);
+  return `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}`;
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** True for a real calendar date written `YYYY-MM-DD`. */
+export function isCalendarDate(text: string): boolean {
+  const m = DATE_RE.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = new Date(Date.UTC(y, mo - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === mo - 1 && t.getUTCDate() === d;
+}
+
+/** 00:00:00 of `date` in the zone, as epoch milliseconds. */
+export function zonedMidnight(date: string, timeZone: string): number {
+  const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
+  const guess = Date.UTC(y, mo - 1, d);
+  // The offset at the guess may differ from the offset at the answer across a DST change: settle twice.
+  let ms = guess - offsetMinutes(guess, timeZone) * 60000;
+  ms = guess - offsetMinutes(ms, timeZone) * 60000;
+  return ms;
+}
+
+/** Adds whole days to a `YYYY-MM-DD` date. */
+export function addDays(date: string, days: number): string {
+  const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
+  const t = new Date(Date.UTC(y, mo - 1, d + days));
+  return `${pad(t.getUTCFullYear(), 4)}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
+}
+
+const TIMESTAMP_RE =
+  /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * Reads `updated_since`: a date (midnight in the business's zone) or a timestamp with `Z` or an offset.
+ * Returns null when it is neither; a `+` sent unencoded arrives as a space and is refused that way.
+ */
+export function parseUpdatedSince(text: string, timeZone: string): number | null {
+  if (DATE_RE.test(text)) return isCalendarDate(text) ? zonedMidnight(text, timeZone) : null;
+  const m = TIMESTAMP_RE.exec(text);
+  if (!m) return null;
+  const [, date, hh, mm, ss = '00', frac = '', zone] = m as unknown as [string, string, string, string, string | undefined, string | undefined, string];
+  if (!isCalendarDate(date) || Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 59) return null;
+  const iso = `${date}T${hh}:${mm}:${ss}${frac.slice(0, 4)}${zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`;
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? null : ms;
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { addDays, formatTimestamp, isCalendarDate, localDate, parseUpdatedSince, zonedMidnight } from '../../src/sandbox/time.js';
+
+const NZ = 'Pacific/Auckland';
+
+describe('time in the business zone', () => {
+  it('prints +13:00 in the New Zealand summer and +12:00 in its winter', () => {
+    expect(formatTimestamp(Date.UTC(2026, 0, 15, 0, 0, 0), NZ)).toBe('2026-01-15T13:00:00+13:00');
+    expect(formatTimestamp(Date.UTC(2026, 6, 15, 0, 0, 0), NZ)).toBe('2026-07-15T12:00:00+12:00');
+  });
+
+  it('takes the local calendar date, not the UTC one', () => {
+    expect(localDate(Date.UTC(2026, 0, 15, 12, 0, 0), NZ)).toBe('2026-01-16');
+  });
+
+  it('finds local midnight across daylight saving changes', () => {
+    expect(new Date(zonedMidnight('2026-01-01', NZ)).toISOString()).toBe('2025-12-31T11:00:00.000Z');
+    expect(new Date(zonedMidnight('2026-07-01', NZ)).toISOString()).toBe('2026-06-30T12:00:00.000Z');
+    // 5 April 2026: clocks go back at 03:00; midnight is still at +13:00.
+    expect(new Date(zonedMidnight('2026-04-05', NZ)).toISOString()).toBe('2026-04-04T11:00:00.000Z');
+  });
+
+  it('knows real calendar dates', () => {
+    expect(isCalendarDate('2024-02-29')).toBe(true);
+    expect(isCalendarDate('2026-02-29')).toBe(false);
+    expect(isCalendarDate('2026-13-01')).toBe(false);
+    expect(isCalendarDate('2026-1-01')).toBe(false);
+    expect(addDays('2026-12-25', 14)).toBe('2027-01-08');
+  });
+});
+
+describe('updated_since', () => {
+  it('reads a date as local midnight', () => {
+    expect(parseUpdatedSince('2026-01-01', NZ)).toBe(Date.UTC(2025, 11, 31, 11, 0, 0));
+  });
+
+  it('reads timestamps with Z and with offsets', () => {
+    expect(parseUpdatedSince('2026-01-01T00:00:00Z', NZ)).toBe(Date.UTC(2026, 0, 1));
+    expect(parseUpdatedSince('2026-01-01T13:00:00+13:00', NZ)).toBe(Date.UTC(2026, 0, 1));
+    expect(parseUpdatedSince('2026-01-01T13:00:00.250+13:00', NZ)).toBe(Date.UTC(2026, 0, 1) + 250);
+  });
+
+  it('refuses an offset whose + arrived as a space, and other malformed values', () => {
+    for (const bad of ['2026-01-01T13:00:00 13:00', '2026-01-01T13:00:00', 'yesterday', '2026-02-30', '2026-01-01T25:00:00Z', '']) {
+      expect(parseUpdatedSince(bad, NZ), bad).toBeNull();
+    }
+  });
+});

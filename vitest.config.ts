@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    // Contract and end-to-end tests start servers on loopback; two workers fit the 2-core machine.
+    maxWorkers: 2,
+  },
+});
