@@ -22,16 +22,26 @@ export interface SignInLogEntry {
   error: string | null;
 }
 
+// Secrets and session tokens never enter the log, even when a client sends one where the key ID or a
+// query parameter belongs: anything with their prefixes is cut back to the prefix.
+const CREDENTIAL_RE = /(svc_(?:live|test)_|svcat_)[A-Za-z0-9_-]+/g;
+
+export function redact<T extends string | null>(text: T): T {
+  return (text === null ? null : text.replace(CREDENTIAL_RE, '$1[redacted]')) as T;
+}
+
 export class AuditLog {
   readonly requests: RequestLogEntry[] = [];
   readonly signins: SignInLogEntry[] = [];
 
-  recordRequest(entry: RequestLogEntry): void {
+  recordRequest(raw: RequestLogEntry): void {
+    const entry = { ...raw, path: redact(raw.path), key_id: redact(raw.key_id), error: redact(raw.error) };
     this.requests.push(entry);
     if (this.requests.length > MAX_ENTRIES) this.requests.splice(0, this.requests.length - MAX_ENTRIES);
   }
 
-  recordSignIn(entry: SignInLogEntry): void {
+  recordSignIn(raw: SignInLogEntry): void {
+    const entry = { ...raw, key_id: redact(raw.key_id), error: redact(raw.error) };
     this.signins.push(entry);
     if (this.signins.length > MAX_ENTRIES) this.signins.splice(0, this.signins.length - MAX_ENTRIES);
   }

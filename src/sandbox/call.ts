@@ -14,6 +14,8 @@ export interface CallState {
   mode: Mode | null;
   keyId: string | null;
   sessionExpiresMs: number | null;
+  /** The zone of the session's business, in which X-Service-Session-Expires is written. */
+  timeZone: string | null;
   error: string | null;
   rate: { limit: number; remaining: number } | null;
 }
@@ -41,7 +43,15 @@ export function modeOfCredential(text: string | undefined): Mode | null {
 }
 
 export function callState(request: FastifyRequest): CallState {
-  request.call ??= { startedAt: performance.now(), mode: null, keyId: null, sessionExpiresMs: null, error: null, rate: null };
+  request.call ??= {
+    startedAt: performance.now(),
+    mode: null,
+    keyId: null,
+    sessionExpiresMs: null,
+    timeZone: null,
+    error: null,
+    rate: null,
+  };
   return request.call;
 }
 
@@ -73,6 +83,7 @@ function sessionOf(world: World, request: FastifyRequest, state: CallState): Ses
     throw unauthorized('X-Service-Key does not match the key the session was issued for.');
   }
   state.sessionExpiresMs = session.expiresMs;
+  state.timeZone = world.business(session.keySet.businessId).profile.timeZone;
   return session;
 }
 
@@ -120,7 +131,8 @@ export function refuseBlockedKey(world: World, keySet: KeySet): void {
 export function serviceHeaders(world: World, state: CallState, timeZone: string): Record<string, string> {
   const headers: Record<string, string> = {
     'x-service-mode': state.mode ?? 'live',
-    'x-service-session-expires': state.sessionExpiresMs === null ? '' : formatTimestamp(state.sessionExpiresMs, timeZone),
+    'x-service-session-expires':
+      state.sessionExpiresMs === null ? '' : formatTimestamp(state.sessionExpiresMs, state.timeZone ?? timeZone),
   };
   if (state.rate) {
     headers['x-ratelimit-limit'] = String(state.rate.limit);

@@ -1,7 +1,7 @@
 // Builds the records that the two creates make, with exact line arithmetic (open-points.md, "Records").
 import type { BusinessProfile, Customer, Invoice, InvoiceLine, TaxCategory } from './books.js';
 import { formatCode } from './books.js';
-import { Money, sum, toAmount, toQuantity } from './money.js';
+import { Money, sum, toAmount, toPrice, toQuantity } from './money.js';
 import { randomToken } from './secrets.js';
 import type { CustomerInput } from './validate-customer.js';
 import type { InvoiceInput, LineInput } from './validate-invoice.js';
@@ -37,7 +37,7 @@ export function buildLine(line: LineInput, profile: BusinessProfile): InvoiceLin
   return {
     description: line.description ?? line.product?.description ?? line.product?.name ?? '',
     quantity: toQuantity(line.quantity),
-    unit_price: unitPrice,
+    unit_price: toPrice(unitPrice),
     tax_amount: toAmount(new Money(lineTotal).times(category.rate)),
     line_total: lineTotal,
     product_id: line.product?.id ?? null,

@@ -5,6 +5,7 @@ import { randomToken, sameHash, sha256 } from './secrets.js';
 import { effectiveScopes } from './scopes.js';
 
 export const SESSION_SECONDS = 3600;
+const SWEEP_GRACE_MS = 24 * 3600 * 1000;
 
 export interface KeySet {
   readonly setId: number;
@@ -102,10 +103,12 @@ export class KeyRegistry {
     return ended;
   }
 
-  /** Forgets expired sessions so a long-running sandbox does not grow. */
+  /**
+   * Forgets sessions a day past their expiry so a long-running sandbox does not grow. Until then a late
+   * call still hears "expired" (or "ended"), not "not valid".
+   */
   sweep(nowMs: number): void {
-    for (const [hash, s] of this.#sessions) if (s.expiresMs <= nowMs) this.#sessions.delete(hash);
-    // Ended sessions stay until they would have expired, so a late call still hears "ended".
+    for (const [hash, s] of this.#sessions) if (s.expiresMs + SWEEP_GRACE_MS <= nowMs) this.#sessions.delete(hash);
   }
 }
 

@@ -9,6 +9,11 @@ export function toAmount(value: Decimal.Value): string {
   return new Money(value).toDecimalPlaces(2, Money.ROUND_HALF_UP).toFixed(2);
 }
 
+/** A unit price (up to 4 places) printed with at least 2, like every other amount: "5" -> "5.00". */
+export function toPrice(text: string): string {
+  return new Money(text).toFixed(Math.max(2, decimalPlaces(text)));
+}
+
 /** Printed with exactly 6 places, as the spec prints quantities. */
 export function toQuantity(value: Decimal.Value): string {
   return new Money(value).toFixed(6);

@@ -6,7 +6,7 @@ import { startSandbox, type KeyPair, type SandboxHandle, type SandboxOptions } f
 
 export type { KeyPair, SandboxHandle };
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- parsed JSON is checked by the tests themselves */
+/** Parsed JSON: the tests themselves check its shape against the spec. */
 export type Json = any;
 
 export interface Reply {
@@ -62,6 +62,11 @@ export interface Session {
   signIn: Json;
 }
 
+/** The same secret with its last character changed: surely wrong. */
+export function wrongSecret(secret: string): string {
+  return `${secret.slice(0, -1)}${secret.endsWith('x') ? 'y' : 'x'}`;
+}
+
 export function signInRaw(baseUrl: string, key: KeyPair): Promise<Reply> {
   return send('POST', `${baseUrl}/api/v1/auth/token`, { json: { key_id: key.key_id, secret: key.secret } });
 }
@@ -111,6 +116,14 @@ export async function makeKey(
 export async function advanceClock(sb: SandboxHandle, seconds: number): Promise<void> {
   const reply = await admin(sb, 'POST', '/clock', { advance_seconds: seconds });
   if (reply.status !== 200) throw new Error(`POST /_sandbox/clock answered ${reply.status}: ${reply.text}`);
+}
+
+/** The total and the last (highest) id of a list, without reading it whole. */
+export async function tally(session: Session, resource: string): Promise<{ total: number; maxId: number }> {
+  const first = await get(session, `/api/v1/${resource}?per_page=1`);
+  const total = first.body.meta.total;
+  const last = await get(session, `/api/v1/${resource}?per_page=1&page=${total}`);
+  return { total, maxId: last.body.data[0].id };
 }
 
 /** Every record of a list, page by page at per_page=100, following `links.next`. */

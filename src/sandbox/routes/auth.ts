@@ -60,6 +60,7 @@ function signIn(world: World, request: FastifyRequest): Answer {
     const { token, session } = world.keys.startSession(keySet, world.clock.now());
     state.sessionExpiresMs = session.expiresMs;
     const business = world.business(keySet.businessId);
+    state.timeZone = business.profile.timeZone;
     log(201, null);
     return {
       status: 201,
