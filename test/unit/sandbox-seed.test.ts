@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { newIdSequences } from '../../src/sandbox/books.js';
+import { MAIN_BUSINESS, OTHER_BUSINESS, generateBooks } from '../../src/sandbox/seed/index.js';
+import { Money, sum, toAmount } from '../../src/sandbox/money.js';
+
+const SEED = 20261101;
+
+describe('the sample books', () => {
+  it('are the same on every run', () => {
+    const a = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 1, seed: SEED });
+    const b = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 1, seed: SEED });
+    expect(b).toEqual(a);
+    const c = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 1, seed: SEED + 1 });
+    expect(c.invoices.map((i) => i.total)).not.toEqual(a.invoices.map((i) => i.total));
+  });
+
+  it('never share an id between businesses', () => {
+    const ids = newIdSequences();
+    const main = generateBooks(MAIN_BUSINESS, ids, { scale: 1, seed: SEED });
+    const other = generateBooks(OTHER_BUSINESS, ids, { scale: 1, seed: SEED });
+    for (const kind of ['customers', 'invoices', 'quotes', 'payments', 'products'] as const) {
+      const mainIds = new Set(main[kind].map((r) => r.id));
+      expect(other[kind].every((r) => !mainIds.has(r.id)), kind).toBe(true);
+      expect(other[kind].length, kind).toBeGreaterThan(0);
+    }
+  });
+
+  it('balance every invoice against the payments allocated to it', () => {
+    const books = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 1, seed: SEED });
+    const allocated = new Map<number, string[]>();
+    for (const p of books.payments) {
+      expect(p.amount).toBe(toAmount(sum(p.allocations.map((a) => a.amount))));
+      for (const a of p.allocations) allocated.set(a.invoice_id, [...(allocated.get(a.invoice_id) ?? []), a.amount]);
+    }
+    for (const inv of books.invoices) {
+      const paid = sum(allocated.get(inv.id) ?? []);
+      if (inv.status === 'void') continue;
+      expect(inv.balance, inv.number).toBe(toAmount(new Money(inv.total).minus(paid)));
+      expect(inv.status === 'paid', inv.number).toBe(new Money(inv.balance).isZero() && paid.gt(0));
+    }
+  });
+
+  it('grow with --scale: 25 times the books hold more than 10,000 invoices', () => {
+    const books = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 25, seed: SEED });
+    expect(books.invoices.length).toBeGreaterThanOrEqual(10_000);
+    expect(new Set(books.invoices.map((i) => i.number)).size).toBe(books.invoices.length);
+    expect(new Set(books.customers.map((c) => c.code)).size).toBe(books.customers.length);
+    expect(new Set(books.products.map((p) => p.sku).filter(Boolean)).size).toBe(books.products.filter((p) => p.sku).length);
+  });
+});
