@@ -1,35 +1,50 @@
 #!/usr/bin/env node
-// The entry point: picks the command. The only module allowed to write to stdout, and only in commands
-// that do not speak MCP over stdio.
-import { runSandboxCommand, SANDBOX_USAGE, UsageError } from './commands/sandbox.js';
+// The entry point: picks the command. The only module allowed to write to stdout, and only for commands
+// that do not speak MCP over stdio (`sandbox`, `check`, help).
+import { ConfigError } from './config.js';
+import { UsageError } from './commands/sandbox.js';
+import { SERVE_USAGE } from './serve-options.js';
 
-const USAGE = `usage: invoicing-mcp sandbox [options]   run the emulated Invoicing Service
+const USAGE = `${SERVE_USAGE}
+       invoicing-mcp check        sign in and print mode, business, scopes, limits and usable tools
+       invoicing-mcp sandbox ...  run the emulated Invoicing Service (see --help there)`;
 
-${SANDBOX_USAGE}`;
+const stderr = (text: string): void => {
+  process.stderr.write(`${text}\n`);
+};
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'sandbox') {
+    const { runSandboxCommand } = await import('./commands/sandbox.js');
     const sb = await runSandboxCommand(rest, (text) => process.stdout.write(`${text}\n`));
-    const stop = (): void => {
-      void sb.close().then(() => process.exit(0));
-    };
+    const stop = (): void => void sb.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     return;
   }
-  if (command === '--help' || command === '-h' || command === 'help') {
-    process.stderr.write(`${USAGE}\n`);
+  if (command === 'check') {
+    const { runCheck } = await import('./commands/check.js');
+    process.stdout.write(`${await runCheck(process.env)}\n`);
     return;
   }
-  throw new UsageError(`unknown command "${command ?? ''}"`);
+  if (command === '--help' || command === '-h' || command === 'help') {
+    stderr(USAGE);
+    return;
+  }
+  const { runServe } = await import('./commands/serve.js');
+  await runServe(argv, process.env, stderr);
 }
 
 main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError || (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
-    process.stderr.write(`invoicing-mcp: ${err.message}\n${USAGE}\n`);
+  if (err instanceof ConfigError) {
+    stderr(`invoicing-mcp: ${err.message}`);
     process.exit(2);
   }
-  process.stderr.write(`invoicing-mcp: ${err instanceof Error ? err.message : String(err)}\n`);
+  if (err instanceof UsageError || (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
+    stderr(`invoicing-mcp: ${err.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  stderr(`invoicing-mcp: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

@@ -1,0 +1,17 @@
+// A prompt is data: a name, words for the person picking it, arguments (some completed from the books),
+// and the text it hands the model.
+import type * as z from 'zod/v4';
+import type { ToolContext } from '../tools/context.js';
+
+export interface PromptDefinition<A extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  /** Built per server, so completions can read the books through the context's client. */
+  args(ctx: ToolContext): A;
+  text(args: z.infer<A>): string;
+}
+
+export function definePrompt<A extends z.ZodObject>(prompt: PromptDefinition<A>): PromptDefinition<A> {
+  return prompt;
+}

@@ -1,0 +1,194 @@
+// The client of the Invoicing Service: one entry, `createApiClient(config, deps)`, and no module state.
+// Knows nothing of MCP; works against the real service and the sandbox alike.
+import type { Logger } from 'pino';
+import type { Dispatcher } from 'undici';
+import { DEFAULT_CACHE_OPTIONS, ReadCache, type CacheOptions, type CacheStats } from './cache.js';
+import { customersApi, type CustomersApi } from './endpoints/customers.js';
+import { invoicesApi, type InvoicesApi } from './endpoints/invoices.js';
+import { paymentsApi, productsApi, quotesApi, type PaymentsApi, type ProductsApi, type QuotesApi } from './endpoints/reads.js';
+import { sleep as realSleep, Transport } from './http.js';
+import { Pacer, type RateLimitState } from './pacing.js';
+import { RequestCore } from './request.js';
+import { PingSchema, type Ping, type ResourceKind } from './schemas.js';
+import { SessionManager } from './session.js';
+import { baseUrlProblem } from './url.js';
+import { decoder } from './validate.js';
+
+export interface ClientConfig {
+  baseUrl: string;
+  keyId: string;
+  secret: string;
+}
+
+export interface ClientOptions {
+  /** Retries after the first attempt on 5xx, resets and timeouts (reads and keyed creates only). */
+  maxRetries: number;
+  /** No retry starts later than this after the call began (ms). */
+  retryBudgetMs: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** Per attempt: time to the answer's headers, and between body chunks (ms). */
+  requestTimeoutMs: number;
+  /** A call that would wait longer than this for the rate limit fails with RateLimited (ms). */
+  maxWaitMs: number;
+  /** Calls in flight at once. */
+  maxConcurrent: number;
+  /** Sign in again when the session has less than this left (ms). */
+  renewMarginMs: number;
+  maxSignInsPerMinute: number;
+  /** After a refused sign-in, calls fail at once for this long (ms). */
+  signInFailureCooldownMs: number;
+  cache: CacheOptions;
+  userAgent: string;
+}
+
+export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
+  maxRetries: 5,
+  retryBudgetMs: 30_000,
+  backoffBaseMs: 250,
+  backoffMaxMs: 8_000,
+  requestTimeoutMs: 15_000,
+  maxWaitMs: 30_000,
+  maxConcurrent: 8,
+  renewMarginMs: 120_000,
+  maxSignInsPerMinute: 4,
+  signInFailureCooldownMs: 20_000,
+  cache: DEFAULT_CACHE_OPTIONS,
+  userAgent: 'invoicing-mcp/0.1',
+};
+
+export type ClientOptionsInput = Partial<Omit<ClientOptions, 'cache'>> & { cache?: Partial<CacheOptions> };
+
+export interface ApiClientDeps {
+  logger: Logger;
+  options?: ClientOptionsInput;
+  /** An undici dispatcher to use instead of the client's own (proxies, tests). */
+  dispatcher?: Dispatcher;
+  /** Clock for session expiry and pacing (ms since epoch). */
+  now?: () => number;
+  random?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface SessionInfo {
+  mode: string;
+  keyId: string;
+  scopes: string[];
+  business: { id?: number | undefined; name?: string | undefined } | null;
+  /** Epoch ms by the client's clock. */
+  expiresAt: number | null;
+}
+
+export interface ClientStats {
+  cache: CacheStats;
+  rateLimit: RateLimitState;
+  signIns: number;
+}
+
+export interface ApiClient {
+  readonly baseUrl: string;
+  readonly keyId: string;
+  /** From the key ID's prefix. */
+  readonly mode: 'live' | 'test';
+  readonly customers: CustomersApi;
+  readonly invoices: InvoicesApi;
+  readonly quotes: QuotesApi;
+  readonly payments: PaymentsApi;
+  readonly products: ProductsApi;
+  /** Checks the session (GET /api/ping, never cached). */
+  ping(options?: { signal?: AbortSignal }): Promise<Ping>;
+  /** Signs in if needed; mode, scopes and business of the key. */
+  session(options?: { signal?: AbortSignal }): Promise<SessionInfo>;
+  /** Drops cached reads of record `id` of `kind` (or of every record of it) and of its lists. */
+  invalidate(kind: ResourceKind, id?: number | string): void;
+  clearCache(): void;
+  stats(): ClientStats;
+  /** Signs out (best effort) and releases connections. */
+  close(): Promise<void>;
+}
+
+function resolveOptions(input: ClientOptionsInput | undefined): ClientOptions {
+  const cache = { ...DEFAULT_CACHE_OPTIONS, ...input?.cache, ttlMs: { ...DEFAULT_CACHE_OPTIONS.ttlMs, ...input?.cache?.ttlMs } };
+  return { ...DEFAULT_CLIENT_OPTIONS, ...input, cache };
+}
+
+export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiClient {
+  const baseUrl = config.baseUrl.replace(/\/+$/, '');
+  const problem = baseUrlProblem(new URL(baseUrl));
+  if (problem) throw new Error(`The service base URL ${problem}.`);
+  const mode = config.keyId.startsWith('svck_live_') ? 'live' : 'test';
+  const options = resolveOptions(deps.options);
+  const now = deps.now ?? Date.now;
+  const sleep = deps.sleep ?? realSleep;
+  const logger = deps.logger.child({ component: 'api' });
+  const transport = new Transport(baseUrl, {
+    dispatcher: deps.dispatcher,
+    userAgent: options.userAgent,
+    timeoutMs: options.requestTimeoutMs,
+    connections: Math.max(options.maxConcurrent, 1),
+  });
+  const pacer = new Pacer({ maxConcurrent: options.maxConcurrent, maxWaitMs: options.maxWaitMs, now });
+  const cache = new ReadCache(`${config.keyId}|${mode}`, options.cache);
+  let core: RequestCore;
+  const session = new SessionManager(
+    {
+      renewMarginMs: options.renewMarginMs,
+      maxSignInsPerMinute: options.maxSignInsPerMinute,
+      failureCooldownMs: options.signInFailureCooldownMs,
+      maxWaitMs: options.maxWaitMs,
+    },
+    {
+      signIn: (signal) => core.signIn(config.keyId, config.secret, signal),
+      signOut: (token) => core.signOut(token),
+      now,
+      sleep,
+    },
+  );
+  core = new RequestCore(
+    {
+      maxRetries: options.maxRetries,
+      retryBudgetMs: options.retryBudgetMs,
+      backoff: { baseDelayMs: options.backoffBaseMs, maxDelayMs: options.backoffMaxMs },
+      maxWaitMs: options.maxWaitMs,
+    },
+    { transport, pacer, session, cache, logger, keyId: config.keyId, now, random: deps.random ?? Math.random, sleep },
+  );
+  const invalidate = (kind: ResourceKind, id?: number | string): void => cache.invalidate(kind, id);
+  const ping = decoder(PingSchema);
+  let closed = false;
+
+  return {
+    baseUrl,
+    keyId: config.keyId,
+    mode,
+    customers: customersApi(core, invalidate),
+    invoices: invoicesApi(core, invalidate),
+    quotes: quotesApi(core),
+    payments: paymentsApi(core),
+    products: productsApi(core),
+    async ping(opts = {}) {
+      return (await core.call({ method: 'GET', path: '/api/ping', decoder: ping, signal: opts.signal })).value;
+    },
+    async session(opts = {}) {
+      await session.token(opts.signal);
+      const grant = session.grant;
+      return {
+        mode: grant?.mode ?? mode,
+        keyId: grant?.key_id ?? config.keyId,
+        scopes: grant?.scopes ?? [],
+        business: grant?.business ? { id: grant.business.id, name: grant.business.name } : null,
+        expiresAt: session.expiresAt,
+      };
+    },
+    invalidate,
+    clearCache: () => cache.clear(),
+    stats: () => ({ cache: cache.stats(), rateLimit: pacer.state(), signIns: session.signIns }),
+    async close() {
+      if (closed) return;
+      closed = true;
+      pacer.close();
+      await session.close();
+      await transport.close();
+    },
+  };
+}

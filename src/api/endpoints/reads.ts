@@ -1,0 +1,32 @@
+// The read-only resources: quotes, payments, products. The single-product answer's shape is "not shown"
+// in the spec, so it is read leniently: only `id` is required.
+import { z } from 'zod';
+import type { RequestCore } from '../request.js';
+import {
+  PaymentSchema,
+  ProductSchema,
+  QuoteSchema,
+  type Payment,
+  type PaymentListQuery,
+  type Product,
+  type ProductListQuery,
+  type Quote,
+  type QuoteListQuery,
+} from '../schemas.js';
+import { readResource, type ReadResource } from './resource.js';
+
+export const ProductDetailSchema = ProductSchema.partial().extend({ id: z.number().int() });
+export type ProductDetail = z.infer<typeof ProductDetailSchema>;
+
+export type QuotesApi = ReadResource<Quote, Quote, QuoteListQuery>;
+export type PaymentsApi = ReadResource<Payment, Payment, PaymentListQuery>;
+export type ProductsApi = ReadResource<Product, ProductDetail, ProductListQuery>;
+
+export const quotesApi = (core: RequestCore): QuotesApi =>
+  readResource<typeof QuoteSchema, typeof QuoteSchema, QuoteListQuery>(core, 'quotes', QuoteSchema, QuoteSchema);
+
+export const paymentsApi = (core: RequestCore): PaymentsApi =>
+  readResource<typeof PaymentSchema, typeof PaymentSchema, PaymentListQuery>(core, 'payments', PaymentSchema, PaymentSchema);
+
+export const productsApi = (core: RequestCore): ProductsApi =>
+  readResource<typeof ProductSchema, typeof ProductDetailSchema, ProductListQuery>(core, 'products', ProductSchema, ProductDetailSchema);

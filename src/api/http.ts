@@ -1,0 +1,182 @@
+// The wire: one undici dispatcher per client, JSON in and out, query strings encoded exactly, and the
+// failures with no answer (reset, refused, timeout) turned into NetworkFault. Also the back-off rule.
+import { Agent, type Dispatcher } from 'undici';
+import { NetworkFault } from './errors.js';
+import { redactText } from './redact.js';
+
+export type QueryValue = string | number | boolean | Date | null | undefined;
+export type Query = Record<string, QueryValue>;
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+export interface WireRequest {
+  method: HttpMethod;
+  /** Path under the base URL, such as `/api/v1/invoices`. */
+  path: string;
+  query?: Query | undefined;
+  headers: Record<string, string>;
+  /** JSON text. */
+  body?: string | undefined;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+}
+
+export interface WireResponse {
+  status: number;
+  headers: ResponseHeaders;
+  /** Parsed JSON; undefined when empty. */
+  body: unknown;
+  /** True when the body was not JSON. */
+  unreadable: boolean;
+  /** Length of the body text, for the cache's byte bound. */
+  size: number;
+}
+
+/** Encodes one value: `+` becomes %2B, Dates are sent in UTC with `Z`, booleans as true/false. */
+function encodeValue(value: Exclude<QueryValue, null | undefined>): string {
+  const text = value instanceof Date ? value.toISOString() : String(value);
+  return encodeURIComponent(text);
+}
+
+/** `?a=1&b=2` in the caller's key order, skipping null and undefined; '' when nothing remains. */
+export function queryString(query: Query | undefined): string {
+  if (!query) return '';
+  let out = '';
+  for (const key of Object.keys(query)) {
+    const value = query[key];
+    if (value === undefined || value === null) continue;
+    out += `${out === '' ? '?' : '&'}${encodeURIComponent(key)}=${encodeValue(value)}`;
+  }
+  return out;
+}
+
+export function headerValue(headers: ResponseHeaders, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+const NOT_RETRYABLE_CODES = new Set(['ENOTFOUND', 'ERR_INVALID_URL', 'UND_ERR_INVALID_ARG']);
+
+/** Whether a failure with no answer is worth another attempt (not TLS trust, DNS absence, bad input). */
+export function isTransientNetworkError(err: unknown): boolean {
+  const code = errorCode(err);
+  if (!code) return true;
+  if (NOT_RETRYABLE_CODES.has(code)) return false;
+  return !(code.startsWith('CERT_') || code.startsWith('ERR_TLS_') || code.includes('SELF_SIGNED') || code.includes('UNABLE_TO_VERIFY'));
+}
+
+function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let depth = 0; depth < 4 && e && typeof e === 'object'; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+export interface TransportOptions {
+  dispatcher?: Dispatcher | undefined;
+  userAgent: string;
+  timeoutMs: number;
+  connections: number;
+}
+
+export class Transport {
+  readonly #origin: string;
+  readonly #basePath: string;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #options: TransportOptions;
+
+  constructor(baseUrl: string, options: TransportOptions) {
+    const url = new URL(baseUrl);
+    this.#origin = url.origin;
+    this.#basePath = url.pathname.replace(/\/+$/, '');
+    this.#options = options;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher =
+      options.dispatcher ?? new Agent({ connections: options.connections, keepAliveTimeout: 10_000, pipelining: 1 });
+  }
+
+  get host(): string {
+    return new URL(this.#origin).host;
+  }
+
+  /** One request; an answer of any status resolves, no answer rejects with the underlying error. */
+  async send(req: WireRequest): Promise<WireResponse> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.#options.userAgent,
+      ...req.headers,
+    };
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    const timeout = req.timeoutMs ?? this.#options.timeoutMs;
+    const res = await this.#dispatcher.request({
+      origin: this.#origin,
+      path: `${this.#basePath}${req.path}${queryString(req.query)}`,
+      method: req.method,
+      headers,
+      body: req.body ?? null,
+      signal: req.signal ?? null,
+      headersTimeout: timeout,
+      bodyTimeout: timeout,
+    });
+    const text = await res.body.text();
+    let body: unknown;
+    let unreadable = false;
+    if (text !== '') {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        unreadable = true;
+      }
+    }
+    return { status: res.statusCode, headers: res.headers, body, unreadable, size: text.length };
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  /** The NetworkFault for a request that got no answer. */
+  networkFault(err: unknown, call: { method: string; path: string; attempts: number; idempotencyKey?: string | undefined }): NetworkFault {
+    const code = errorCode(err) ?? 'no answer';
+    const detail = err instanceof Error ? redactText(err.message) : String(err);
+    const create = call.idempotencyKey
+      ? ` The create may or may not have been applied: retry with the same idempotency key (${call.idempotencyKey}) so it cannot be created twice.`
+      : '';
+    return new NetworkFault(
+      `No answer from the service at ${this.host} for ${call.method} ${call.path} (${code}: ${detail}) after ${call.attempts} attempt(s). Check the network and SVC_BASE_URL, then try again.${create}`,
+      { method: call.method, path: call.path, attempts: call.attempts, cause: err, ...(call.idempotencyKey ? { idempotencyKey: call.idempotencyKey } : {}) },
+    );
+  }
+}
+
+export interface BackoffPolicy {
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** Exponential back-off with "equal jitter": half the capped delay fixed, half random. `retry` from 1. */
+export function backoffDelay(retry: number, policy: BackoffPolicy, random: () => number): number {
+  const cap = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
+  return Math.round(cap / 2 + (random() * cap) / 2);
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  if (ms <= 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

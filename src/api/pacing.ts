@@ -1,0 +1,205 @@
+// The per-key call budget, learnt from the service's own headers (X-RateLimit-Limit / -Remaining and
+// Retry-After), never from a hard-coded figure. Calls wait in one FIFO queue; when the budget reads empty
+// a single call goes ahead as a probe (a fresh window answers it, or a 429 tells how long to wait).
+// A call that would wait longer than its bound is refused with RateLimited saying when to retry.
+import { parseRetryAfter, RateLimited } from './errors.js';
+import { headerValue, type ResponseHeaders } from './http.js';
+
+export interface PacerOptions {
+  /** Calls in flight at once, whatever the budget says. */
+  maxConcurrent: number;
+  /** The longest a call may wait for its turn. */
+  maxWaitMs: number;
+  now: () => number;
+}
+
+export interface RateLimitState {
+  /** From X-RateLimit-Limit; null until the service has said. */
+  limit: number | null;
+  /** From X-RateLimit-Remaining, corrected for calls in flight; null until the service has said. */
+  remaining: number | null;
+  inFlight: number;
+  queued: number;
+  /** Epoch ms until which calls are held after a 429; 0 when not held. */
+  blockedUntil: number;
+}
+
+/** A turn to make one request; release it exactly once, with the answer's headers when there was one. */
+export interface Slot {
+  release(answer?: { status: number; headers: ResponseHeaders }): void;
+}
+
+interface Waiter {
+  resolve: (slot: Slot) => void;
+  reject: (err: unknown) => void;
+  deadline: number;
+  timer: NodeJS.Timeout | null;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | null;
+}
+
+export interface AcquireOptions {
+  signal?: AbortSignal | undefined;
+  /** Retries and replays keep their place at the head of the queue. */
+  front?: boolean;
+  /** Overrides the bound for this call (ms). */
+  maxWaitMs?: number;
+}
+
+function intHeader(headers: ResponseHeaders, name: string): number | null {
+  const text = headerValue(headers, name);
+  if (text === undefined || !/^\s*\d+\s*$/.test(text)) return null;
+  return Number(text);
+}
+
+/** Retry-After of a 429 in whole seconds, at least 1 (1 when absent). */
+export function retryAfterSeconds(headers: ResponseHeaders, now: number): number {
+  return Math.max(1, parseRetryAfter(headerValue(headers, 'retry-after'), now) ?? 1);
+}
+
+export class Pacer {
+  readonly #options: PacerOptions;
+  readonly #queue: Waiter[] = [];
+  #limit: number | null = null;
+  #remaining: number | null = null;
+  #inFlight = 0;
+  #blockedUntil = 0;
+  #wakeTimer: NodeJS.Timeout | null = null;
+  #closed = false;
+
+  constructor(options: PacerOptions) {
+    this.#options = options;
+  }
+
+  state(): RateLimitState {
+    return {
+      limit: this.#limit,
+      remaining: this.#remaining === null ? null : Math.max(0, this.#remaining - this.#inFlight),
+      inFlight: this.#inFlight,
+      queued: this.#queue.length,
+      blockedUntil: this.#blockedUntil > this.#options.now() ? this.#blockedUntil : 0,
+    };
+  }
+
+  acquire(options: AcquireOptions = {}): Promise<Slot> {
+    if (this.#closed) return Promise.reject(new Error('the client is closed'));
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    const now = this.#options.now();
+    const deadline = now + (options.maxWaitMs ?? this.#options.maxWaitMs);
+    if (this.#blockedUntil > deadline) return Promise.reject(this.#tooLong(now));
+    if (this.#queue.length === 0 && this.#canStart(now)) return Promise.resolve(this.#start());
+    return new Promise<Slot>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, deadline, timer: null, signal: options.signal, onAbort: null };
+      waiter.timer = setTimeout(() => this.#expire(waiter), Math.max(0, deadline - now));
+      if (options.signal) {
+        waiter.onAbort = () => this.#drop(waiter, options.signal?.reason);
+        options.signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      if (options.front) this.#queue.unshift(waiter);
+      else this.#queue.push(waiter);
+      this.#pump();
+    });
+  }
+
+  /** After a 429: hold every call until the service's window reopens. */
+  holdFor(seconds: number): void {
+    const until = this.#options.now() + Math.max(0, seconds) * 1000;
+    if (until > this.#blockedUntil) this.#blockedUntil = until;
+    this.#remaining = 0;
+    this.#schedule();
+  }
+
+  /** Rejects every waiting call (shutdown). */
+  close(): void {
+    this.#closed = true;
+    if (this.#wakeTimer) clearTimeout(this.#wakeTimer);
+    for (const w of this.#queue.splice(0)) this.#settle(w, () => w.reject(new Error('the client is closed')));
+  }
+
+  #canStart(now: number): boolean {
+    if (now < this.#blockedUntil) return false;
+    if (this.#inFlight >= this.#options.maxConcurrent) return false;
+    if (this.#remaining === null) return true;
+    // With the budget read as spent, one call at a time goes as a probe.
+    return this.#remaining - this.#inFlight > 0 || this.#inFlight === 0;
+  }
+
+  #start(): Slot {
+    this.#inFlight++;
+    let released = false;
+    return {
+      release: (answer) => {
+        if (released) return;
+        released = true;
+        // Learnt while this call still counts as in flight: see #learn.
+        if (answer) this.#learn(answer.headers);
+        if (answer?.status === 429) this.holdFor(retryAfterSeconds(answer.headers, this.#options.now()));
+        this.#inFlight--;
+        this.#pump();
+      },
+    };
+  }
+
+  #learn(headers: ResponseHeaders): void {
+    const limit = intHeader(headers, 'x-ratelimit-limit');
+    if (limit !== null && limit > 0) this.#limit = limit;
+    const remaining = intHeader(headers, 'x-ratelimit-remaining');
+    if (remaining === null) return;
+    // Answers can arrive out of order: a figure higher than ours counts only when the calls in flight
+    // (this one included) cannot explain it, that is when a new window has begun.
+    if (this.#remaining === null || remaining <= this.#remaining || remaining > this.#remaining + this.#inFlight) {
+      this.#remaining = remaining;
+    }
+  }
+
+  #pump(): void {
+    const now = this.#options.now();
+    while (this.#queue.length > 0 && this.#canStart(now)) {
+      const w = this.#queue.shift() as Waiter;
+      this.#settle(w, () => w.resolve(this.#start()));
+    }
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#wakeTimer || this.#queue.length === 0) return;
+    const wait = this.#blockedUntil - this.#options.now();
+    if (wait <= 0) return;
+    this.#wakeTimer = setTimeout(() => {
+      this.#wakeTimer = null;
+      this.#pump();
+    }, wait);
+  }
+
+  #expire(w: Waiter): void {
+    this.#pump(); // its turn may have come at this very moment
+    const i = this.#queue.indexOf(w);
+    if (i < 0) return;
+    this.#queue.splice(i, 1);
+    this.#settle(w, () => w.reject(this.#tooLong(this.#options.now())));
+  }
+
+  #drop(w: Waiter, reason: unknown): void {
+    const i = this.#queue.indexOf(w);
+    if (i < 0) return;
+    this.#queue.splice(i, 1);
+    this.#settle(w, () => w.reject(reason));
+    this.#pump();
+  }
+
+  #settle(w: Waiter, act: () => void): void {
+    if (w.timer) clearTimeout(w.timer);
+    if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
+    act();
+  }
+
+  #tooLong(now: number): RateLimited {
+    const retryAfter = Math.max(1, Math.ceil((this.#blockedUntil - now) / 1000));
+    const bound = Math.round(this.#options.maxWaitMs / 1000);
+    return new RateLimited(
+      `The call would wait more than ${bound} s for the service's rate limit (${this.#limit ?? 'unknown'} calls per window for this key). Retry after ${retryAfter} seconds.`,
+      retryAfter,
+      { status: null },
+    );
+  }
+}

@@ -1,0 +1,275 @@
+// The one request core. Every call goes: cache? -> pacing -> session -> undici -> zod. It owns the
+// headers, retries (only reads and creates that carry an Idempotency-Key; on 5xx, resets and timeouts;
+// exponential back-off with jitter inside a time budget), 429 waits, and one shared re-sign-in on 401
+// followed by one replay.
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { CacheMode, ReadCache } from './cache.js';
+import { errorFromResponse, parseRetryAfter, RateLimited, UnexpectedResponse, type CallPhase } from './errors.js';
+import {
+  backoffDelay,
+  headerValue,
+  isTransientNetworkError,
+  queryString,
+  type BackoffPolicy,
+  type HttpMethod,
+  type Query,
+  type ResponseHeaders,
+  type Transport,
+  type WireResponse,
+} from './http.js';
+import { retryAfterSeconds, type Pacer } from './pacing.js';
+import { SessionGrantSchema, type ResourceKind, type SessionGrant } from './schemas.js';
+import { decoder, type Decoder } from './validate.js';
+import type { SessionManager } from './session.js';
+
+export interface CoreOptions {
+  /** Retries after the first attempt, on faults (5xx, no answer). */
+  maxRetries: number;
+  /** No retry starts later than this after the call began. */
+  retryBudgetMs: number;
+  backoff: BackoffPolicy;
+  /** The longest a call waits on the rate limit (queue and 429s together). */
+  maxWaitMs: number;
+}
+
+export interface CoreDeps {
+  transport: Transport;
+  pacer: Pacer;
+  session: SessionManager;
+  cache: ReadCache;
+  logger: Logger;
+  keyId: string;
+  now: () => number;
+  random: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface CallSpec<S extends z.ZodType> {
+  method: HttpMethod;
+  path: string;
+  query?: Query | undefined;
+  body?: unknown;
+  decoder: Decoder<S>;
+  idempotencyKey?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface CallResult<T> {
+  value: T;
+  status: number;
+  headers: ResponseHeaders;
+  size: number;
+  attempts: number;
+}
+
+export interface ReadOptions {
+  signal?: AbortSignal | undefined;
+  cache?: CacheMode | undefined;
+}
+
+interface Attempted {
+  method: string;
+  path: string;
+  attempts: number;
+  idempotencyKey?: string | undefined;
+}
+
+export class RequestCore {
+  readonly #o: CoreOptions;
+  readonly #d: CoreDeps;
+  readonly #inflight = new Map<string, Promise<object>>();
+  readonly #grant = decoder(SessionGrantSchema);
+
+  constructor(options: CoreOptions, deps: CoreDeps) {
+    this.#o = options;
+    this.#d = deps;
+  }
+
+  /** A GET through the cache; concurrent identical reads share one request. */
+  async read<S extends z.ZodType<object>>(kind: ResourceKind, path: string, query: Query | undefined, decoder: Decoder<S>, options: ReadOptions = {}): Promise<z.output<S>> {
+    const { cache } = this.#d;
+    const mode = options.cache ?? 'use';
+    if (mode === 'skip' || !cache.enabled) return (await this.call({ method: 'GET', path, query, decoder, signal: options.signal })).value;
+    const key = cache.key(kind, path, queryString(query));
+    if (mode === 'use') {
+      const hit = cache.get(key);
+      if (hit !== undefined) return hit as z.output<S>;
+      const shared = this.#inflight.get(key);
+      if (shared) return (await raceSignal(shared, options.signal)) as z.output<S>;
+    }
+    const generation = cache.generation(kind);
+    // The shared request runs without any one caller's signal: a caller that gives up only stops waiting.
+    const request = this.call({ method: 'GET', path, query, decoder }).then((r) => {
+      cache.set(kind, key, r.value, r.size, generation);
+      return r.value;
+    });
+    this.#inflight.set(key, request);
+    const cleanup = (): void => {
+      if (this.#inflight.get(key) === request) this.#inflight.delete(key);
+    };
+    request.then(cleanup, cleanup);
+    return (await raceSignal(request, options.signal)) as z.output<S>;
+  }
+
+  /** One logical call, with pacing, session, retries and validation. */
+  async call<S extends z.ZodType>(spec: CallSpec<S>): Promise<CallResult<z.output<S>>> {
+    const { pacer, session, transport, logger } = this.#d;
+    const started = this.#d.now();
+    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+    const retryable = spec.method === 'GET' || spec.idempotencyKey !== undefined;
+    const facts: Attempted = { method: spec.method, path: spec.path, attempts: 0, idempotencyKey: spec.idempotencyKey };
+    let faults = 0;
+    let replayed = false;
+    for (;;) {
+      const slot = await pacer.acquire({ signal: spec.signal, front: facts.attempts > 0 });
+      let token: string;
+      try {
+        token = await session.token(spec.signal);
+      } catch (err) {
+        slot.release();
+        throw err;
+      }
+      facts.attempts++;
+      const t0 = performance.now();
+      const headers = this.#headers(token, spec.idempotencyKey);
+      if (logger.isLevelEnabled('trace')) logger.trace({ method: spec.method, path: spec.path, query: spec.query, headers }, 'request');
+      let res: WireResponse;
+      try {
+        res = await transport.send({ method: spec.method, path: spec.path, query: spec.query, headers, body, signal: spec.signal });
+      } catch (err) {
+        slot.release();
+        if (spec.signal?.aborted) throw spec.signal.reason;
+        const delay = this.#retryDelay(++faults, started, retryable && isTransientNetworkError(err), undefined);
+        if (delay === null) throw transport.networkFault(err, facts);
+        logger.warn({ method: spec.method, path: spec.path, attempt: facts.attempts, delayMs: delay, err }, 'no answer from the service; retrying');
+        await this.#d.sleep(delay, spec.signal);
+        continue;
+      }
+      slot.release(res);
+      if (logger.isLevelEnabled('debug')) {
+        logger.debug({ method: spec.method, path: spec.path, status: res.status, ms: Math.round(performance.now() - t0), attempt: facts.attempts }, 'service call');
+      }
+      if (res.status >= 200 && res.status < 300) return this.#parse(spec.decoder, res, facts);
+      if (res.status === 401 && !replayed) {
+        replayed = true;
+        logger.info({ method: spec.method, path: spec.path }, 'session refused (401); signing in again and replaying once');
+        await session.renewAfter(token, spec.signal);
+        continue;
+      }
+      if (res.status === 429) {
+        const wait = this.#rateLimitWait(res, started, facts);
+        logger.info({ method: spec.method, path: spec.path, retryAfter: wait }, 'rate limited (429); waiting');
+        continue;
+      }
+      if (res.status >= 500) {
+        const delay = this.#retryDelay(++faults, started, retryable, res.headers);
+        if (delay !== null) {
+          logger.warn({ method: spec.method, path: spec.path, status: res.status, attempt: facts.attempts, delayMs: delay }, 'service fault; retrying');
+          await this.#d.sleep(delay, spec.signal);
+          continue;
+        }
+      }
+      const phase: CallPhase = res.status === 401 ? 'replay' : 'call';
+      throw errorFromResponse(res, { ...facts, phase, now: this.#d.now() });
+    }
+  }
+
+  /** The sign-in request: no pacing or session; retried on faults; a 429 waits when it can. */
+  async signIn(keyId: string, secret: string, signal?: AbortSignal): Promise<SessionGrant> {
+    const started = this.#d.now();
+    const facts: Attempted = { method: 'POST', path: '/api/v1/auth/token', attempts: 0 };
+    const body = JSON.stringify({ key_id: keyId, secret });
+    let faults = 0;
+    for (;;) {
+      facts.attempts++;
+      let res: WireResponse;
+      try {
+        res = await this.#d.transport.send({ method: 'POST', path: facts.path, headers: {}, body, signal });
+      } catch (err) {
+        if (signal?.aborted) throw signal.reason;
+        const delay = this.#retryDelay(++faults, started, isTransientNetworkError(err), undefined);
+        if (delay === null) throw this.#d.transport.networkFault(err, facts);
+        await this.#d.sleep(delay, signal);
+        continue;
+      }
+      if (res.status >= 200 && res.status < 300) {
+        const grant = this.#parse(this.#grant, res, facts).value;
+        this.#d.logger.info({ keyId, mode: grant.mode, business: grant.business, scopes: grant.scopes }, 'signed in');
+        return grant;
+      }
+      if (res.status === 429) {
+        const error = errorFromResponse(res, { ...facts, phase: 'sign-in', now: this.#d.now() }) as RateLimited;
+        if (this.#d.now() + error.retryAfter * 1000 - started > this.#o.maxWaitMs) throw error;
+        await this.#d.sleep(error.retryAfter * 1000, signal);
+        continue;
+      }
+      if (res.status >= 500) {
+        const delay = this.#retryDelay(++faults, started, true, res.headers);
+        if (delay !== null) {
+          await this.#d.sleep(delay, signal);
+          continue;
+        }
+      }
+      throw errorFromResponse(res, { ...facts, phase: 'sign-in', now: this.#d.now() });
+    }
+  }
+
+  /** Ends a session (best effort, one attempt, short timeout). */
+  async signOut(token: string): Promise<void> {
+    await this.#d.transport.send({ method: 'DELETE', path: '/api/v1/auth/token', headers: this.#headers(token, undefined), timeoutMs: 2000 });
+  }
+
+  #headers(token: string, idempotencyKey: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'x-service-key': this.#d.keyId };
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    return headers;
+  }
+
+  /** Retry-After (the pacer holds the queue for it), or RateLimited when that exceeds the call's bound. */
+  #rateLimitWait(res: WireResponse, started: number, facts: Attempted): number {
+    const now = this.#d.now();
+    const retryAfter = retryAfterSeconds(res.headers, now);
+    if (now + retryAfter * 1000 - started > this.#o.maxWaitMs) {
+      throw errorFromResponse(res, { ...facts, now });
+    }
+    return retryAfter;
+  }
+
+  /** The delay before retry number `n`, or null when no retry is allowed (kind, count or budget). */
+  #retryDelay(n: number, started: number, allowed: boolean, headers: ResponseHeaders | undefined): number | null {
+    if (!allowed || n > this.#o.maxRetries) return null;
+    let delay = backoffDelay(n, this.#o.backoff, this.#d.random);
+    const hinted = headers ? parseRetryAfter(headerValue(headers, 'retry-after'), this.#d.now()) : null;
+    if (hinted !== null) delay = Math.max(delay, hinted * 1000);
+    if (this.#d.now() + delay - started > this.#o.retryBudgetMs) return null;
+    return delay;
+  }
+
+  #parse<S extends z.ZodType>(decoder: Decoder<S>, res: WireResponse, facts: Attempted): CallResult<z.output<S>> {
+    const created = facts.method === 'POST' && facts.idempotencyKey
+      ? ` The record was probably created: retry with the same idempotency key (${facts.idempotencyKey}) to read it back without creating it twice.`
+      : '';
+    if (res.unreadable) {
+      throw new UnexpectedResponse(`The service answered ${facts.method} ${facts.path} (HTTP ${res.status}) with a body that is not JSON.${created}`, { ...facts, status: res.status });
+    }
+    const decoded = decoder.decode(res.body);
+    if (!decoded.ok) {
+      throw new UnexpectedResponse(
+        `The service's answer to ${facts.method} ${facts.path} does not have the documented shape (${decoded.path}: ${decoded.message}).${created}`,
+        { ...facts, status: res.status },
+      );
+    }
+    return { value: decoded.value, status: res.status, headers: res.headers, size: res.size, attempts: facts.attempts };
+  }
+}
+
+function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

@@ -1,0 +1,139 @@
+// The session: signs in lazily and once for any number of concurrent callers, renews before expiry and
+// after a 401, and signs out on shutdown. Sign-ins are throttled (the service allows 10 a minute per
+// address): a refused sign-in is remembered for a cool-down, and no more than a few happen a minute.
+import { ApiError, Forbidden, RateLimited, Unauthorized } from './errors.js';
+import type { SessionGrant } from './schemas.js';
+
+export interface SessionOptions {
+  /** Sign in again when the session has less than this left. */
+  renewMarginMs: number;
+  /** Sign-in attempts allowed in any 60 seconds. */
+  maxSignInsPerMinute: number;
+  /** After a refused sign-in (401/403), calls fail at once for this long instead of signing in again. */
+  failureCooldownMs: number;
+  /** The longest a call waits for the sign-in throttle. */
+  maxWaitMs: number;
+}
+
+export interface SessionDeps {
+  /** Performs the sign-in request (with its own retries on faults). */
+  signIn: (signal?: AbortSignal) => Promise<SessionGrant>;
+  signOut: (token: string) => Promise<void>;
+  now: () => number;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  onSignIn?: (grant: SessionGrant) => void;
+}
+
+interface Current {
+  token: string;
+  expiresAt: number;
+  grant: SessionGrant;
+}
+
+const MINUTE_MS = 60_000;
+const DEFAULT_LIFETIME_S = 3600;
+
+export class SessionManager {
+  readonly #options: SessionOptions;
+  readonly #deps: SessionDeps;
+  #current: Current | null = null;
+  #pending: Promise<Current> | null = null;
+  #attempts: number[] = [];
+  #failure: { error: ApiError; at: number } | null = null;
+  #signIns = 0;
+
+  constructor(options: SessionOptions, deps: SessionDeps) {
+    this.#options = options;
+    this.#deps = deps;
+  }
+
+  /** The grant of the current session (mode, scopes, business), or null before the first sign-in. */
+  get grant(): SessionGrant | null {
+    return this.#current?.grant ?? null;
+  }
+
+  get expiresAt(): number | null {
+    return this.#current?.expiresAt ?? null;
+  }
+
+  /** Sign-in attempts made so far. */
+  get signIns(): number {
+    return this.#signIns;
+  }
+
+  /** A token valid for a while yet: the current one, or a fresh one from a (shared) sign-in. */
+  async token(signal?: AbortSignal): Promise<string> {
+    const c = this.#current;
+    if (c && this.#deps.now() < c.expiresAt - this.#options.renewMarginMs) return c.token;
+    return (await this.#signInOnce(signal)).token;
+  }
+
+  /** After a 401 with `rejected`: a new token, shared by every call that saw the same 401. */
+  async renewAfter(rejected: string, signal?: AbortSignal): Promise<string> {
+    const c = this.#current;
+    if (c && c.token !== rejected) return c.token;
+    if (c && c.token === rejected) this.#current = null;
+    return (await this.#signInOnce(signal)).token;
+  }
+
+  /** Ends the session at the service (best effort) and forgets it. */
+  async close(): Promise<void> {
+    const c = this.#current;
+    this.#current = null;
+    if (c) await this.#deps.signOut(c.token).catch(() => undefined);
+  }
+
+  #signInOnce(signal?: AbortSignal): Promise<Current> {
+    if (!this.#pending) {
+      this.#pending = this.#signIn().finally(() => {
+        this.#pending = null;
+      });
+    }
+    const pending = this.#pending;
+    if (!signal) return pending;
+    // A caller that gives up does not cancel the shared sign-in; it only stops waiting for it.
+    return new Promise<Current>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const onAbort = (): void => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      pending.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  }
+
+  async #signIn(): Promise<Current> {
+    const now = this.#deps.now();
+    const failure = this.#failure;
+    if (failure && now - failure.at < this.#options.failureCooldownMs) throw failure.error;
+    await this.#throttle();
+    this.#attempts.push(this.#deps.now());
+    this.#signIns++;
+    try {
+      const grant = await this.#deps.signIn();
+      const lifetimeS = typeof grant.expires_in === 'number' ? grant.expires_in : DEFAULT_LIFETIME_S;
+      const current = { token: grant.access_token, expiresAt: now + lifetimeS * 1000, grant };
+      this.#current = current;
+      this.#failure = null;
+      this.#deps.onSignIn?.(grant);
+      return current;
+    } catch (err) {
+      if (err instanceof Unauthorized || err instanceof Forbidden) this.#failure = { error: err, at: this.#deps.now() };
+      throw err;
+    }
+  }
+
+  /** Waits until another sign-in fits in the per-minute allowance, or refuses when that is too long. */
+  async #throttle(): Promise<void> {
+    const now = this.#deps.now();
+    this.#attempts = this.#attempts.filter((t) => now - t < MINUTE_MS);
+    if (this.#attempts.length < this.#options.maxSignInsPerMinute) return;
+    const wait = (this.#attempts[0] as number) + MINUTE_MS - now;
+    if (wait > this.#options.maxWaitMs) {
+      const retryAfter = Math.ceil(wait / 1000);
+      throw new RateLimited(
+        `Signed in ${this.#attempts.length} times in the last minute; not signing in again yet, to stay inside the service's sign-in limit. Retry after ${retryAfter} seconds.`,
+        retryAfter,
+      );
+    }
+    await this.#deps.sleep(wait);
+  }
+}

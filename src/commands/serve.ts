@@ -1,0 +1,56 @@
+// `invoicing-mcp` (stdio) and `invoicing-mcp --http`: the MCP server on the service or the sandbox.
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { ServiceEnv } from '../config.js';
+import { createLogger } from '../logger.js';
+import { createServerFactory } from '../mcp/server.js';
+import { parseServeOptions, type ServeOptions } from '../serve-options.js';
+import { connect, type Connection } from './connect.js';
+
+function banner(options: ServeOptions, connection: Connection, httpUrl: string | null): string {
+  const where = connection.sandbox
+    ? 'on the built-in sandbox in test mode (sample books; no keys set, nothing real is read or changed)'
+    : `on ${connection.api.baseUrl} with key ${connection.api.keyId} (${connection.api.mode} mode)`;
+  const how = httpUrl
+    ? `Streamable HTTP at ${httpUrl}${options.httpToken ? ' (send Authorization: Bearer <token>)' : ''}`
+    : 'stdio';
+  const lines = [`invoicing-mcp: MCP server over ${how}, ${where}.`];
+  if (!httpUrl) {
+    lines.push(
+      'Connect a client with: {"mcpServers": {"invoicing": {"command": "npx", "args": ["-y", "invoicing-mcp"], "env": {"SVC_BASE_URL": "...", "SVC_KEY_ID": "...", "SVC_SECRET": "..."}}}}',
+    );
+  }
+  if (connection.sandbox) lines.push('Set SVC_BASE_URL, SVC_KEY_ID and SVC_SECRET to work on real books.');
+  return lines.join('\n');
+}
+
+export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: string) => void): Promise<void> {
+  const options = parseServeOptions(argv, env);
+  const logger = createLogger({ level: options.logLevel });
+  const connection = await connect(env, logger);
+  const factory = createServerFactory(
+    { api: connection.api, logger },
+    { selection: { readOnly: options.readOnly, toolsets: options.toolsets }, confirmWrites: options.confirmWrites },
+  );
+  let stop: () => Promise<void>;
+  if (options.transport === 'http') {
+    const { serveHttp } = await import('../mcp/http.js');
+    const http = await serveHttp(factory, options);
+    stderr(banner(options, connection, http.url));
+    stop = () => http.close();
+  } else {
+    const handle = serveStdio(factory, { onerror: (err) => logger.warn({ err }, 'stdio transport error') });
+    stderr(banner(options, connection, null));
+    stop = () => handle.close();
+    process.stdin.once('close', () => void shutdown());
+  }
+  let stopping = false;
+  const shutdown = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await stop().catch(() => undefined);
+    await connection.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+}

@@ -1,0 +1,90 @@
+// The JSON Schema a model reads costs tokens in every conversation. The zod schemas still validate in
+// full (arguments before the handler runs, results before they leave); what is advertised drops what
+// tells a model little: the $schema URL, safe-integer bounds, additionalProperties, long length caps and
+// patterns whose description already names the format. Outputs keep each record's own fields and types
+// (nested objects and arrays by type alone), no descriptions or required lists; a list's `data` items are
+// the records its get tool describes.
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import * as z from 'zod/v4';
+
+type Json = Record<string, unknown>;
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+function collapseNullable(node: Json): Json {
+  const anyOf = node.anyOf as Json[] | undefined;
+  if (!anyOf || anyOf.length !== 2) return node;
+  const nullIndex = anyOf.findIndex((s) => s.type === 'null' && Object.keys(s).length === 1);
+  const other = anyOf[1 - nullIndex];
+  if (nullIndex < 0 || !other || typeof other.type !== 'string') return node;
+  const { anyOf: _drop, ...rest } = node;
+  return { ...rest, ...other, type: [other.type, 'null'] };
+}
+
+function dropped(node: Json, key: string, value: unknown, output: boolean): boolean {
+  if (key === '$schema' || key === 'additionalProperties') return true;
+  if ((key === 'maximum' && value === SAFE) || (key === 'minimum' && value === -SAFE)) return true;
+  if (key === 'maxLength' && typeof value === 'number' && value >= 255) return true;
+  if (key === 'minLength' && value === 1) return true;
+  if (((key === 'exclusiveMinimum' && value === 0) || (key === 'minimum' && value === 1)) && node.type === 'integer') return true;
+  if (key === 'pattern' && (typeof node.description === 'string' || typeof node.format === 'string')) return true;
+  return output && (key === 'description' || key === 'required' || key === 'title');
+}
+
+/** `anyOf` of plain types (number or decimal string) as one type list; the description says the rest. */
+function collapsePrimitiveUnion(node: Json): Json {
+  const anyOf = node.anyOf as Json[] | undefined;
+  if (!anyOf || typeof node.description !== 'string' || !anyOf.every((s) => typeof s.type === 'string' && s.type !== 'object' && s.type !== 'array')) {
+    return node;
+  }
+  const { anyOf: _drop, ...rest } = node;
+  return { ...rest, type: anyOf.map((s) => s.type) };
+}
+
+function compact(node: unknown, output: boolean): unknown {
+  if (Array.isArray(node)) return node.map((n) => compact(n, output));
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node as Json)) {
+    if (dropped(node as Json, key, value, output)) continue;
+    out[key] = key === 'properties' ? mapValues(value as Json, output) : compact(value, output);
+  }
+  return output ? collapseNullable(out) : collapsePrimitiveUnion(out);
+}
+
+/** An output's nested objects and arrays by type alone: the record's own fields keep their types. */
+function shallow(schema: Json): Json {
+  const props = schema.properties as Record<string, Json> | undefined;
+  if (!props) return schema;
+  const outer = (node: Json): Json => {
+    const { properties: _p, items: _i, ...rest } = node;
+    const type = node.type;
+    const isObject = type === 'object' || (Array.isArray(type) && type.includes('object'));
+    return isObject || node.items ? rest : node;
+  };
+  return { ...schema, properties: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, outer(v)])) };
+}
+
+/** A list's output: `data` as an array of objects (the get tool gives their fields) and `meta`. */
+function compactList(schema: Json): Json {
+  const props = schema.properties as Json | undefined;
+  if (!props || !props.data || (props.data as Json).type !== 'array') return schema;
+  return { ...schema, properties: { ...props, data: { type: 'array' }, meta: { type: 'object' } } };
+}
+
+function mapValues(props: Json, output: boolean): Json {
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, compact(v, output)]));
+}
+
+/** The zod schema as the SDK validates it, advertised in compact form. */
+export function advertised<S extends z.ZodType>(schema: S, kind: 'input' | 'output'): S & StandardSchemaWithJSON {
+  const render = (): Record<string, unknown> => {
+    const json = compact(z.toJSONSchema(schema, { io: kind, unrepresentable: 'any' }), kind === 'output') as Json;
+    return kind === 'output' ? compactList(shallow(json)) : json;
+  };
+  const standard = schema['~standard'] as unknown as Record<string, unknown>;
+  const wrapped = Object.create(schema) as S & StandardSchemaWithJSON;
+  Object.defineProperty(wrapped, '~standard', {
+    value: { ...standard, jsonSchema: { input: render, output: render } },
+  });
+  return wrapped;
+}

@@ -1,0 +1,107 @@
+// The MCP server's own settings: flags first, then an environment variable for each, then defaults.
+// Pure: reads the argv and env it is given, writes nothing.
+import { parseArgs } from 'node:util';
+import { TOOLSETS, type Toolset } from '../tools/define.js';
+import { isLoopbackHost } from './api/url.js';
+import { ConfigError } from './config.js';
+
+export interface ServeOptions {
+  readonly transport: 'stdio' | 'http';
+  readonly host: string;
+  readonly port: number;
+  /** Bearer token HTTP clients must send; required when binding beyond loopback. */
+  readonly httpToken: string | null;
+  readonly allowedHosts: readonly string[];
+  readonly allowedOrigins: readonly string[];
+  readonly readOnly: boolean;
+  readonly toolsets: readonly Toolset[] | null;
+  readonly confirmWrites: boolean;
+  readonly logLevel: string;
+}
+
+export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
+       invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] ...
+Each flag also reads INVOICING_MCP_<FLAG> (e.g. INVOICING_MCP_READ_ONLY=1, INVOICING_MCP_HTTP_TOKEN=...).
+Toolsets: ${TOOLSETS.filter((t) => t !== 'connection').join(', ')}.`;
+
+type Env = Record<string, string | undefined>;
+
+const envName = (flag: string): string => `INVOICING_MCP_${flag.toUpperCase().replace(/-/g, '_')}`;
+
+function flagOrEnv(values: Record<string, unknown>, env: Env, flag: string): string | boolean | undefined {
+  const v = values[flag];
+  if (v !== undefined) return v as string | boolean;
+  const e = env[envName(flag)];
+  return e === undefined || e.trim() === '' ? undefined : e.trim();
+}
+
+function bool(values: Record<string, unknown>, env: Env, flag: string): boolean {
+  const v = flagOrEnv(values, env, flag);
+  if (v === undefined || typeof v === 'boolean') return v ?? false;
+  if (/^(1|true|yes|on)$/i.test(v)) return true;
+  if (/^(0|false|no|off)$/i.test(v)) return false;
+  throw new ConfigError(envName(flag), `${envName(flag)} must be true or false, not "${v}"`);
+}
+
+function list(values: Record<string, unknown>, env: Env, flag: string): string[] | null {
+  const v = flagOrEnv(values, env, flag);
+  if (typeof v !== 'string') return null;
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function readToolsets(values: Record<string, unknown>, env: Env): Toolset[] | null {
+  const names = list(values, env, 'toolsets');
+  if (names === null) return null;
+  const unknown = names.filter((n) => !(TOOLSETS as readonly string[]).includes(n));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new ConfigError('--toolsets', `--toolsets takes a comma-separated list of: ${TOOLSETS.join(', ')} (unknown: ${unknown.join(', ') || 'none given'})`);
+  }
+  return names as Toolset[];
+}
+
+function readPort(values: Record<string, unknown>, env: Env): number {
+  const v = flagOrEnv(values, env, 'port');
+  if (v === undefined) return 8765;
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) > 65535) throw new ConfigError('--port', `--port must be a port number from 0 to 65535, not "${String(v)}"`);
+  return Number(v);
+}
+
+export function parseServeOptions(argv: string[], env: Env): ServeOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      http: { type: 'boolean' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'http-token': { type: 'string' },
+      'allowed-hosts': { type: 'string' },
+      'allowed-origins': { type: 'string' },
+      'read-only': { type: 'boolean' },
+      toolsets: { type: 'string' },
+      'confirm-writes': { type: 'boolean' },
+      'log-level': { type: 'string' },
+    },
+  });
+  const host = (flagOrEnv(values, env, 'host') as string | undefined) ?? '127.0.0.1';
+  const httpToken = (flagOrEnv(values, env, 'http-token') as string | undefined) ?? null;
+  const transport = bool(values, env, 'http') ? 'http' : 'stdio';
+  if (transport === 'http' && !isLoopbackHost(host) && httpToken === null) {
+    throw new ConfigError('--http-token', `binding to ${host} reaches beyond this machine: set --http-token (or INVOICING_MCP_HTTP_TOKEN) so clients must send it as a bearer token`);
+  }
+  if (httpToken !== null && httpToken.length < 16) {
+    throw new ConfigError('--http-token', '--http-token must be at least 16 characters (use a long random value)');
+  }
+  return Object.freeze({
+    transport,
+    host,
+    port: readPort(values, env),
+    httpToken,
+    allowedHosts: list(values, env, 'allowed-hosts') ?? [],
+    allowedOrigins: list(values, env, 'allowed-origins') ?? [],
+    readOnly: bool(values, env, 'read-only'),
+    toolsets: readToolsets(values, env),
+    confirmWrites: bool(values, env, 'confirm-writes'),
+    logLevel: (flagOrEnv(values, env, 'log-level') as string | undefined) ?? 'info',
+  });
+}

@@ -1,0 +1,118 @@
+// The pacer: budget from headers, FIFO order, one probe when spent, holds after 429, bounded waits.
+import { describe, expect, it } from 'vitest';
+import { RateLimited } from '../../src/api/errors.js';
+import { Pacer, type Slot } from '../../src/api/pacing.js';
+
+const ok = (remaining: number, limit = 10) => ({
+  status: 200,
+  headers: { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining) },
+});
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+function pacer(options: Partial<ConstructorParameters<typeof Pacer>[0]> = {}): Pacer {
+  return new Pacer({ maxConcurrent: 4, maxWaitMs: 1000, now: Date.now, ...options });
+}
+
+describe('Pacer', () => {
+  it('starts up to maxConcurrent before the service has said anything', async () => {
+    const p = pacer();
+    const started: Slot[] = [];
+    for (let i = 0; i < 6; i++) void p.acquire().then((s) => started.push(s), () => undefined);
+    await tick();
+    expect(started).toHaveLength(4);
+    expect(p.state()).toMatchObject({ limit: null, remaining: null, inFlight: 4, queued: 2 });
+    started[0]?.release(ok(9));
+    await tick();
+    expect(started).toHaveLength(5);
+    p.close();
+  });
+
+  it('learns the budget from the headers and lets no more calls start than remain', async () => {
+    const p = pacer({ maxConcurrent: 100 });
+    const first = await p.acquire();
+    first.release(ok(3, 50));
+    expect(p.state()).toMatchObject({ limit: 50, remaining: 3 });
+    const started: Slot[] = [];
+    for (let i = 0; i < 10; i++) void p.acquire().then((s) => started.push(s), () => undefined);
+    await tick();
+    expect(started).toHaveLength(3);
+    p.close();
+  });
+
+  it('serves waiting calls in FIFO order, retries at the front', async () => {
+    const p = pacer({ maxConcurrent: 1 });
+    const order: string[] = [];
+    const held = await p.acquire();
+    const a = p.acquire().then((s) => (order.push('a'), s));
+    const b = p.acquire().then((s) => (order.push('b'), s));
+    const retry = p.acquire({ front: true }).then((s) => (order.push('retry'), s));
+    held.release();
+    (await retry).release();
+    (await a).release();
+    (await b).release();
+    expect(order).toEqual(['retry', 'a', 'b']);
+  });
+
+  it('with the budget spent, lets one probe through at a time', async () => {
+    const p = pacer({ maxConcurrent: 10 });
+    (await p.acquire()).release(ok(0));
+    const started: Slot[] = [];
+    for (let i = 0; i < 3; i++) void p.acquire().then((s) => started.push(s), () => undefined);
+    await tick();
+    expect(started).toHaveLength(1);
+    started[0]?.release(ok(9));
+    await tick();
+    expect(started).toHaveLength(3);
+    p.close();
+  });
+
+  it('ignores a stale, higher figure that calls in flight explain', async () => {
+    const p = pacer({ maxConcurrent: 10 });
+    (await p.acquire()).release(ok(5));
+    const s1 = await p.acquire();
+    const s2 = await p.acquire();
+    s1.release(ok(3)); // the later call answered first
+    s2.release(ok(4)); // a stale figure: 4 <= 3 + 1 in flight
+    expect(p.state().remaining).toBe(3);
+    p.close();
+  });
+
+  it('holds every call for Retry-After after a 429', async () => {
+    const p = pacer({ maxWaitMs: 3000 });
+    const s = await p.acquire();
+    const t0 = Date.now();
+    s.release({ status: 429, headers: { 'retry-after': '1', 'x-ratelimit-remaining': '0' } });
+    expect(p.state().blockedUntil).toBeGreaterThan(t0);
+    await p.acquire();
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+    p.close();
+  });
+
+  it('refuses at once a call that would wait past its bound, and says when to retry', async () => {
+    const p = pacer({ maxWaitMs: 500 });
+    (await p.acquire()).release({ status: 429, headers: { 'retry-after': '7' } });
+    const err = await p.acquire().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimited);
+    expect((err as RateLimited).retryAfter).toBe(7);
+    expect((err as Error).message).toMatch(/Retry after 7 seconds/);
+  });
+
+  it('refuses a queued call when its bound passes', async () => {
+    const p = pacer({ maxConcurrent: 1, maxWaitMs: 50 });
+    await p.acquire();
+    await expect(p.acquire()).rejects.toBeInstanceOf(RateLimited);
+    p.close();
+  });
+
+  it('drops a waiting call when its signal aborts', async () => {
+    const p = pacer({ maxConcurrent: 1 });
+    const held = await p.acquire();
+    const controller = new AbortController();
+    const waiting = p.acquire({ signal: controller.signal });
+    controller.abort(new Error('gone'));
+    await expect(waiting).rejects.toThrow('gone');
+    expect(p.state().queued).toBe(0);
+    held.release();
+    p.close();
+  });
+});

@@ -1,0 +1,104 @@
+// Invoices: list, get, and create a draft that a person in the business reviews and sends.
+import * as z from 'zod/v4';
+import { InvoiceSchema, InvoiceSummarySchema, type Invoice, type InvoiceSummary } from '../src/api/schemas.js';
+import { CREATE_HINTS, READ_HINTS, defineTool } from './define.js';
+import { listText, money } from './format.js';
+import { summarizeDraft } from './invoice-summary.js';
+import { defined, idempotencyKey, pageMeta, paging, recordId } from './params.js';
+
+export const INVOICE_STATUSES = ['draft', 'approved', 'issued', 'sent', 'viewed', 'part_paid', 'paid', 'overdue', 'void'] as const;
+
+const invoiceLine = (i: InvoiceSummary): string =>
+  `#${i.id} ${i.number} ${i.status} ${i.customer.name} (customer ${i.customer.id}) total ${money(i.total, i.currency)}, ` +
+  `balance ${money(i.balance, i.currency)}, issued ${i.issue_date}, due ${i.due_date}${i.sales_channel ? `, ${i.sales_channel}` : ''}`;
+
+export const listInvoices = defineTool({
+  name: 'list_invoices',
+  title: 'List invoices',
+  description: 'Invoices (no lines), oldest first. Unpaid: status overdue, part_paid or sent.',
+  toolset: 'invoices',
+  scope: 'invoices.read',
+  input: z.object({
+    ...paging,
+    status: z.enum(INVOICE_STATUSES).optional(),
+    customer_id: recordId('list_customers').optional(),
+    sales_channel: z.string().min(1).optional().describe('pos: till sales'),
+  }),
+  output: z.object({ data: z.array(InvoiceSummarySchema), meta: pageMeta }),
+  annotations: READ_HINTS,
+  async handler({ api }, args) {
+    const page = await api.invoices.list(defined(args));
+    const meta = page.meta ?? {};
+    return { structured: { data: page.data, meta }, text: listText(page.data.map(invoiceLine), meta, 'invoices') };
+  },
+});
+
+export function invoiceText(inv: Invoice): string {
+  const lines = inv.items.map(
+    (l) => `- ${l.quantity} x ${l.description} @ ${l.unit_price} = ${l.line_total} + tax ${l.tax_amount}${l.product_id ? ` (product ${l.product_id})` : ''}`,
+  );
+  return [
+    invoiceLine(inv),
+    ...lines,
+    `subtotal ${money(inv.subtotal, inv.currency)}, tax ${money(inv.tax_total, inv.currency)}, total ${money(inv.total, inv.currency)}`,
+    `portal: ${inv.portal_url}`,
+  ].join('\n');
+}
+
+export const getInvoice = defineTool({
+  name: 'get_invoice',
+  title: 'Get an invoice',
+  description: 'One invoice with its lines and portal link.',
+  toolset: 'invoices',
+  scope: 'invoices.read',
+  input: z.object({ id: recordId('list_invoices') }),
+  output: InvoiceSchema,
+  annotations: READ_HINTS,
+  async handler({ api }, { id }) {
+    const inv = await api.invoices.get(id);
+    return { structured: inv, text: invoiceText(inv) };
+  },
+});
+
+const line = z.object({
+  quantity: z
+    .union([z.number().positive(), z.string().regex(/^\d+(\.\d{1,6})?$/, 'a decimal such as "2.5"')])
+    .describe('> 0, up to 6 decimals'),
+  product_id: recordId('list_products').optional().describe('From list_products'),
+  description: z.string().min(1).max(2000).optional(),
+  unit_price: z.string().regex(/^\d+(\.\d{1,4})?$/, 'a decimal string such as "19.95"').optional().describe('Decimal string, e.g. "19.95"'),
+  tax_category_id: z.number().int().min(1).optional(),
+});
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD');
+
+export const createDraftInvoice = defineTool({
+  name: 'create_draft_invoice',
+  title: 'Draft an invoice',
+  description:
+    'Creates a DRAFT invoice that a person in the business reviews and sends; it cannot send. Each line: product_id, or description and unit_price.',
+  toolset: 'invoices',
+  scope: 'invoices.write',
+  input: z.object({
+    customer_id: recordId('list_customers'),
+    issue_date: date.optional().describe('YYYY-MM-DD, default today'),
+    due_date: date.optional().describe('YYYY-MM-DD, default issue_date + 14'),
+    items: z.array(line).min(1).max(200),
+    notes: z.string().max(5000).optional(),
+    terms: z.string().max(5000).optional(),
+    idempotency_key: idempotencyKey,
+  }),
+  output: InvoiceSchema,
+  annotations: CREATE_HINTS,
+  write: { summarize: summarizeDraft },
+  async handler({ api }, { idempotency_key, ...input }) {
+    const created = await api.invoices.create(input, { idempotencyKey: idempotency_key });
+    const inv = created.data;
+    const saved =
+      api.mode === 'test'
+        ? 'Test key: validated and shown as it would be, but not saved.'
+        : 'It is a draft: it has not been sent. A person in the business reviews and sends it.';
+    const again = created.replayed ? 'Already created earlier with this idempotency key; no duplicate.\n' : '';
+    return { structured: inv, text: `${again}Draft invoice ${inv.number} (id ${inv.id}) created. ${saved}\n${invoiceText(inv)}` };
+  },
+});

@@ -1,0 +1,43 @@
+// Payments: list and get, with the invoices each one paid.
+import * as z from 'zod/v4';
+import { PaymentSchema, type Payment } from '../src/api/schemas.js';
+import { READ_HINTS, defineTool } from './define.js';
+import { listText, money } from './format.js';
+import { defined, pageMeta, paging, recordId } from './params.js';
+
+const paymentLine = (p: Payment): string => {
+  const paid = p.allocations.map((a) => `${a.invoice_number} (#${a.invoice_id}) ${money(a.amount, p.currency)}`).join('; ');
+  return `#${p.id} ${p.payment_date} ${money(p.amount, p.currency)} by ${p.method} from ${p.customer.name} (customer ${p.customer.id})` +
+    `${p.reference ? ` ref ${p.reference}` : ''}${paid ? ` -> ${paid}` : ''}`;
+};
+
+export const listPayments = defineTool({
+  name: 'list_payments',
+  title: 'List payments',
+  description: 'Payments received, oldest first, with the invoices each paid.',
+  toolset: 'payments',
+  scope: 'payments.read',
+  input: z.object({ ...paging, customer_id: recordId('list_customers').optional() }),
+  output: z.object({ data: z.array(PaymentSchema), meta: pageMeta }),
+  annotations: READ_HINTS,
+  async handler({ api }, args) {
+    const page = await api.payments.list(defined(args));
+    const meta = page.meta ?? {};
+    return { structured: { data: page.data, meta }, text: listText(page.data.map(paymentLine), meta, 'payments') };
+  },
+});
+
+export const getPayment = defineTool({
+  name: 'get_payment',
+  title: 'Get a payment',
+  description: 'One payment and its allocations to invoices.',
+  toolset: 'payments',
+  scope: 'payments.read',
+  input: z.object({ id: recordId('list_payments') }),
+  output: PaymentSchema,
+  annotations: READ_HINTS,
+  async handler({ api }, { id }) {
+    const p = await api.payments.get(id);
+    return { structured: p, text: paymentLine(p) };
+  },
+});

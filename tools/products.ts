@@ -1,0 +1,56 @@
+// Products and services: list and get, with stock per branch.
+import * as z from 'zod/v4';
+import { ProductDetailSchema } from '../src/api/endpoints/reads.js';
+import { ProductSchema, type Product } from '../src/api/schemas.js';
+import { READ_HINTS, defineTool } from './define.js';
+import { listText } from './format.js';
+import { defined, pageMeta, paging, recordId } from './params.js';
+
+type ProductLike = Partial<Product> & { id: number };
+
+const productLine = (p: ProductLike): string => {
+  const stock = p.stock
+    ? `, stock ${p.stock.on_hand} (reorder at ${p.stock.reorder_level})${p.stock.low ? ' LOW' : ''}: ` +
+      p.stock.branches.map((b) => `${b.branch} ${b.on_hand}`).join(', ')
+    : '';
+  return `#${p.id} ${p.name ?? ''}${p.sku ? ` [${p.sku}]` : ''} ${p.type ?? ''} price ${p.default_price ?? '?'}` +
+    `${p.is_active === false ? ', archived' : ''}${stock}`;
+};
+
+export const listProducts = defineTool({
+  name: 'list_products',
+  title: 'List products',
+  description: 'Products and services with price and stock per branch. low_stock: at or below reorder level.',
+  toolset: 'products',
+  scope: 'products.read',
+  input: z.object({
+    ...paging,
+    active: z.boolean().optional().describe('false: archived'),
+    barcode: z.string().min(1).optional(),
+    sku: z.string().min(1).optional(),
+    track_stock: z.boolean().optional(),
+    low_stock: z.boolean().optional(),
+  }),
+  output: z.object({ data: z.array(ProductSchema), meta: pageMeta }),
+  annotations: READ_HINTS,
+  async handler({ api }, args) {
+    const page = await api.products.list(defined(args));
+    const meta = page.meta ?? {};
+    return { structured: { data: page.data, meta }, text: listText(page.data.map(productLine), meta, 'products') };
+  },
+});
+
+export const getProduct = defineTool({
+  name: 'get_product',
+  title: 'Get a product',
+  description: 'One product or service with stock per branch.',
+  toolset: 'products',
+  scope: 'products.read',
+  input: z.object({ id: recordId('list_products') }),
+  output: ProductDetailSchema,
+  annotations: READ_HINTS,
+  async handler({ api }, { id }) {
+    const p = await api.products.get(id);
+    return { structured: p, text: productLine(p) };
+  },
+});
