@@ -1,8 +1,8 @@
 // What a tool handler receives: the service's client and a logger. Tools never see transports or HTTP.
-import type { Logger } from 'pino';
 import type { ApiClient } from '../src/api/index.js';
+import type { LogSink } from '../src/deferred-logger.js';
 
 export interface ToolContext {
   api: ApiClient;
-  logger: Logger;
+  logger: LogSink;
 }

@@ -1,7 +1,6 @@
 // Products and services: list and get, with stock per branch.
 import * as z from 'zod/v4';
-import { ProductDetailSchema } from '../src/api/endpoints/reads.js';
-import { ProductSchema, type Product } from '../src/api/schemas.js';
+import { ProductDetailSchema, ProductSchema, type Product } from '../src/api/schemas.js';
 import { READ_HINTS, defineTool } from './define.js';
 import { listText } from './format.js';
 import { defined, pageMeta, paging, recordId } from './params.js';

@@ -35,6 +35,7 @@ export interface ClientOptions {
   maxConcurrent: number;
   /** Sign in again when the session has less than this left (ms). */
   renewMarginMs: number;
+  /** Sign-in requests (retries included) in any 60 s; the service allows 10 per address. */
   maxSignInsPerMinute: number;
   /** After a refused sign-in, calls fail at once for this long (ms). */
   signInFailureCooldownMs: number;
@@ -138,7 +139,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
       maxWaitMs: options.maxWaitMs,
     },
     {
-      signIn: (signal) => core.signIn(config.keyId, config.secret, signal),
+      signIn: (beforeAttempt, signal) => core.signIn(config.keyId, config.secret, beforeAttempt, signal),
       signOut: (token) => core.signOut(token),
       now,
       sleep,

@@ -38,11 +38,14 @@ function encodeValue(value: Exclude<QueryValue, null | undefined>): string {
   return encodeURIComponent(text);
 }
 
-/** `?a=1&b=2` in the caller's key order, skipping null and undefined; '' when nothing remains. */
+/**
+ * `?a=1&b=2` with the keys in sorted order (one spelling per query, for the wire and the cache key),
+ * skipping null and undefined; '' when nothing remains.
+ */
 export function queryString(query: Query | undefined): string {
   if (!query) return '';
   let out = '';
-  for (const key of Object.keys(query)) {
+  for (const key of Object.keys(query).sort()) {
     const value = query[key];
     if (value === undefined || value === null) continue;
     out += `${out === '' ? '?' : '&'}${encodeURIComponent(key)}=${encodeValue(value)}`;

@@ -75,6 +75,16 @@ interface Attempted {
   idempotencyKey?: string | undefined;
 }
 
+/** The state of one logical call across its attempts. */
+interface Run {
+  started: number;
+  body: string | undefined;
+  retryable: boolean;
+  facts: Attempted;
+  faults: number;
+  replayed: boolean;
+}
+
 export class RequestCore {
   readonly #o: CoreOptions;
   readonly #d: CoreDeps;
@@ -114,74 +124,87 @@ export class RequestCore {
 
   /** One logical call, with pacing, session, retries and validation. */
   async call<S extends z.ZodType>(spec: CallSpec<S>): Promise<CallResult<z.output<S>>> {
-    const { pacer, session, transport, logger } = this.#d;
-    const started = this.#d.now();
-    const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-    const retryable = spec.method === 'GET' || spec.idempotencyKey !== undefined;
-    const facts: Attempted = { method: spec.method, path: spec.path, attempts: 0, idempotencyKey: spec.idempotencyKey };
-    let faults = 0;
-    let replayed = false;
+    const { session, logger } = this.#d;
+    const run: Run = {
+      started: this.#d.now(),
+      body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+      retryable: spec.method === 'GET' || spec.idempotencyKey !== undefined,
+      facts: { method: spec.method, path: spec.path, attempts: 0, idempotencyKey: spec.idempotencyKey },
+      faults: 0,
+      replayed: false,
+    };
+    const where = { method: spec.method, path: spec.path };
     for (;;) {
-      const slot = await pacer.acquire({ signal: spec.signal, front: facts.attempts > 0 });
-      let token: string;
-      try {
-        token = await session.token(spec.signal);
-      } catch (err) {
-        slot.release();
-        throw err;
-      }
-      facts.attempts++;
-      const t0 = performance.now();
-      const headers = this.#headers(token, spec.idempotencyKey);
-      if (logger.isLevelEnabled('trace')) logger.trace({ method: spec.method, path: spec.path, query: spec.query, headers }, 'request');
-      let res: WireResponse;
-      try {
-        res = await transport.send({ method: spec.method, path: spec.path, query: spec.query, headers, body, signal: spec.signal });
-      } catch (err) {
-        slot.release();
-        if (spec.signal?.aborted) throw spec.signal.reason;
-        const delay = this.#retryDelay(++faults, started, retryable && isTransientNetworkError(err), undefined);
-        if (delay === null) throw transport.networkFault(err, facts);
-        logger.warn({ method: spec.method, path: spec.path, attempt: facts.attempts, delayMs: delay, err }, 'no answer from the service; retrying');
-        await this.#d.sleep(delay, spec.signal);
-        continue;
-      }
-      slot.release(res);
-      if (logger.isLevelEnabled('debug')) {
-        logger.debug({ method: spec.method, path: spec.path, status: res.status, ms: Math.round(performance.now() - t0), attempt: facts.attempts }, 'service call');
-      }
-      if (res.status >= 200 && res.status < 300) return this.#parse(spec.decoder, res, facts);
-      if (res.status === 401 && !replayed) {
-        replayed = true;
-        logger.info({ method: spec.method, path: spec.path }, 'session refused (401); signing in again and replaying once');
+      const answer = await this.#attempt(spec, run);
+      if (!answer) continue;
+      const { res, token } = answer;
+      if (res.status >= 200 && res.status < 300) return this.#parse(spec.decoder, res, run.facts);
+      if (res.status === 401 && !run.replayed) {
+        run.replayed = true;
+        logger.info(where, 'session refused (401); signing in again and replaying once');
         await session.renewAfter(token, spec.signal);
         continue;
       }
       if (res.status === 429) {
-        const wait = this.#rateLimitWait(res, started, facts);
-        logger.info({ method: spec.method, path: spec.path, retryAfter: wait }, 'rate limited (429); waiting');
+        logger.info({ ...where, retryAfter: this.#rateLimitWait(res, run) }, 'rate limited (429); waiting');
         continue;
       }
-      if (res.status >= 500) {
-        const delay = this.#retryDelay(++faults, started, retryable, res.headers);
-        if (delay !== null) {
-          logger.warn({ method: spec.method, path: spec.path, status: res.status, attempt: facts.attempts, delayMs: delay }, 'service fault; retrying');
-          await this.#d.sleep(delay, spec.signal);
-          continue;
-        }
+      const delay = res.status >= 500 ? this.#retryDelay(++run.faults, run.started, run.retryable, res.headers) : null;
+      if (delay !== null) {
+        logger.warn({ ...where, status: res.status, attempt: run.facts.attempts, delayMs: delay }, 'service fault; retrying');
+        await this.#d.sleep(delay, spec.signal);
+        continue;
       }
       const phase: CallPhase = res.status === 401 ? 'replay' : 'call';
-      throw errorFromResponse(res, { ...facts, phase, now: this.#d.now() });
+      throw errorFromResponse(res, { ...run.facts, phase, now: this.#d.now() });
     }
   }
 
+  /**
+   * One request: a turn from the pacer, a token, the wire. Null after a failure with no answer that is
+   * to be retried (the back-off already slept); a NetworkFault when it is not.
+   */
+  async #attempt<S extends z.ZodType>(spec: CallSpec<S>, run: Run): Promise<{ res: WireResponse; token: string } | null> {
+    const { pacer, session, transport, logger } = this.#d;
+    const slot = await pacer.acquire({ signal: spec.signal, front: run.facts.attempts > 0 });
+    let token: string;
+    try {
+      token = await session.token(spec.signal);
+    } catch (err) {
+      slot.release();
+      throw err;
+    }
+    run.facts.attempts++;
+    const t0 = performance.now();
+    const headers = this.#headers(token, spec.idempotencyKey);
+    if (logger.isLevelEnabled('trace')) logger.trace({ method: spec.method, path: spec.path, query: spec.query, headers }, 'request');
+    let res: WireResponse;
+    try {
+      res = await transport.send({ method: spec.method, path: spec.path, query: spec.query, headers, body: run.body, signal: spec.signal });
+    } catch (err) {
+      slot.release();
+      if (spec.signal?.aborted) throw spec.signal.reason;
+      const delay = this.#retryDelay(++run.faults, run.started, run.retryable && isTransientNetworkError(err), undefined);
+      if (delay === null) throw transport.networkFault(err, run.facts);
+      logger.warn({ method: spec.method, path: spec.path, attempt: run.facts.attempts, delayMs: delay, err }, 'no answer from the service; retrying');
+      await this.#d.sleep(delay, spec.signal);
+      return null;
+    }
+    slot.release(res);
+    if (logger.isLevelEnabled('debug')) {
+      logger.debug({ method: spec.method, path: spec.path, status: res.status, ms: Math.round(performance.now() - t0), attempt: run.facts.attempts }, 'service call');
+    }
+    return { res, token };
+  }
+
   /** The sign-in request: no pacing or session; retried on faults; a 429 waits when it can. */
-  async signIn(keyId: string, secret: string, signal?: AbortSignal): Promise<SessionGrant> {
+  async signIn(keyId: string, secret: string, beforeAttempt: () => Promise<void>, signal?: AbortSignal): Promise<SessionGrant> {
     const started = this.#d.now();
     const facts: Attempted = { method: 'POST', path: '/api/v1/auth/token', attempts: 0 };
     const body = JSON.stringify({ key_id: keyId, secret });
     let faults = 0;
     for (;;) {
+      await beforeAttempt();
       facts.attempts++;
       let res: WireResponse;
       try {
@@ -227,12 +250,10 @@ export class RequestCore {
   }
 
   /** Retry-After (the pacer holds the queue for it), or RateLimited when that exceeds the call's bound. */
-  #rateLimitWait(res: WireResponse, started: number, facts: Attempted): number {
+  #rateLimitWait(res: WireResponse, run: Run): number {
     const now = this.#d.now();
     const retryAfter = retryAfterSeconds(res.headers, now);
-    if (now + retryAfter * 1000 - started > this.#o.maxWaitMs) {
-      throw errorFromResponse(res, { ...facts, now });
-    }
+    if (now + retryAfter * 1000 - run.started > this.#o.maxWaitMs) throw errorFromResponse(res, { ...run.facts, now });
     return retryAfter;
   }
 

@@ -117,6 +117,9 @@ export const ProductSchema = z.looseObject({
   updated_at: timestamp(),
 });
 
+/** The single-product answer, whose shape the spec leaves "not shown": read leniently, only `id` required. */
+export const ProductDetailSchema = ProductSchema.partial().extend({ id: id() });
+
 // ---- envelopes ----
 
 const pageNumber = () => z.number().int().nullable().optional();
@@ -265,6 +268,7 @@ export type Payment = z.infer<typeof PaymentSchema>;
 export type StockBranch = z.infer<typeof StockBranchSchema>;
 export type Stock = z.infer<typeof StockSchema>;
 export type Product = z.infer<typeof ProductSchema>;
+export type ProductDetail = z.infer<typeof ProductDetailSchema>;
 export type Links = z.infer<typeof LinksSchema>;
 export type Meta = z.infer<typeof MetaSchema>;
 export interface Page<T> {

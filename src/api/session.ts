@@ -7,7 +7,7 @@ import type { SessionGrant } from './schemas.js';
 export interface SessionOptions {
   /** Sign in again when the session has less than this left. */
   renewMarginMs: number;
-  /** Sign-in attempts allowed in any 60 seconds. */
+  /** Sign-in requests (retries included) allowed in any 60 seconds; the service allows 10 per address. */
   maxSignInsPerMinute: number;
   /** After a refused sign-in (401/403), calls fail at once for this long instead of signing in again. */
   failureCooldownMs: number;
@@ -16,8 +16,11 @@ export interface SessionOptions {
 }
 
 export interface SessionDeps {
-  /** Performs the sign-in request (with its own retries on faults). */
-  signIn: (signal?: AbortSignal) => Promise<SessionGrant>;
+  /**
+   * Performs the sign-in (with its own retries on faults), awaiting `beforeAttempt` before each request
+   * so that retries count toward the per-minute allowance too.
+   */
+  signIn: (beforeAttempt: () => Promise<void>, signal?: AbortSignal) => Promise<SessionGrant>;
   signOut: (token: string) => Promise<void>;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -56,7 +59,7 @@ export class SessionManager {
     return this.#current?.expiresAt ?? null;
   }
 
-  /** Sign-in attempts made so far. */
+  /** Sign-in requests made so far (retries included). */
   get signIns(): number {
     return this.#signIns;
   }
@@ -104,11 +107,8 @@ export class SessionManager {
     const now = this.#deps.now();
     const failure = this.#failure;
     if (failure && now - failure.at < this.#options.failureCooldownMs) throw failure.error;
-    await this.#throttle();
-    this.#attempts.push(this.#deps.now());
-    this.#signIns++;
     try {
-      const grant = await this.#deps.signIn();
+      const grant = await this.#deps.signIn(() => this.#throttle());
       const lifetimeS = typeof grant.expires_in === 'number' ? grant.expires_in : DEFAULT_LIFETIME_S;
       const current = { token: grant.access_token, expiresAt: now + lifetimeS * 1000, grant };
       this.#current = current;
@@ -121,8 +121,14 @@ export class SessionManager {
     }
   }
 
-  /** Waits until another sign-in fits in the per-minute allowance, or refuses when that is too long. */
+  /** Waits until another sign-in request fits in the per-minute allowance (or refuses), then counts it. */
   async #throttle(): Promise<void> {
+    await this.#roomForAttempt();
+    this.#attempts.push(this.#deps.now());
+    this.#signIns++;
+  }
+
+  async #roomForAttempt(): Promise<void> {
     const now = this.#deps.now();
     this.#attempts = this.#attempts.filter((t) => now - t < MINUTE_MS);
     if (this.#attempts.length < this.#options.maxSignInsPerMinute) return;

@@ -6,7 +6,7 @@ import { connect } from './connect.js';
 
 export async function runCheck(env: ServiceEnv): Promise<string> {
   const logger = createLogger({ level: 'warn' });
-  const connection = await connect(env, logger);
+  const connection = await connect(env, async () => logger);
   try {
     const session = await connection.api.session();
     const ping = await connection.api.ping();

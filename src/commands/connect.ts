@@ -1,8 +1,9 @@
 // The service connection the server and `check` use: the keys from the environment, or, with none, the
 // embedded sandbox in test mode (loaded only then).
-import { createApiClient, type ApiClient } from '../api/client.js';
+import type { ApiClient } from '../api/client.js';
 import { hasServiceKey, loadServiceConfig, type ServiceEnv } from '../config.js';
 import type { Logger } from '../logger.js';
+import { lazyApiClient } from './lazy-api.js';
 
 export interface Connection {
   api: ApiClient;
@@ -11,15 +12,15 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-export async function connect(env: ServiceEnv, logger: Logger): Promise<Connection> {
+export async function connect(env: ServiceEnv, loadLogger: () => Promise<Logger>): Promise<Connection> {
   if (hasServiceKey(env) || env.SVC_BASE_URL) {
     const config = loadServiceConfig(env);
-    const api = createApiClient({ baseUrl: config.baseUrl, keyId: config.keyId, secret: config.secret }, { logger });
+    const api = lazyApiClient({ baseUrl: config.baseUrl, keyId: config.keyId, secret: config.secret }, loadLogger);
     return { api, sandbox: null, close: () => api.close() };
   }
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({ port: 0 });
-  const api = createApiClient({ baseUrl: sandbox.baseUrl, keyId: sandbox.keys.test.key_id, secret: sandbox.keys.test.secret }, { logger });
+  const api = lazyApiClient({ baseUrl: sandbox.baseUrl, keyId: sandbox.keys.test.key_id, secret: sandbox.keys.test.secret }, loadLogger);
   return {
     api,
     sandbox,

@@ -1,7 +1,7 @@
 // `invoicing-mcp` (stdio) and `invoicing-mcp --http`: the MCP server on the service or the sandbox.
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ServiceEnv } from '../config.js';
-import { createLogger } from '../logger.js';
+import { deferredLogger } from '../deferred-logger.js';
 import { createServerFactory } from '../mcp/server.js';
 import { parseServeOptions, type ServeOptions } from '../serve-options.js';
 import { connect, type Connection } from './connect.js';
@@ -25,9 +25,10 @@ function banner(options: ServeOptions, connection: Connection, httpUrl: string |
 
 export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: string) => void): Promise<void> {
   const options = parseServeOptions(argv, env);
-  const logger = createLogger({ level: options.logLevel });
-  const connection = await connect(env, logger);
-  const factory = createServerFactory(
+  const logs = deferredLogger({ level: options.logLevel });
+  const logger = logs.sink;
+  const connection = await connect(env, logs.load);
+  const factory = await createServerFactory(
     { api: connection.api, logger },
     { selection: { readOnly: options.readOnly, toolsets: options.toolsets }, confirmWrites: options.confirmWrites },
   );

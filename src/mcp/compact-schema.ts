@@ -75,16 +75,23 @@ function mapValues(props: Json, output: boolean): Json {
   return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, compact(v, output)]));
 }
 
-/** The zod schema as the SDK validates it, advertised in compact form. */
-export function advertised<S extends z.ZodType>(schema: S, kind: 'input' | 'output'): S & StandardSchemaWithJSON {
-  const render = (): Record<string, unknown> => {
-    const json = compact(z.toJSONSchema(schema, { io: kind, unrepresentable: 'any' }), kind === 'output') as Json;
-    return kind === 'output' ? compactList(shallow(json)) : json;
-  };
-  const standard = schema['~standard'] as unknown as Record<string, unknown>;
-  const wrapped = Object.create(schema) as S & StandardSchemaWithJSON;
-  Object.defineProperty(wrapped, '~standard', {
-    value: { ...standard, jsonSchema: { input: render, output: render } },
-  });
-  return wrapped;
+/** The compact JSON Schema a tool advertises for a zod schema. */
+export function advertisedJson(schema: z.ZodType, kind: 'input' | 'output'): Json {
+  const json = compact(z.toJSONSchema(schema, { io: kind, unrepresentable: 'any' }), kind === 'output') as Json;
+  return kind === 'output' ? compactList(shallow(json)) : json;
+}
+
+/**
+ * A schema the SDK can advertise (`json`, from the manifest) and validate with: `load` brings the zod
+ * schema in on first use, so nothing is built before the first call needs it.
+ */
+export function deferredSchema(json: Json, load: () => Promise<z.ZodType>): StandardSchemaWithJSON<Record<string, unknown>> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'invoicing-mcp',
+      validate: async (value: unknown) => (await load())['~standard'].validate(value),
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  } as StandardSchemaWithJSON<Record<string, unknown>>;
 }

@@ -1,15 +1,31 @@
-// Puts the selected tools on a server instance: schemas and hints from the registry, every call through
-// the one error boundary, creates through the confirmation step when --confirm-writes is on.
+// Puts the selected tools on a server instance: what tools/list shows comes from the manifest; the tool
+// modules load on the first call. Every call goes through the one error boundary, and creates through
+// the confirmation step when --confirm-writes is on.
 import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { ToolDefinition } from '../../tools/index.js';
-import { advertised } from './compact-schema.js';
-import { confirmWrite } from './confirm.js';
-import { errorResult } from './tool-errors.js';
+import { deferredSchema } from './compact-schema.js';
+import type { ToolManifestEntry } from './tool-manifest.js';
+
+// Loaded with the first call, like the tools themselves.
+const errorResultOf = async (err: unknown, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
+  (await import('./tool-errors.js')).errorResult(err, name, args);
 
 export interface ToolRuntime {
   context: ToolContext;
   confirmWrites: boolean;
+}
+
+let registry: Promise<Map<string, ToolDefinition>> | null = null;
+
+/** The tool modules, loaded once per process on first use. */
+function loadTool(name: string): Promise<ToolDefinition> {
+  registry ??= import('../../tools/index.js').then(({ TOOLS }) => new Map(TOOLS.map((t) => [t.name, t])));
+  return registry.then((tools) => {
+    const tool = tools.get(name);
+    if (!tool) throw new Error(`the tool manifest names ${name}, which the registry does not have: rebuild`);
+    return tool;
+  });
 }
 
 async function run(tool: ToolDefinition, runtime: ToolRuntime, args: Record<string, unknown>): Promise<CallToolResult> {
@@ -18,35 +34,38 @@ async function run(tool: ToolDefinition, runtime: ToolRuntime, args: Record<stri
     return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured as Record<string, unknown> };
   } catch (err) {
     runtime.context.logger.warn({ tool: tool.name, err }, 'tool call refused or failed');
-    return errorResult(err, tool.name, args);
+    return errorResultOf(err, tool.name, args);
   }
 }
 
-export function registerTools(server: McpServer, tools: readonly ToolDefinition[], runtime: ToolRuntime): void {
-  for (const tool of tools) {
+async function call(server: McpServer, entry: ToolManifestEntry, runtime: ToolRuntime, args: Record<string, unknown>, ctx: ServerContext) {
+  const tool = await loadTool(entry.name);
+  if (runtime.confirmWrites && tool.write) {
+    const write = tool.write;
+    const { confirmWrite } = await import('./confirm.js');
+    let confirmation;
+    try {
+      confirmation = await confirmWrite(server, ctx, () => write.summarize(runtime.context, args));
+    } catch (err) {
+      return errorResultOf(err, tool.name, args);
+    }
+    if (!confirmation.proceed) return confirmation.result;
+  }
+  return run(tool, runtime, args);
+}
+
+export function registerTools(server: McpServer, entries: readonly ToolManifestEntry[], runtime: ToolRuntime): void {
+  for (const entry of entries) {
     server.registerTool(
-      tool.name,
+      entry.name,
       {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: advertised(tool.input, 'input'),
-        outputSchema: advertised(tool.output, 'output'),
-        annotations: { ...tool.annotations },
+        title: entry.title,
+        description: entry.description,
+        inputSchema: deferredSchema(entry.inputSchema, async () => (await loadTool(entry.name)).input),
+        outputSchema: deferredSchema(entry.outputSchema, async () => (await loadTool(entry.name)).output),
+        annotations: entry.annotations,
       },
-      async (args: Record<string, unknown>, ctx: ServerContext) => {
-        if (runtime.confirmWrites && tool.write) {
-          const write = tool.write;
-          const confirmation = await confirmWrite(server, ctx, async () => {
-            try {
-              return await write.summarize(runtime.context, args);
-            } catch {
-              return `Run ${tool.name} with ${JSON.stringify(args)}?`;
-            }
-          });
-          if (!confirmation.proceed) return confirmation.result;
-        }
-        return run(tool, runtime, args);
-      },
+      (args: unknown, ctx: ServerContext) => call(server, entry, runtime, args as Record<string, unknown>, ctx),
     );
   }
 }

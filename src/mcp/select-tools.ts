@@ -1,6 +1,13 @@
 // Which tools a server shows: the registry filtered by --read-only, --toolsets and, when known, the
 // key's scopes. Pure: the tools list never waits on the network.
-import type { ToolDefinition, Toolset } from '../../tools/index.js';
+import type { Toolset } from '../../tools/define.js';
+
+/** What selection reads of a tool: the registry's definitions and the manifest's entries both have it. */
+export interface Selectable {
+  toolset: Toolset;
+  scope: string | null;
+  write?: unknown;
+}
 
 export interface ToolSelection {
   readOnly: boolean;
@@ -10,7 +17,7 @@ export interface ToolSelection {
   scopes?: readonly string[] | null;
 }
 
-export function selectTools(tools: readonly ToolDefinition[], selection: ToolSelection): ToolDefinition[] {
+export function selectTools<T extends Selectable>(tools: readonly T[], selection: ToolSelection): T[] {
   return tools.filter(
     (tool) =>
       !(selection.readOnly && tool.write) &&

@@ -52,6 +52,7 @@ describe('pacing', () => {
     expect(outcomes.filter((o) => o.status === 'fulfilled').length).toBeGreaterThanOrEqual(10);
     expect(refused.length).toBeGreaterThan(0);
     for (const r of refused) {
+      logs.caught(r.reason);
       expect(r.reason).toBeInstanceOf(RateLimited);
       expect((r.reason as RateLimited).retryAfter).toBeGreaterThanOrEqual(1);
       expect((r.reason as Error).message).toMatch(/Retry after \d+ seconds/);

@@ -70,7 +70,7 @@ describe('pages', () => {
     expect(page.data.length).toBeGreaterThan(0);
     expect(page.meta?.total).toBeLessThan((await c.invoices.list({ per_page: 1 })).meta?.total as number);
     expect(page.data.every((i) => Date.parse(i.updated_at) >= Date.parse(since))).toBe(true);
-    expect((await paths(key.key_id))[0]).toBe('/api/v1/invoices?updated_since=2026-01-01T00%3A00%3A00%2B13%3A00&per_page=100');
+    expect((await paths(key.key_id))[0]).toBe('/api/v1/invoices?per_page=100&updated_since=2026-01-01T00%3A00%3A00%2B13%3A00');
   });
 });
 
@@ -92,7 +92,13 @@ describe('the read cache', () => {
     await Promise.all(Array.from({ length: 10 }, () => c.products.list({ low_stock: true })));
     await c.products.list({ low_stock: false });
     await c.products.list({ low_stock: true });
-    expect(await paths(key.key_id)).toEqual(['/api/v1/products?low_stock=true', '/api/v1/products?low_stock=false']);
+    await c.products.list({ per_page: 5, active: true });
+    await c.products.list({ active: true, per_page: 5 });
+    expect(await paths(key.key_id)).toEqual([
+      '/api/v1/products?low_stock=true',
+      '/api/v1/products?low_stock=false',
+      '/api/v1/products?active=true&per_page=5',
+    ]);
   });
 
   it('can be bypassed: refresh reads anew and stores, skip neither reads nor stores', async () => {
@@ -159,7 +165,7 @@ describe('creates', () => {
     const named = [];
     for await (const x of c.customers.all({ search: 'Once Only' }, { cache: 'skip' })) named.push(x);
     expect(named).toHaveLength(1);
-    const err = await c.customers.create({ name: 'Someone Else' }, { idempotencyKey }).catch((e: unknown) => e);
+    const err = await c.customers.create({ name: 'Someone Else' }, { idempotencyKey }).catch(logs.caught);
     expect(err).toBeInstanceOf(Invalid);
     expect(Object.keys((err as Invalid).fieldErrors)).toEqual(['Idempotency-Key']);
   });

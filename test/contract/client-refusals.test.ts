@@ -34,7 +34,7 @@ async function callsTo(keyId: string, path: string): Promise<number[]> {
 describe('missing scope', () => {
   it('names the scope a read needs', async () => {
     const key = await sb.makeKey('test', ['invoices.read']);
-    const err = await client(key).customers.list().catch((e: unknown) => e);
+    const err = await client(key).customers.list().catch(logs.caught);
     expect(err).toBeInstanceOf(MissingScope);
     expect((err as MissingScope).requiredScope).toBe('customers.read');
     expect((err as MissingScope).status).toBe(403);
@@ -47,7 +47,7 @@ describe('missing scope', () => {
     const key = await sb.makeKey('live', []);
     const c = client(key);
     await expect(c.invoices.get(1)).resolves.toMatchObject({ id: 1 });
-    const err = await c.customers.create({ name: 'Nobody' }).catch((e: unknown) => e);
+    const err = await c.customers.create({ name: 'Nobody' }).catch(logs.caught);
     expect(err).toBeInstanceOf(MissingScope);
     expect((err as MissingScope).requiredScope).toBe('customers.write');
     expect(await callsTo(key.key_id, '/api/v1/customers')).toEqual([403]);
@@ -60,7 +60,7 @@ describe('forbidden', () => {
     const c = client(key);
     await c.ping();
     await sb.suspend(key.key_id);
-    const err = await c.invoices.get(3).catch((e: unknown) => e);
+    const err = await c.invoices.get(3).catch(logs.caught);
     expect(err).toBeInstanceOf(Forbidden);
     expect(err).not.toBeInstanceOf(MissingScope);
     expect((err as Error).message).toMatch(/suspended/);
@@ -79,7 +79,7 @@ describe('forbidden', () => {
     await c.ping();
     await sb.setPlan(false);
     try {
-      const err = await c.products.list({ per_page: 5 }).catch((e: unknown) => e);
+      const err = await c.products.list({ per_page: 5 }).catch(logs.caught);
       expect(err).toBeInstanceOf(Forbidden);
       expect((err as Error).message).toMatch(/plan/);
       expect(await callsTo(key.key_id, '/api/v1/products')).toEqual([403]);
@@ -95,7 +95,7 @@ describe('invalid requests', () => {
     const c = client(sb.keys.test);
     const err = await c.invoices
       .create({ customer_id: 1, items: [{ description: 'Widget', quantity: 0, unit_price: '5.00' }] })
-      .catch((e: unknown) => e);
+      .catch(logs.caught);
     expect(err).toBeInstanceOf(Invalid);
     const invalid = err as Invalid;
     expect(invalid.status).toBe(422);
@@ -107,7 +107,7 @@ describe('invalid requests', () => {
   });
 
   it('a bad list parameter is Invalid, keyed by the parameter', async () => {
-    const err = await client(sb.keys.test).invoices.list({ status: 'bogus' }).catch((e: unknown) => e);
+    const err = await client(sb.keys.test).invoices.list({ status: 'bogus' }).catch(logs.caught);
     expect(err).toBeInstanceOf(Invalid);
     expect(Object.keys((err as Invalid).fieldErrors)).toEqual(['status']);
   });
@@ -124,7 +124,7 @@ describe('not found', () => {
     const other = await sb.makeKey('live', [], 2);
     const mine = await client(sb.keys.live).customers.list({ per_page: 1 });
     const id = mine.data[0]?.id as number;
-    const err = await client(other).customers.get(id).catch((e: unknown) => e);
+    const err = await client(other).customers.get(id).catch(logs.caught);
     expect(err).toBeInstanceOf(NotFound);
     expect((err as NotFound).status).toBe(404);
     expect((err as Error).message).toMatch(/Check the ID/);

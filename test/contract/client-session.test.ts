@@ -18,6 +18,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
   await sb?.close();
+  // The scan means something: requests with their Authorization header and refusals were logged.
+  expect(logs.text()).toContain('"authorization":"[redacted]"');
+  expect(logs.text()).toContain('"type":"Unauthorized"');
   expect(findLeaks(logs.text(), sb.secrets)).toEqual([]);
 });
 
@@ -109,7 +112,7 @@ describe('a regenerated key', () => {
     const c = client(key);
     await c.ping();
     await sb.regenerate(key.key_id);
-    const err = await c.invoices.get(1).catch((e: unknown) => e);
+    const err = await c.invoices.get(1).catch(logs.caught);
     expect(err).toBeInstanceOf(Unauthorized);
     expect((err as Error).message).toMatch(/regenerated or revoked/);
     expect((err as Error).message).toMatch(/SVC_KEY_ID and SVC_SECRET/);
@@ -126,7 +129,7 @@ describe('a regenerated key', () => {
     const c = client(key, { signInFailureCooldownMs: 0, maxWaitMs: 100 });
     await c.ping();
     await sb.regenerate(key.key_id);
-    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => c.ping()));
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => c.ping().catch((e: unknown) => Promise.reject(logs.caught(e)))));
     for (let i = 0; i < 10; i++) outcomes.push(...(await Promise.allSettled([c.ping()])));
     expect(outcomes.every((o) => o.status === 'rejected')).toBe(true);
     expect((await sb.signIns(key.key_id)).length).toBeLessThanOrEqual(4);

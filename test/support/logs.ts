@@ -8,6 +8,8 @@ export interface LogCapture {
   text(): string;
   /** Parsed JSON lines. */
   lines(): Array<Record<string, unknown>>;
+  /** Logs a caught error (so the scan covers error objects too) and hands it back. */
+  caught(err: unknown): unknown;
 }
 
 export function captureLogs(level = 'trace'): LogCapture {
@@ -21,6 +23,10 @@ export function captureLogs(level = 'trace'): LogCapture {
   const logger = createLogger({ level, destination });
   return {
     logger,
+    caught: (err) => {
+      logger.error({ err }, 'caught in test');
+      return err;
+    },
     text: () => chunks.join(''),
     lines: () =>
       chunks

@@ -1,22 +1,22 @@
 // The read-only resources: quotes, payments, products. The single-product answer's shape is "not shown"
 // in the spec, so it is read leniently: only `id` is required.
-import { z } from 'zod';
 import type { RequestCore } from '../request.js';
 import {
   PaymentSchema,
+  ProductDetailSchema,
   ProductSchema,
   QuoteSchema,
   type Payment,
   type PaymentListQuery,
   type Product,
+  type ProductDetail,
   type ProductListQuery,
   type Quote,
   type QuoteListQuery,
 } from '../schemas.js';
 import { readResource, type ReadResource } from './resource.js';
 
-export const ProductDetailSchema = ProductSchema.partial().extend({ id: z.number().int() });
-export type ProductDetail = z.infer<typeof ProductDetailSchema>;
+export { ProductDetailSchema, type ProductDetail };
 
 export type QuotesApi = ReadResource<Quote, Quote, QuoteListQuery>;
 export type PaymentsApi = ReadResource<Payment, Payment, PaymentListQuery>;

@@ -1,0 +1,58 @@
+// The client, loaded on first use: the tools list must not wait for the HTTP stack (undici, the cache,
+// the pacing) to load, so the server answers its first requests as fast as a bare one.
+import type { ApiClient, ApiClientDeps, ClientConfig } from '../api/client.js';
+import type { Logger } from '../logger.js';
+import type { ReadResource } from '../api/endpoints/resource.js';
+
+type Resource = 'customers' | 'invoices' | 'quotes' | 'payments' | 'products';
+
+export function lazyApiClient(config: ClientConfig, loadLogger: () => Promise<Logger>, deps: Omit<ApiClientDeps, 'logger'> = {}): ApiClient {
+  let loading: Promise<ApiClient> | null = null;
+  let loaded: ApiClient | null = null;
+  const load = (): Promise<ApiClient> =>
+    (loading ??= Promise.all([import('../api/client.js'), loadLogger()]).then(
+      ([{ createApiClient }, logger]) => (loaded = createApiClient(config, { ...deps, logger })),
+    ));
+
+  const resource = <R extends Resource>(name: R): ApiClient[R] => {
+    const read: ReadResource<unknown, unknown, Record<string, unknown>> = {
+      list: async (query, options) => (await load())[name].list(query as never, options),
+      get: async (id, options) => (await load())[name].get(id, options),
+      pages: async function* (filters, options) {
+        yield* (await load())[name].pages(filters as never, options) as AsyncGenerator<never>;
+      },
+      all: async function* (filters, options) {
+        yield* (await load())[name].all(filters as never, options) as AsyncGenerator<never>;
+      },
+    };
+    const create =
+      name === 'customers' || name === 'invoices'
+        ? { create: async (input: never, options: never) => ((await load()) as never as Record<R, { create: Function }>)[name].create(input, options) }
+        : {};
+    return { ...read, ...create } as unknown as ApiClient[R];
+  };
+
+  return {
+    baseUrl: config.baseUrl.replace(/\/+$/, ''),
+    keyId: config.keyId,
+    mode: config.keyId.startsWith('svck_live_') ? 'live' : 'test',
+    customers: resource('customers'),
+    invoices: resource('invoices'),
+    quotes: resource('quotes'),
+    payments: resource('payments'),
+    products: resource('products'),
+    ping: async (options) => (await load()).ping(options),
+    session: async (options) => (await load()).session(options),
+    invalidate: (kind, id) => loaded?.invalidate(kind, id),
+    clearCache: () => loaded?.clearCache(),
+    stats: () =>
+      loaded?.stats() ?? {
+        cache: { hits: 0, misses: 0, entries: 0, bytes: 0 },
+        rateLimit: { limit: null, remaining: null, inFlight: 0, queued: 0, blockedUntil: 0 },
+        signIns: 0,
+      },
+    close: async () => {
+      if (loading) await (await loading).close();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+// What tools/list shows, computed once from the registry at build time (dist/tools/manifest.json) so a
+// starting server answers without loading the tool modules and their schemas: those load on the first
+// call. Where no manifest was built (tests run from source), it is computed from the registry.
+import { readFileSync } from 'node:fs';
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import type { Toolset } from '../../tools/define.js';
+
+export interface ToolManifestEntry {
+  name: string;
+  title: string;
+  description: string;
+  toolset: Toolset;
+  scope: string | null;
+  write: boolean;
+  annotations: ToolAnnotations;
+  inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
+}
+
+export const MANIFEST_URL = new URL('../../tools/manifest.json', import.meta.url);
+
+/** The manifest as the registry gives it now. */
+export async function computeToolManifest(): Promise<ToolManifestEntry[]> {
+  const [{ TOOLS }, { advertisedJson }] = await Promise.all([import('../../tools/index.js'), import('./compact-schema.js')]);
+  return TOOLS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    toolset: tool.toolset,
+    scope: tool.scope,
+    write: tool.write !== undefined,
+    annotations: { ...tool.annotations },
+    inputSchema: advertisedJson(tool.input, 'input'),
+    outputSchema: advertisedJson(tool.output, 'output'),
+  }));
+}
+
+export async function loadToolManifest(): Promise<ToolManifestEntry[]> {
+  try {
+    return JSON.parse(readFileSync(MANIFEST_URL, 'utf8')) as ToolManifestEntry[];
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return computeToolManifest();
+  }
+}

@@ -1,0 +1,92 @@
+// The session manager with a scripted sign-in: single flight, renewal, cool-down after a refusal, and a
+// per-minute allowance that counts every sign-in request, retries included.
+import { describe, expect, it } from 'vitest';
+import { RateLimited, Unauthorized } from '../../src/api/errors.js';
+import type { SessionGrant } from '../../src/api/schemas.js';
+import { SessionManager, type SessionOptions } from '../../src/api/session.js';
+
+const OPTIONS: SessionOptions = { renewMarginMs: 60_000, maxSignInsPerMinute: 4, failureCooldownMs: 20_000, maxWaitMs: 1000 };
+
+function harness(script: Array<'ok' | '401' | 'fault-then-ok'>, options: Partial<SessionOptions> = {}) {
+  let clock = 1_000_000;
+  let n = 0;
+  const requests: number[] = [];
+  const manager = new SessionManager(
+    { ...OPTIONS, ...options },
+    {
+      now: () => clock,
+      sleep: async (ms) => {
+        clock += ms;
+      },
+      signOut: async () => undefined,
+      signIn: async (beforeAttempt): Promise<SessionGrant> => {
+        const step = script[Math.min(n, script.length - 1)];
+        n++;
+        await beforeAttempt();
+        requests.push(clock);
+        await new Promise((r) => setTimeout(r, 5));
+        if (step === '401') throw new Unauthorized('Sign-in was refused (401).');
+        if (step === 'fault-then-ok') {
+          await beforeAttempt(); // a retry after a fault
+          requests.push(clock);
+        }
+        return { access_token: `svcat_token${n}`, expires_in: 3600 };
+      },
+    },
+  );
+  return { manager, requests, advance: (ms: number) => (clock += ms) };
+}
+
+describe('SessionManager', () => {
+  it('signs in once for many concurrent callers', async () => {
+    const h = harness(['ok']);
+    const tokens = await Promise.all(Array.from({ length: 20 }, () => h.manager.token()));
+    expect(new Set(tokens)).toEqual(new Set(['svcat_token1']));
+    expect(h.requests).toHaveLength(1);
+  });
+
+  it('renews inside the margin before expiry, not before', async () => {
+    const h = harness(['ok']);
+    await h.manager.token();
+    h.advance(3_500_000);
+    expect(await h.manager.token()).toBe('svcat_token1');
+    h.advance(50_000);
+    expect(await h.manager.token()).toBe('svcat_token2');
+  });
+
+  it('renews once after a 401, however many calls saw it', async () => {
+    const h = harness(['ok']);
+    const old = await h.manager.token();
+    const renewed = await Promise.all(Array.from({ length: 10 }, () => h.manager.renewAfter(old)));
+    expect(new Set(renewed)).toEqual(new Set(['svcat_token2']));
+    expect(await h.manager.renewAfter(old)).toBe('svcat_token2');
+    expect(h.requests).toHaveLength(2);
+  });
+
+  it('remembers a refused sign-in for the cool-down', async () => {
+    const h = harness(['401', 'ok']);
+    await expect(h.manager.token()).rejects.toBeInstanceOf(Unauthorized);
+    await expect(h.manager.token()).rejects.toBeInstanceOf(Unauthorized);
+    expect(h.requests).toHaveLength(1);
+    h.advance(20_001);
+    expect(await h.manager.token()).toBe('svcat_token2');
+  });
+
+  it('counts retries toward the per-minute allowance and refuses beyond it', async () => {
+    const h = harness(['fault-then-ok'], { renewMarginMs: 3_600_000 }); // every call signs in again
+    await h.manager.token();
+    await h.manager.token();
+    expect(h.requests).toHaveLength(4);
+    const err = await h.manager.token().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimited);
+    expect((err as RateLimited).retryAfter).toBeGreaterThanOrEqual(59);
+    expect(h.requests).toHaveLength(4);
+  });
+
+  it('waits for the allowance when the wait is within bounds', async () => {
+    const h = harness(['ok'], { renewMarginMs: 3_600_000, maxWaitMs: 120_000 });
+    for (let i = 0; i < 6; i++) await h.manager.token();
+    expect(h.requests).toHaveLength(6);
+    expect((h.requests[4] as number) - (h.requests[0] as number)).toBeGreaterThanOrEqual(60_000);
+  });
+});
