@@ -13,7 +13,7 @@ export {
 export { DEFAULT_CACHE_OPTIONS, type CacheMode, type CacheOptions, type CacheStats } from './cache.js';
 export type { CustomersApi } from './endpoints/customers.js';
 export type { InvoicesApi } from './endpoints/invoices.js';
-export { ProductDetailSchema, type PaymentsApi, type ProductDetail, type ProductsApi, type QuotesApi } from './endpoints/reads.js';
+export type { PaymentsApi, ProductsApi, QuotesApi } from './endpoints/reads.js';
 export type { CreateOptions, Created, Filters, IterateOptions, ReadResource } from './endpoints/resource.js';
 export * from './errors.js';
 export { queryString, type Query, type QueryValue } from './http.js';

@@ -4,10 +4,11 @@ import { backoffDelay, isTransientNetworkError, queryString } from '../../src/ap
 import { isLoopbackHost } from '../../src/api/url.js';
 
 describe('queryString', () => {
-  it("keeps the caller's order, skips empty values, and sends + as %2B", () => {
+  it('sorts the keys, skips empty values, and sends + as %2B', () => {
     expect(queryString({ updated_since: '2026-01-01T00:00:00+13:00', page: 2, status: undefined, active: false, x: null })).toBe(
-      '?updated_since=2026-01-01T00%3A00%3A00%2B13%3A00&page=2&active=false',
+      '?active=false&page=2&updated_since=2026-01-01T00%3A00%3A00%2B13%3A00',
     );
+    expect(queryString({ b: 1, a: 2 })).toBe(queryString({ a: 2, b: 1 }));
     expect(queryString({ search: 'A & B Ltd' })).toBe('?search=A%20%26%20B%20Ltd');
     expect(queryString({ updated_since: new Date('2026-03-01T00:00:00Z') })).toBe('?updated_since=2026-03-01T00%3A00%3A00.000Z');
     expect(queryString({})).toBe('');
