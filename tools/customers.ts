@@ -2,8 +2,9 @@
 import * as z from 'zod/v4';
 import { CustomerSchema, type Customer } from '../src/api/schemas.js';
 import { CREATE_HINTS, READ_HINTS, defineTool } from './define.js';
-import { fields, listText } from './format.js';
-import { defined, idempotencyKey, pageMeta, paging, recordId } from './params.js';
+import { fields } from './format.js';
+import { listHandler } from './handlers.js';
+import { idempotencyKey, pageMeta, paging, recordId } from './params.js';
 
 const customerLine = (c: Customer): string =>
   `#${c.id} ${c.code} ${c.name} (${c.status})${c.email ? ` ${c.email}` : ''}${c.phone ? ` ${c.phone}` : ''}`;
@@ -21,11 +22,7 @@ export const listCustomers = defineTool({
   }),
   output: z.object({ data: z.array(CustomerSchema), meta: pageMeta }),
   annotations: READ_HINTS,
-  async handler({ api }, args) {
-    const page = await api.customers.list(defined(args));
-    const meta = page.meta ?? {};
-    return { structured: { data: page.data, meta }, text: listText(page.data.map(customerLine), meta, 'customers') };
-  },
+  handler: listHandler<Customer>('customers', customerLine),
 });
 
 export const getCustomer = defineTool({

@@ -2,9 +2,10 @@
 import * as z from 'zod/v4';
 import { InvoiceSchema, InvoiceSummarySchema, type Invoice, type InvoiceSummary } from '../src/api/schemas.js';
 import { CREATE_HINTS, READ_HINTS, defineTool } from './define.js';
-import { listText, money } from './format.js';
+import { money } from './format.js';
+import { getHandler, listHandler } from './handlers.js';
 import { summarizeDraft } from './invoice-summary.js';
-import { defined, idempotencyKey, pageMeta, paging, recordId } from './params.js';
+import { idempotencyKey, pageMeta, paging, recordId } from './params.js';
 
 export const INVOICE_STATUSES = ['draft', 'approved', 'issued', 'sent', 'viewed', 'part_paid', 'paid', 'overdue', 'void'] as const;
 
@@ -26,11 +27,7 @@ export const listInvoices = defineTool({
   }),
   output: z.object({ data: z.array(InvoiceSummarySchema), meta: pageMeta }),
   annotations: READ_HINTS,
-  async handler({ api }, args) {
-    const page = await api.invoices.list(defined(args));
-    const meta = page.meta ?? {};
-    return { structured: { data: page.data, meta }, text: listText(page.data.map(invoiceLine), meta, 'invoices') };
-  },
+  handler: listHandler<InvoiceSummary>('invoices', invoiceLine),
 });
 
 export function invoiceText(inv: Invoice): string {
@@ -54,10 +51,7 @@ export const getInvoice = defineTool({
   input: z.object({ id: recordId('list_invoices') }),
   output: InvoiceSchema,
   annotations: READ_HINTS,
-  async handler({ api }, { id }) {
-    const inv = await api.invoices.get(id);
-    return { structured: inv, text: invoiceText(inv) };
-  },
+  handler: getHandler<Invoice>('invoices', invoiceText),
 });
 
 const line = z.object({

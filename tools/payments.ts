@@ -2,8 +2,9 @@
 import * as z from 'zod/v4';
 import { PaymentSchema, type Payment } from '../src/api/schemas.js';
 import { READ_HINTS, defineTool } from './define.js';
-import { listText, money } from './format.js';
-import { defined, pageMeta, paging, recordId } from './params.js';
+import { money } from './format.js';
+import { getHandler, listHandler } from './handlers.js';
+import { pageMeta, paging, recordId } from './params.js';
 
 const paymentLine = (p: Payment): string => {
   const paid = p.allocations.map((a) => `${a.invoice_number} (#${a.invoice_id}) ${money(a.amount, p.currency)}`).join('; ');
@@ -20,11 +21,7 @@ export const listPayments = defineTool({
   input: z.object({ ...paging, customer_id: recordId('list_customers').optional() }),
   output: z.object({ data: z.array(PaymentSchema), meta: pageMeta }),
   annotations: READ_HINTS,
-  async handler({ api }, args) {
-    const page = await api.payments.list(defined(args));
-    const meta = page.meta ?? {};
-    return { structured: { data: page.data, meta }, text: listText(page.data.map(paymentLine), meta, 'payments') };
-  },
+  handler: listHandler<Payment>('payments', paymentLine),
 });
 
 export const getPayment = defineTool({
@@ -36,8 +33,5 @@ export const getPayment = defineTool({
   input: z.object({ id: recordId('list_payments') }),
   output: PaymentSchema,
   annotations: READ_HINTS,
-  async handler({ api }, { id }) {
-    const p = await api.payments.get(id);
-    return { structured: p, text: paymentLine(p) };
-  },
+  handler: getHandler<Payment>('payments', paymentLine),
 });

@@ -1,9 +1,9 @@
 // Products and services: list and get, with stock per branch.
 import * as z from 'zod/v4';
-import { ProductDetailSchema, ProductSchema, type Product } from '../src/api/schemas.js';
+import { ProductDetailSchema, ProductSchema, type Product, type ProductDetail } from '../src/api/schemas.js';
 import { READ_HINTS, defineTool } from './define.js';
-import { listText } from './format.js';
-import { defined, pageMeta, paging, recordId } from './params.js';
+import { getHandler, listHandler } from './handlers.js';
+import { pageMeta, paging, recordId } from './params.js';
 
 type ProductLike = Partial<Product> & { id: number };
 
@@ -32,11 +32,7 @@ export const listProducts = defineTool({
   }),
   output: z.object({ data: z.array(ProductSchema), meta: pageMeta }),
   annotations: READ_HINTS,
-  async handler({ api }, args) {
-    const page = await api.products.list(defined(args));
-    const meta = page.meta ?? {};
-    return { structured: { data: page.data, meta }, text: listText(page.data.map(productLine), meta, 'products') };
-  },
+  handler: listHandler<Product>('products', productLine),
 });
 
 export const getProduct = defineTool({
@@ -48,8 +44,5 @@ export const getProduct = defineTool({
   input: z.object({ id: recordId('list_products') }),
   output: ProductDetailSchema,
   annotations: READ_HINTS,
-  async handler({ api }, { id }) {
-    const p = await api.products.get(id);
-    return { structured: p, text: productLine(p) };
-  },
+  handler: getHandler<ProductDetail>('products', productLine),
 });

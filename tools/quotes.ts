@@ -2,8 +2,8 @@
 import * as z from 'zod/v4';
 import { QuoteSchema, type Quote } from '../src/api/schemas.js';
 import { READ_HINTS, defineTool } from './define.js';
-import { listText } from './format.js';
-import { defined, pageMeta, paging, recordId } from './params.js';
+import { getHandler, listHandler } from './handlers.js';
+import { pageMeta, paging, recordId } from './params.js';
 
 const QUOTE_STATUSES = ['draft', 'sent', 'viewed', 'accepted', 'declined', 'expired', 'converted', 'cancelled'] as const;
 
@@ -20,11 +20,7 @@ export const listQuotes = defineTool({
   input: z.object({ ...paging, status: z.enum(QUOTE_STATUSES).optional() }),
   output: z.object({ data: z.array(QuoteSchema), meta: pageMeta }),
   annotations: READ_HINTS,
-  async handler({ api }, args) {
-    const page = await api.quotes.list(defined(args));
-    const meta = page.meta ?? {};
-    return { structured: { data: page.data, meta }, text: listText(page.data.map(quoteLine), meta, 'quotes') };
-  },
+  handler: listHandler<Quote>('quotes', quoteLine),
 });
 
 export const getQuote = defineTool({
@@ -36,8 +32,5 @@ export const getQuote = defineTool({
   input: z.object({ id: recordId('list_quotes') }),
   output: QuoteSchema,
   annotations: READ_HINTS,
-  async handler({ api }, { id }) {
-    const q = await api.quotes.get(id);
-    return { structured: q, text: quoteLine(q) };
-  },
+  handler: getHandler<Quote>('quotes', quoteLine),
 });
