@@ -20,7 +20,7 @@ export async function runCheck(env: ServiceEnv): Promise<string> {
       `key       ${session.keyId}`,
       `session   expires ${ping.session_expires_at ?? '?'}`,
       `scopes    ${session.scopes.join(', ') || 'none reported'}`,
-      `limits    ${JSON.stringify(limit)}`,
+      `limits    ${limit.limit ?? '?'} calls per window for this key, ${limit.remaining ?? '?'} left now (from X-RateLimit-*)`,
       `tools     ${usable.join(', ')}`,
       ...(refused.length > 0 ? [`refused   ${refused.join(', ')}`] : []),
     ].join('\n');
