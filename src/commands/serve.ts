@@ -15,11 +15,11 @@ function banner(options: ServeOptions, connection: Connection, httpUrl: string |
     : 'stdio';
   const lines = [`invoicing-mcp: MCP server over ${how}, ${where}.`];
   if (!httpUrl) {
+    const entry = process.argv[1] ?? 'dist/src/cli.js';
     lines.push(
-      'Connect a client with: {"mcpServers": {"invoicing": {"command": "npx", "args": ["-y", "invoicing-mcp"], "env": {"SVC_BASE_URL": "...", "SVC_KEY_ID": "...", "SVC_SECRET": "..."}}}}',
+      `Connect a client: {"mcpServers": {"invoicing": {"command": "node", "args": [${JSON.stringify(entry)}]}}} (add "env" with SVC_BASE_URL, SVC_KEY_ID, SVC_SECRET for real books)`,
     );
   }
-  if (connection.sandbox) lines.push('Set SVC_BASE_URL, SVC_KEY_ID and SVC_SECRET to work on real books.');
   return lines.join('\n');
 }
 
@@ -42,6 +42,8 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
     const handle = serveStdio(factory, { onerror: (err) => logger.warn({ err }, 'stdio transport error') });
     stderr(banner(options, connection, null));
     stop = () => handle.close();
+    // The client closing our stdin ends the session: stop, so the process does not linger.
+    process.stdin.once('end', () => void shutdown());
     process.stdin.once('close', () => void shutdown());
   }
   let stopping = false;
