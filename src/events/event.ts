@@ -1,0 +1,47 @@
+// An event, as data: what the service's webhooks carry and what the poller works out from lists, in one
+// shape. `uris` are the MCP resources whose content it changes; the bus notifies their subscribers.
+import type { ResourceKind } from '../api/schemas.js';
+
+export const EVENT_KINDS = ['invoice.sent', 'invoice.paid', 'payment.recorded', 'quote.accepted', 'stock.low'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export const EVENTS_FEED_URI = 'invoicing://events';
+export const LOW_STOCK_FEED_URI = 'invoicing://products/low-stock';
+
+export interface BooksEvent {
+  /** The service's `evt_…` id for a webhook; `poll_…` for an event the poller worked out. */
+  id: string;
+  kind: EventKind;
+  /** As the service wrote it (webhook `created_at`), or when the poller saw the change. */
+  createdAt: string;
+  source: 'webhook' | 'poll';
+  /** The record the event is about. */
+  record: { kind: ResourceKind; id: number };
+  /** Other records it changes: a payment's allocated invoices. */
+  related: { kind: ResourceKind; id: number }[];
+  /** The record as the event carried it (`data.invoice`, `data.payment`, ...). */
+  data: Record<string, unknown>;
+}
+
+const NOUN_KIND: Record<string, ResourceKind> = {
+  invoice: 'invoices',
+  payment: 'payments',
+  quote: 'quotes',
+  product: 'products',
+};
+
+export const recordUri = (kind: ResourceKind, id: number): string => `invoicing://${kind}/${id}`;
+
+/** Every resource whose content the event changes: its records, the events feed, the low-stock feed. */
+export function eventUris(event: BooksEvent): string[] {
+  const uris = [recordUri(event.record.kind, event.record.id)];
+  for (const r of event.related) uris.push(recordUri(r.kind, r.id));
+  if (event.record.kind === 'products') uris.push(LOW_STOCK_FEED_URI);
+  uris.push(EVENTS_FEED_URI);
+  return [...new Set(uris)];
+}
+
+/** The kind of record an event of `kind` is about (`invoice.paid` -> invoices). */
+export function recordKindOf(kind: EventKind): ResourceKind {
+  return NOUN_KIND[kind.split('.')[0] as string] as ResourceKind;
+}
