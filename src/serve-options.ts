@@ -17,9 +17,13 @@ export interface ServeOptions {
   readonly toolsets: readonly Toolset[] | null;
   readonly confirmWrites: boolean;
   readonly logLevel: string;
+  /** stdio mode: a listener for the service's webhooks at /webhooks on this port; null = none. */
+  readonly webhookPort: number | null;
+  readonly webhookHost: string;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
+       invoicing-mcp [--webhook-port N] [--webhook-host H]   (stdio, with a webhook receiver at /webhooks)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] ...
 Each flag also reads INVOICING_MCP_<FLAG> (e.g. INVOICING_MCP_READ_ONLY=1, INVOICING_MCP_HTTP_TOKEN=...).
 Toolsets: ${TOOLSETS.filter((t) => t !== 'connection').join(', ')}.`;
@@ -59,10 +63,10 @@ function readToolsets(values: Record<string, unknown>, env: Env): Toolset[] | nu
   return names as Toolset[];
 }
 
-function readPort(values: Record<string, unknown>, env: Env): number {
-  const v = flagOrEnv(values, env, 'port');
-  if (v === undefined) return 8765;
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) > 65535) throw new ConfigError('--port', `--port must be a port number from 0 to 65535, not "${String(v)}"`);
+function readPort(values: Record<string, unknown>, env: Env, flag: string): number | null {
+  const v = flagOrEnv(values, env, flag);
+  if (v === undefined) return null;
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) > 65535) throw new ConfigError(`--${flag}`, `--${flag} must be a port number from 0 to 65535, not "${String(v)}"`);
   return Number(v);
 }
 
@@ -81,6 +85,8 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       toolsets: { type: 'string' },
       'confirm-writes': { type: 'boolean' },
       'log-level': { type: 'string' },
+      'webhook-port': { type: 'string' },
+      'webhook-host': { type: 'string' },
     },
   });
   const host = (flagOrEnv(values, env, 'host') as string | undefined) ?? '127.0.0.1';
@@ -95,7 +101,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   return Object.freeze({
     transport,
     host,
-    port: readPort(values, env),
+    port: readPort(values, env, 'port') ?? 8765,
     httpToken,
     allowedHosts: list(values, env, 'allowed-hosts') ?? [],
     allowedOrigins: list(values, env, 'allowed-origins') ?? [],
@@ -103,5 +109,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     toolsets: readToolsets(values, env),
     confirmWrites: bool(values, env, 'confirm-writes'),
     logLevel: (flagOrEnv(values, env, 'log-level') as string | undefined) ?? 'info',
+    webhookPort: readPort(values, env, 'webhook-port'),
+    webhookHost: (flagOrEnv(values, env, 'webhook-host') as string | undefined) ?? '127.0.0.1',
   });
 }

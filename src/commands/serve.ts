@@ -2,6 +2,7 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ServiceEnv } from '../config.js';
 import { deferredLogger } from '../deferred-logger.js';
+import { createEventBus } from '../events/bus.js';
 import { createServerFactory } from '../mcp/server.js';
 import { parseServeOptions, type ServeOptions } from '../serve-options.js';
 import { connect, type Connection } from './connect.js';
@@ -28,18 +29,23 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   const logs = deferredLogger({ level: options.logLevel });
   const logger = logs.sink;
   const connection = await connect(env, logs.load);
+  const bus = createEventBus({ invalidate: (kind, id) => connection.api.invalidate(kind, id) });
   const factory = await createServerFactory(
     { api: connection.api, logger },
-    { selection: { readOnly: options.readOnly, toolsets: options.toolsets }, confirmWrites: options.confirmWrites },
+    {
+      selection: { readOnly: options.readOnly, toolsets: options.toolsets },
+      confirmWrites: options.confirmWrites,
+      events: { bus, live: false },
+    },
   );
   let stop: () => Promise<void>;
   if (options.transport === 'http') {
     const { serveHttp } = await import('../mcp/http.js');
-    const http = await serveHttp(factory, options);
+    const http = await serveHttp(factory, { ...options, events: null });
     stderr(banner(options, connection, http.url));
     stop = () => http.close();
   } else {
-    const handle = serveStdio(factory, { onerror: (err) => logger.warn({ err }, 'stdio transport error') });
+    const handle = serveStdio((ctx) => factory({ era: ctx.era, lifetime: 'connection' }), { onerror: (err) => logger.warn({ err }, 'stdio transport error') });
     stderr(banner(options, connection, null));
     stop = () => handle.close();
     // The client closing our stdin ends the session: stop, so the process does not linger.

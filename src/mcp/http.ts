@@ -1,11 +1,17 @@
-// Streamable HTTP at /mcp, stateless, serving both protocol eras. Bound to 127.0.0.1 by default with
-// Host and Origin checks; a bearer token when one is set (required beyond loopback).
+// Streamable HTTP at /mcp, serving both protocol eras: 2026-07-28 requests statelessly (subscriptions
+// ride their subscriptions/listen streams, fed from the event bus through the handler's notifier), and
+// 2025-era clients statelessly too unless they open with `initialize`, which gives them a session (see
+// legacy-sessions.ts). Bound to 127.0.0.1 by default with Host and Origin checks; a bearer token when one
+// is set (required beyond loopback).
 import { createMcpFastifyApp, originValidation } from '@modelcontextprotocol/fastify';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isLoopbackHost } from '../api/url.js';
+import type { EventBus } from '../events/bus.js';
+import { LegacySessions } from './legacy-sessions.js';
+import type { ServerFactory } from './server.js';
 
 export interface HttpServeOptions {
   host: string;
@@ -13,6 +19,10 @@ export interface HttpServeOptions {
   httpToken: string | null;
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
+  /** Events to publish to 2026-07-28 subscription streams; null when nothing feeds the bus. */
+  events: EventBus | null;
+  /** Adds routes of its own (the webhook receiver) before the server listens. */
+  extraRoutes?: (app: FastifyInstance) => Promise<void> | void;
 }
 
 export interface HttpServer {
@@ -35,7 +45,9 @@ function bearerCheck(token: string) {
   };
 }
 
-export async function serveHttp(factory: () => McpServer, options: HttpServeOptions): Promise<HttpServer> {
+const LEGACY_SESSIONS = { maxSessions: 1000, idleMs: 30 * 60_000 };
+
+export async function serveHttp(factory: ServerFactory, options: HttpServeOptions): Promise<HttpServer> {
   const loopback = isLoopbackHost(options.host);
   const app = createMcpFastifyApp({
     host: options.host,
@@ -44,10 +56,20 @@ export async function serveHttp(factory: () => McpServer, options: HttpServeOpti
   });
   // Beyond loopback the SDK checks no Origin unless told: refuse browsers from anywhere not listed.
   if (!loopback && options.allowedOrigins.length === 0) app.addHook('onRequest', originValidation([]));
-  if (options.httpToken) app.addHook('onRequest', bearerCheck(options.httpToken));
-  const handler = createMcpHandler(factory);
+  // The token guards /mcp only: the service's webhooks prove themselves with their signature.
+  const guard = options.httpToken ? { onRequest: bearerCheck(options.httpToken) } : {};
+  const handler = createMcpHandler((ctx) => factory({ era: ctx.era, lifetime: 'request' }));
   const node = toNodeHandler(handler);
-  app.all('/mcp', (request, reply) => node(request.raw, reply.raw, request.body));
+  const sessions = new LegacySessions(factory, LEGACY_SESSIONS);
+  const unlisten = options.events?.listen((_event, uris) => {
+    for (const uri of uris) handler.notify.resourceUpdated(uri);
+  });
+  app.all('/mcp', guard, async (request, reply) => {
+    if (!sessions.claims(request.headers, request.method, request.body)) return node(request.raw, reply.raw, request.body);
+    reply.hijack();
+    await sessions.handle(request.raw, reply.raw, request.body);
+  });
+  await options.extraRoutes?.(app);
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : options.port;
@@ -56,6 +78,8 @@ export async function serveHttp(factory: () => McpServer, options: HttpServeOpti
     url: `http://${hostPart}:${port}/mcp`,
     app,
     close: async () => {
+      unlisten?.();
+      await sessions.close();
       await handler.close();
       await app.close();
     },

@@ -1,7 +1,10 @@
-// Resources: each record as JSON at invoicing://{kind}/{id}, and the business at invoicing://business.
+// Resources: each record as JSON at invoicing://{kind}/{id}, the business at invoicing://business, and
+// two feeds that change with events: the latest events and the products at or below their reorder level.
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { ResourceKind } from '../api/schemas.js';
+import type { EventBus } from '../events/bus.js';
+import { EVENTS_FEED_URI, LOW_STOCK_FEED_URI, recordUri, type BooksEvent } from '../events/event.js';
 
 const KINDS: { kind: ResourceKind; noun: string }[] = [
   { kind: 'customers', noun: 'customer' },
@@ -15,7 +18,46 @@ const json = (uri: string, value: unknown) => ({
   contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }],
 });
 
-export function registerResources(server: McpServer, ctx: ToolContext): void {
+const eventView = (event: BooksEvent) => ({
+  id: event.id,
+  event: event.kind,
+  created_at: event.createdAt,
+  source: event.source,
+  resource: recordUri(event.record.kind, event.record.id),
+  related: event.related.map((r) => recordUri(r.kind, r.id)),
+  data: event.data,
+});
+
+function registerFeeds(server: McpServer, ctx: ToolContext, bus: EventBus): void {
+  // Registered before the templates, so that products/low-stock is not read as a product id.
+  server.registerResource(
+    'low-stock',
+    LOW_STOCK_FEED_URI,
+    {
+      title: 'Products running low',
+      description: 'Every tracked product at or below its reorder level, with stock per branch; subscribe to hear when it changes',
+      mimeType: 'application/json',
+    },
+    async (uri) => {
+      const products = [];
+      for await (const product of ctx.api.products.all({ low_stock: true })) products.push(product);
+      return json(uri.href, { products });
+    },
+  );
+  server.registerResource(
+    'events',
+    EVENTS_FEED_URI,
+    {
+      title: 'Latest events',
+      description: 'The latest events of the books, newest first (invoice sent or paid, payment recorded, quote accepted, stock low)',
+      mimeType: 'application/json',
+    },
+    async (uri) => json(uri.href, { events: bus.recent().map(eventView) }),
+  );
+}
+
+export function registerResources(server: McpServer, ctx: ToolContext, bus: EventBus): void {
+  registerFeeds(server, ctx, bus);
   for (const { kind, noun } of KINDS) {
     server.registerResource(
       kind,

@@ -1,0 +1,89 @@
+// 2025-era HTTP clients that open with `initialize` get a session: one server instance and transport that
+// live until the client ends them (DELETE), they sit idle too long, or the server stops. A session is
+// what lets resources/subscribe reach the client over its GET stream. Everything else (2026-07-28
+// traffic, and 2025-era requests without a session) is served per request by createMcpHandler.
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import type { ServerFactory } from './server.js';
+
+export interface LegacySessionOptions {
+  maxSessions: number;
+  idleMs: number;
+}
+
+interface Session {
+  transport: NodeStreamableHTTPServerTransport;
+  lastSeen: number;
+}
+
+const jsonRpcError = (res: ServerResponse, status: number, code: number, message: string): void => {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+};
+
+export class LegacySessions {
+  private readonly sessions = new Map<string, Session>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(
+    private readonly factory: ServerFactory,
+    private readonly options: LegacySessionOptions,
+  ) {
+    this.sweeper = setInterval(() => this.sweep(), Math.min(options.idleMs, 60_000));
+    this.sweeper.unref();
+  }
+
+  /** Whether this request belongs here: it names a session, or opens one. */
+  claims(headers: IncomingMessage['headers'], method: string, body: unknown): boolean {
+    return headers['mcp-session-id'] !== undefined || (method === 'POST' && isInitializeRequest(body));
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const id = req.headers['mcp-session-id'];
+    if (typeof id === 'string') {
+      const session = this.sessions.get(id);
+      if (!session) return jsonRpcError(res, 404, -32001, 'Session not found: it ended or the server restarted. Initialize again.');
+      session.lastSeen = Date.now();
+      return session.transport.handleRequest(req, res, body);
+    }
+    if (this.sessions.size >= this.options.maxSessions) this.evictOldest();
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (sid) => void this.sessions.set(sid, { transport, lastSeen: Date.now() }),
+      onsessionclosed: (sid) => void this.sessions.delete(sid),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+    };
+    await this.factory({ era: 'legacy', lifetime: 'connection' }).connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    const all = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.allSettled(all.map((s) => s.transport.close()));
+  }
+
+  private sweep(): void {
+    const cutoff = Date.now() - this.options.idleMs;
+    for (const [id, session] of this.sessions) {
+      if (session.lastSeen < cutoff) {
+        this.sessions.delete(id);
+        void session.transport.close().catch(() => undefined);
+      }
+    }
+  }
+
+  private evictOldest(): void {
+    const [id, session] = this.sessions.entries().next().value as [string, Session];
+    this.sessions.delete(id);
+    void session.transport.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,6 @@
+// What one server instance serves: the protocol era, and whether it lives for a connection (stdio, a
+// 2025-era HTTP session) or answers a single HTTP request.
+export interface ServingUnit {
+  era: 'legacy' | 'modern';
+  lifetime: 'connection' | 'request';
+}
