@@ -2,7 +2,7 @@
 // The entry point: picks the command. The only module allowed to write to stdout, and only for commands
 // that do not speak MCP over stdio (`sandbox`, `check`, help).
 import { ConfigError } from './config.js';
-import { UsageError } from './commands/sandbox.js';
+import { SANDBOX_USAGE, UsageError } from './commands/sandbox.js';
 import { SERVE_USAGE } from './serve-options.js';
 
 const USAGE = `${SERVE_USAGE}
@@ -16,6 +16,10 @@ const stderr = (text: string): void => {
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   if (command === 'sandbox') {
+    if (rest.includes('--help') || rest.includes('-h')) {
+      process.stdout.write(`${SANDBOX_USAGE}\n`);
+      return;
+    }
     const { runSandboxCommand } = await import('./commands/sandbox.js');
     const sb = await runSandboxCommand(rest, (text) => process.stdout.write(`${text}\n`));
     const stop = (): void => void sb.close().then(() => process.exit(0));
@@ -42,7 +46,7 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     process.exit(2);
   }
   if (err instanceof UsageError || (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
-    stderr(`invoicing-mcp: ${err.message}\n${USAGE}`);
+    stderr(`invoicing-mcp: ${err.message}\n${process.argv[2] === 'sandbox' ? SANDBOX_USAGE : USAGE}`);
     process.exit(2);
   }
   stderr(`invoicing-mcp: ${err instanceof Error ? err.message : String(err)}`);

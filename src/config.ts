@@ -14,6 +14,7 @@ export interface ServiceConfig {
   readonly mode: Mode;
   /** The webhook endpoint's signing secret, when set; non-enumerable like `secret`. */
   readonly webhookSecret: string | null;
+  /** Polling interval of the fallback poller; 0 = off. */
   readonly pollSeconds: number;
 }
 
@@ -81,8 +82,11 @@ const secretSchema = required('SVC_SECRET', "set it to the key's secret (it star
 
 const webhookSecretSchema = optionalText.check((ctx) => {
   const v = ctx.value;
-  if (v !== undefined && (/\s/.test(v) || v.length < 8)) {
-    ctx.issues.push({ code: 'custom', input: '', message: "SVC_WEBHOOK_SECRET is malformed: set it to the webhook endpoint's signing secret (whsec_...), without spaces, or leave it unset" });
+  if (v === undefined) return;
+  if (!v.startsWith('whsec_')) {
+    ctx.issues.push({ code: 'custom', input: '', message: "SVC_WEBHOOK_SECRET must be the webhook endpoint's signing secret, starting whsec_ (not the key's secret or key ID), or leave it unset" });
+  } else if (/\s/.test(v) || v.length < 14) {
+    ctx.issues.push({ code: 'custom', input: '', message: "SVC_WEBHOOK_SECRET is malformed: set it to the webhook endpoint's signing secret (whsec_...), whole and without spaces, or leave it unset" });
   }
 });
 
@@ -90,8 +94,8 @@ const pollSecondsSchema = optionalText.check((ctx) => {
   const v = ctx.value;
   if (v === undefined) return;
   const n = Number(v);
-  if (!/^\d+$/.test(v) || n < 10 || n > 86_400) {
-    ctx.issues.push({ code: 'custom', input: '', message: `SVC_POLL_SECONDS must be a whole number of seconds from 10 to 86400 (default ${DEFAULT_POLL_SECONDS})` });
+  if (!/^\d+$/.test(v) || n > 86_400) {
+    ctx.issues.push({ code: 'custom', input: '', message: `SVC_POLL_SECONDS must be a whole number of seconds from 1 to 86400, or 0 to turn polling off (default ${DEFAULT_POLL_SECONDS})` });
   }
 });
 

@@ -95,6 +95,10 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   if (transport === 'http' && !isLoopbackHost(host) && httpToken === null) {
     throw new ConfigError('--http-token', `binding to ${host} reaches beyond this machine: set --http-token (or INVOICING_MCP_HTTP_TOKEN) so clients must send it as a bearer token`);
   }
+  const webhookPort = readPort(values, env, 'webhook-port');
+  if (transport === 'http' && webhookPort !== null) {
+    throw new ConfigError('--webhook-port', "--webhook-port is for stdio mode: with --http the service's webhooks come to /webhooks on the same server");
+  }
   if (httpToken !== null && httpToken.length < 16) {
     throw new ConfigError('--http-token', '--http-token must be at least 16 characters (use a long random value)');
   }
@@ -109,7 +113,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     toolsets: readToolsets(values, env),
     confirmWrites: bool(values, env, 'confirm-writes'),
     logLevel: (flagOrEnv(values, env, 'log-level') as string | undefined) ?? 'info',
-    webhookPort: readPort(values, env, 'webhook-port'),
+    webhookPort,
     webhookHost: (flagOrEnv(values, env, 'webhook-host') as string | undefined) ?? '127.0.0.1',
   });
 }

@@ -61,7 +61,7 @@ const line = z.object({
   product_id: recordId('list_products').optional().describe('From list_products'),
   description: z.string().min(1).max(2000).optional(),
   unit_price: z.string().regex(/^\d+(\.\d{1,4})?$/, 'a decimal string such as "19.95"').optional().describe('Decimal string, e.g. "19.95"'),
-  tax_category_id: z.number().int().min(1).optional(),
+  tax_category_id: z.number().int().min(1).optional().describe("Default: the product's, else the business's"),
 });
 
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD');

@@ -26,7 +26,7 @@ export const listQuotes = defineTool({
 export const getQuote = defineTool({
   name: 'get_quote',
   title: 'Get a quote',
-  description: 'One quote.',
+  description: 'One quote: status, validity date and total.',
   toolset: 'quotes',
   scope: 'quotes.read',
   input: z.object({ id: recordId('list_quotes') }),

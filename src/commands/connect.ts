@@ -1,12 +1,14 @@
 // The service connection the server and `check` use: the keys from the environment, or, with none, the
 // embedded sandbox in test mode (loaded only then).
 import type { ApiClient } from '../api/client.js';
-import { hasServiceKey, loadServiceConfig, type ServiceEnv } from '../config.js';
+import { hasServiceKey, loadServiceConfig, type ServiceConfig, type ServiceEnv } from '../config.js';
 import type { Logger } from '../logger.js';
 import { lazyApiClient } from './lazy-api.js';
 
 export interface Connection {
   api: ApiClient;
+  /** The service settings read from the environment; null on the embedded sandbox. */
+  config: ServiceConfig | null;
   /** Set when running on the embedded sandbox. */
   sandbox: { baseUrl: string; close(): Promise<void> } | null;
   close(): Promise<void>;
@@ -16,13 +18,14 @@ export async function connect(env: ServiceEnv, loadLogger: () => Promise<Logger>
   if (hasServiceKey(env) || env.SVC_BASE_URL) {
     const config = loadServiceConfig(env);
     const api = lazyApiClient({ baseUrl: config.baseUrl, keyId: config.keyId, secret: config.secret }, loadLogger);
-    return { api, sandbox: null, close: () => api.close() };
+    return { api, config, sandbox: null, close: () => api.close() };
   }
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({ port: 0 });
   const api = lazyApiClient({ baseUrl: sandbox.baseUrl, keyId: sandbox.keys.test.key_id, secret: sandbox.keys.test.secret }, loadLogger);
   return {
     api,
+    config: null,
     sandbox,
     close: async () => {
       await api.close();

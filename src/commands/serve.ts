@@ -6,6 +6,7 @@ import { createEventBus } from '../events/bus.js';
 import { createServerFactory } from '../mcp/server.js';
 import { parseServeOptions, type ServeOptions } from '../serve-options.js';
 import { connect, type Connection } from './connect.js';
+import { planEventSources } from './event-sources.js';
 
 function banner(options: ServeOptions, connection: Connection, httpUrl: string | null): string {
   const where = connection.sandbox
@@ -30,18 +31,21 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   const logger = logs.sink;
   const connection = await connect(env, logs.load);
   const bus = createEventBus({ invalidate: (kind, id) => connection.api.invalidate(kind, id) });
+  const events = planEventSources(options, connection, bus, logs.load);
   const factory = await createServerFactory(
     { api: connection.api, logger },
     {
       selection: { readOnly: options.readOnly, toolsets: options.toolsets },
       confirmWrites: options.confirmWrites,
-      events: { bus, live: false },
+      events: { bus, live: events.live },
     },
   );
   let stop: () => Promise<void>;
+  let mcpUrl: string | null = null;
   if (options.transport === 'http') {
     const { serveHttp } = await import('../mcp/http.js');
-    const http = await serveHttp(factory, { ...options, events: null });
+    const http = await serveHttp(factory, { ...options, events: events.live ? bus : null, extraRoutes: events.routes });
+    mcpUrl = http.url;
     stderr(banner(options, connection, http.url));
     stop = () => http.close();
   } else {
@@ -56,10 +60,13 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   const shutdown = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
+    await events.close();
     await stop().catch(() => undefined);
     await connection.close().catch(() => undefined);
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown());
   process.once('SIGTERM', () => void shutdown());
+  const lines = await events.start(mcpUrl);
+  if (lines.length > 0) stderr(lines.join('\n'));
 }

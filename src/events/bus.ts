@@ -1,7 +1,10 @@
 // The event bus: each event, once, invalidates the cached reads of its records (and so their lists), is
 // kept in a short history for the events feed, and then reaches every listener with the URIs it changed.
-// Webhook deliveries and the poller may both report one change: a change key drops the second report.
+// Webhook deliveries and the poller may both report one change: a change key drops the second report when
+// it comes from the other source. Two webhooks with their own ids are two events even when their stamps
+// match (the service's stamps are to the second, and stock can drop, rise and drop again within one).
 import type { ResourceKind } from '../api/schemas.js';
+import { BoundedMemory } from './bounded-memory.js';
 import { eventUris, type BooksEvent } from './event.js';
 
 export type EventListener = (event: BooksEvent, uris: readonly string[]) => void;
@@ -17,44 +20,36 @@ export interface EventBusOptions {
 }
 
 export interface EventBus {
-  /** Returns false when the event (or the same change) was already published. */
+  /** Returns false when the event (or the same change) was already published; throws what `invalidate` throws. */
   publish(event: BooksEvent): boolean;
   listen(listener: EventListener): () => void;
   /** The latest events, newest first. */
   recent(): readonly BooksEvent[];
 }
 
-/** The same change reported twice (webhook and poller) has the same key. */
+/** The same change reported by webhook and by poller has the same key. */
 export function changeKey(event: BooksEvent): string {
   const stamp = event.data['updated_at'] ?? event.data['created_at'] ?? event.createdAt;
   return `${event.kind}|${event.record.id}|${String(stamp)}`;
 }
 
-class BoundedSet {
-  private readonly items = new Set<string>();
-  constructor(private readonly size: number) {}
-  has(key: string): boolean {
-    return this.items.has(key);
-  }
-  add(key: string): void {
-    this.items.add(key);
-    if (this.items.size > this.size) this.items.delete(this.items.values().next().value as string);
-  }
-}
-
 export function createEventBus(options: EventBusOptions): EventBus {
   const historySize = options.historySize ?? 100;
-  const seen = new BoundedSet(options.memory ?? 10_000);
+  // Each key remembers the source that reported it.
+  const ids = new BoundedMemory<string, BooksEvent['source']>(options.memory ?? 10_000);
+  const changes = new BoundedMemory<string, BooksEvent['source']>(options.memory ?? 10_000);
   const history: BooksEvent[] = [];
   const listeners = new Set<EventListener>();
   return {
     publish(event) {
       const key = changeKey(event);
-      if (seen.has(event.id) || seen.has(key)) return false;
-      seen.add(event.id);
-      seen.add(key);
+      const reportedBy = changes.get(key);
+      if (ids.has(event.id) || (reportedBy !== undefined && reportedBy !== event.source)) return false;
+      // Invalidation first: if it throws, the event is not marked done and a retry can act on it.
       options.invalidate(event.record.kind, event.record.id);
       for (const r of event.related) options.invalidate(r.kind, r.id);
+      ids.set(event.id, event.source);
+      changes.set(key, event.source);
       history.unshift(event);
       if (history.length > historySize) history.pop();
       const uris = eventUris(event);

@@ -32,6 +32,11 @@ const NOUN_KIND: Record<string, ResourceKind> = {
 
 export const recordUri = (kind: ResourceKind, id: number): string => `invoicing://${kind}/${id}`;
 
+/** The invoices a payment is allocated to, each once, as an event's related records. */
+export function relatedInvoices(invoiceIds: readonly number[]): BooksEvent['related'] {
+  return [...new Set(invoiceIds)].map((id) => ({ kind: 'invoices' as const, id }));
+}
+
 /** Every resource whose content the event changes: its records, the events feed, the low-stock feed. */
 export function eventUris(event: BooksEvent): string[] {
   const uris = [recordUri(event.record.kind, event.record.id)];
@@ -41,7 +46,16 @@ export function eventUris(event: BooksEvent): string[] {
   return [...new Set(uris)];
 }
 
-/** The kind of record an event of `kind` is about (`invoice.paid` -> invoices). */
+/** The noun under which a webhook's `data` carries the record (`stock.low` -> product). */
+export const EVENT_NOUN: Record<EventKind, string> = {
+  'invoice.sent': 'invoice',
+  'invoice.paid': 'invoice',
+  'payment.recorded': 'payment',
+  'quote.accepted': 'quote',
+  'stock.low': 'product',
+};
+
+/** The kind of record an event of `kind` is about (`invoice.paid` -> invoices, `stock.low` -> products). */
 export function recordKindOf(kind: EventKind): ResourceKind {
-  return NOUN_KIND[kind.split('.')[0] as string] as ResourceKind;
+  return NOUN_KIND[EVENT_NOUN[kind]] as ResourceKind;
 }

@@ -22,7 +22,7 @@ export interface HttpServeOptions {
   /** Events to publish to 2026-07-28 subscription streams; null when nothing feeds the bus. */
   events: EventBus | null;
   /** Adds routes of its own (the webhook receiver) before the server listens. */
-  extraRoutes?: (app: FastifyInstance) => Promise<void> | void;
+  extraRoutes?: ((app: FastifyInstance) => Promise<void> | void) | undefined;
 }
 
 export interface HttpServer {

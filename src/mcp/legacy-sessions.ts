@@ -1,6 +1,7 @@
 // 2025-era HTTP clients that open with `initialize` get a session: one server instance and transport that
 // live until the client ends them (DELETE), they sit idle too long, or the server stops. A session is
-// what lets resources/subscribe reach the client over its GET stream. Everything else (2026-07-28
+// what lets resources/subscribe reach the client over its GET stream; while that stream is open the
+// session is not idle, however long the books stay quiet. Everything else (2026-07-28
 // traffic, and 2025-era requests without a session) is served per request by createMcpHandler.
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
@@ -16,6 +17,8 @@ export interface LegacySessionOptions {
 interface Session {
   transport: NodeStreamableHTTPServerTransport;
   lastSeen: number;
+  /** GET streams open now (the client listening for notifications). */
+  openStreams: number;
 }
 
 const jsonRpcError = (res: ServerResponse, status: number, code: number, message: string): void => {
@@ -45,12 +48,19 @@ export class LegacySessions {
       const session = this.sessions.get(id);
       if (!session) return jsonRpcError(res, 404, -32001, 'Session not found: it ended or the server restarted. Initialize again.');
       session.lastSeen = Date.now();
+      if (req.method === 'GET') {
+        session.openStreams++;
+        res.once('close', () => {
+          session.openStreams--;
+          session.lastSeen = Date.now();
+        });
+      }
       return session.transport.handleRequest(req, res, body);
     }
     if (this.sessions.size >= this.options.maxSessions) this.evictOldest();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sid) => void this.sessions.set(sid, { transport, lastSeen: Date.now() }),
+      onsessioninitialized: (sid) => void this.sessions.set(sid, { transport, lastSeen: Date.now(), openStreams: 0 }),
       onsessionclosed: (sid) => void this.sessions.delete(sid),
     });
     transport.onclose = () => {
@@ -74,7 +84,7 @@ export class LegacySessions {
   private sweep(): void {
     const cutoff = Date.now() - this.options.idleMs;
     for (const [id, session] of this.sessions) {
-      if (session.lastSeen < cutoff) {
+      if (session.openStreams === 0 && session.lastSeen < cutoff) {
         this.sessions.delete(id);
         void session.transport.close().catch(() => undefined);
       }

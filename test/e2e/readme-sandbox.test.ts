@@ -58,3 +58,15 @@ describe('the README sandbox walk-through', () => {
     expect(JSON.parse(answers[3] as string).data).toMatchObject({ status: 'draft', total: '414.00' });
   });
 });
+
+describe('invoicing-mcp sandbox --help', () => {
+  it('prints the sandbox usage and exits 0; an unknown flag exits 2 with that usage', () => {
+    const help = spawnSync(process.execPath, [`${root}dist/src/cli.js`, 'sandbox', '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/^usage: invoicing-mcp sandbox \[--port N\]/);
+    const wrong = spawnSync(process.execPath, [`${root}dist/src/cli.js`, 'sandbox', '--bogus'], { encoding: 'utf8' });
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain("Unknown option '--bogus'");
+    expect(wrong.stderr).toContain('usage: invoicing-mcp sandbox');
+  });
+});

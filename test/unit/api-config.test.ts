@@ -31,6 +31,14 @@ describe('loadServiceConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('polls every 60 s by default; 0 turns polling off; short intervals are allowed', () => {
+    expect(loadServiceConfig(GOOD).pollSeconds).toBe(60);
+    expect(loadServiceConfig({ ...GOOD, SVC_POLL_SECONDS: '0' }).pollSeconds).toBe(0);
+    expect(loadServiceConfig({ ...GOOD, SVC_POLL_SECONDS: ' 1 ' }).pollSeconds).toBe(1);
+    expect(loadServiceConfig({ ...GOOD, SVC_WEBHOOK_SECRET: '  whsec_abcdefgh12345678 ' }).webhookSecret).toBe('whsec_abcdefgh12345678');
+    expect(loadServiceConfig({ ...GOOD, SVC_WEBHOOK_SECRET: '  ' }).webhookSecret).toBeNull();
+  });
+
   it('keeps the secrets out of JSON and enumeration', () => {
     const config = loadServiceConfig({ ...GOOD, SVC_WEBHOOK_SECRET: 'whsec_abcdefgh12345678' });
     const text = JSON.stringify(config);
@@ -75,7 +83,10 @@ describe('loadServiceConfig', () => {
     expect(refusal({ ...GOOD, SVC_KEY_ID: 'abc' }).message).toMatch(/^SVC_KEY_ID is malformed/);
     expect(refusal({ ...GOOD, SVC_SECRET: 'hunter2' }).message).toMatch(/^SVC_SECRET is malformed/);
     expect(refusal({ ...GOOD, SVC_SECRET: 'svcat_0123456789' }).message).toMatch(/session token/);
-    expect(refusal({ ...GOOD, SVC_POLL_SECONDS: '5' }).setting).toBe('SVC_POLL_SECONDS');
+    expect(refusal({ ...GOOD, SVC_POLL_SECONDS: '86401' }).setting).toBe('SVC_POLL_SECONDS');
+    expect(refusal({ ...GOOD, SVC_POLL_SECONDS: '-1' }).setting).toBe('SVC_POLL_SECONDS');
+    expect(refusal({ ...GOOD, SVC_POLL_SECONDS: '1.5' }).message).toMatch(/0 to turn polling off/);
+    expect(refusal({ ...GOOD, SVC_WEBHOOK_SECRET: 'svc_live_abcdefgh12345678' }).message).toMatch(/^SVC_WEBHOOK_SECRET must be .*whsec_/);
     expect(refusal({ ...GOOD, SVC_POLL_SECONDS: 'often' }).setting).toBe('SVC_POLL_SECONDS');
     expect(refusal({ ...GOOD, SVC_WEBHOOK_SECRET: 'has space in it' }).setting).toBe('SVC_WEBHOOK_SECRET');
   });

@@ -1,0 +1,80 @@
+// Where the server's events come from. With keys: the service's signed webhooks when SVC_WEBHOOK_SECRET is
+// set (to /webhooks beside /mcp in HTTP mode, to a listener of their own with --webhook-port in stdio
+// mode), and the poller unless SVC_POLL_SECONDS=0. On the embedded sandbox, neither: its books change only
+// through the model's own creates. Subscriptions are offered only when something feeds the bus.
+import type { FastifyInstance } from 'fastify';
+import { ConfigError } from '../config.js';
+import type { EventBus } from '../events/bus.js';
+import type { Logger } from '../logger.js';
+import type { ServeOptions } from '../serve-options.js';
+import type { Connection } from './connect.js';
+
+export interface EventSources {
+  /** True when webhooks or the poller feed the bus. */
+  readonly live: boolean;
+  /** HTTP mode with a webhook secret: adds /webhooks to the server's app before it listens. */
+  readonly routes: ((app: FastifyInstance) => Promise<void>) | undefined;
+  /** Starts the stdio-mode listener and the poller once the server serves; resolves with lines for the banner. */
+  start(mcpUrl: string | null): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+const NO_SECRET_FOR_PORT =
+  '--webhook-port needs SVC_WEBHOOK_SECRET, the signing secret the service gave when the webhook endpoint was registered: without it no delivery can be checked';
+const NO_SERVICE_FOR_PORT =
+  '--webhook-port needs the service: the built-in sandbox sends this server no webhooks. Set SVC_BASE_URL, SVC_KEY_ID, SVC_SECRET and SVC_WEBHOOK_SECRET';
+
+export function planEventSources(options: ServeOptions, connection: Connection, bus: EventBus, loadLogger: () => Promise<Logger>): EventSources {
+  const secret = connection.config?.webhookSecret ?? null;
+  const pollSeconds = connection.config?.pollSeconds ?? 0;
+  if (options.webhookPort !== null && secret === null) {
+    throw new ConfigError('--webhook-port', connection.sandbox ? NO_SERVICE_FOR_PORT : NO_SECRET_FOR_PORT);
+  }
+  const ownListener = options.transport === 'stdio' && secret !== null && options.webhookPort !== null;
+  const besideMcp = options.transport === 'http' && secret !== null;
+  const closers: (() => Promise<void>)[] = [];
+
+  const routes = besideMcp
+    ? async (app: FastifyInstance): Promise<void> => {
+        const { registerWebhookRoute } = await import('../events/receiver.js');
+        await registerWebhookRoute(app, { secret: secret as string, bus, logger: await loadLogger() });
+      }
+    : undefined;
+
+  async function start(mcpUrl: string | null): Promise<string[]> {
+    const lines: string[] = [];
+    if (besideMcp && mcpUrl) lines.push(`Webhooks: register ${mcpUrl.replace(/\/mcp$/, '/webhooks')} as the service's webhook endpoint.`);
+    if (ownListener) {
+      const { startWebhookListener } = await import('../events/receiver.js');
+      const where = `${options.webhookHost}:${options.webhookPort}`;
+      const listener = await startWebhookListener({ host: options.webhookHost, port: options.webhookPort as number, secret: secret as string, bus, logger: await loadLogger() }).catch(
+        (err: unknown) => {
+          throw new Error(`the webhook listener cannot listen on ${where}: ${err instanceof Error ? err.message : String(err)}`);
+        },
+      );
+      closers.push(listener.close);
+      lines.push(`Webhooks: register ${listener.url} as the service's webhook endpoint (through a tunnel or proxy if the service cannot reach this machine).`);
+    } else if (options.transport === 'stdio' && secret !== null) {
+      lines.push('Webhooks: SVC_WEBHOOK_SECRET is set but no --webhook-port is given, so no webhook is received.');
+    }
+    if (pollSeconds > 0) {
+      const { startPoller } = await import('../events/poller.js');
+      const poller = startPoller({ api: connection.api, bus, intervalSeconds: pollSeconds, logger: await loadLogger() });
+      closers.push(poller.stop);
+      lines.push(`Polling for changes every ${pollSeconds} s, within a tenth of the rate limit (SVC_POLL_SECONDS=0 turns it off).`);
+    }
+    if (!connection.sandbox && lines.length === 0) {
+      lines.push('Events: no SVC_WEBHOOK_SECRET and SVC_POLL_SECONDS=0, so resource subscriptions are not offered.');
+    }
+    return lines;
+  }
+
+  return {
+    live: besideMcp || ownListener || pollSeconds > 0,
+    routes,
+    start,
+    close: async () => {
+      await Promise.allSettled(closers.map((close) => close()));
+    },
+  };
+}

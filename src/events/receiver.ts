@@ -1,0 +1,114 @@
+// The webhook receiver: POST /webhooks in its own encapsulated fastify plugin, with a raw-body parser of its
+// own (the app's other routes keep theirs). Checks in order: size, signature of the raw bytes, age, JSON,
+// replay; then publishes. Refusals answer 400/413 with a short message and emit nothing. Logs carry neither
+// the secret nor the signature.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { BoundedMemory } from './bounded-memory.js';
+import type { EventBus } from './bus.js';
+import { eventFromWebhook } from './from-webhook.js';
+import { verifySignature } from './signature.js';
+
+export const WEBHOOK_PATH = '/webhooks';
+export const WEBHOOK_BODY_LIMIT = 256 * 1024;
+
+export interface WebhookRouteOptions {
+  /** The endpoint's signing secret (`whsec_…`). */
+  secret: string;
+  bus: EventBus;
+  logger: Logger;
+  path?: string;
+  /** Our clock, ms since the epoch. */
+  now?: () => number;
+}
+
+function refuse(reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply.code(status).header('cache-control', 'no-store').send({ message });
+}
+
+/** Adds POST `path` (default /webhooks) to `app`, in an encapsulated plugin. */
+export async function registerWebhookRoute(app: FastifyInstance, options: WebhookRouteOptions): Promise<void> {
+  const path = options.path ?? WEBHOOK_PATH;
+  const now = options.now ?? Date.now;
+  const logger = options.logger.child({ component: 'webhooks' });
+  // Recent event ids, so that a redelivery is answered and not acted on again.
+  const seen = new BoundedMemory<string, true>(10_000);
+
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) => done(null, body));
+    scope.setErrorHandler((err: FastifyError, _req, reply) => {
+      const status = err.statusCode === 413 ? 413 : err.statusCode && err.statusCode < 500 ? 400 : 500;
+      logger.warn({ status, code: err.code }, 'webhook delivery refused before its checks');
+      return refuse(reply, status, status === 413 ? 'body larger than 256 KB' : 'bad request');
+    });
+
+    scope.post(path, { bodyLimit: WEBHOOK_BODY_LIMIT }, async (req: FastifyRequest, reply: FastifyReply) => {
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const check = verifySignature(req.headers['x-service-signature'], raw, options.secret, now());
+      if (!check.ok) {
+        logger.warn({ reason: check.reason, bytes: raw.length }, 'webhook delivery refused');
+        return refuse(reply, 400, check.message);
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        logger.warn({ bytes: raw.length }, 'webhook delivery refused: body is not JSON');
+        return refuse(reply, 400, 'body is not JSON');
+      }
+      const parsed = eventFromWebhook(body);
+      if (!parsed.ok && parsed.reason === 'invalid') {
+        logger.warn({ problem: parsed.message }, 'webhook delivery refused: unexpected shape');
+        return refuse(reply, 400, parsed.message);
+      }
+      const eventId = parsed.ok ? parsed.event.id : parsed.eventId;
+      if (seen.has(eventId)) {
+        logger.debug({ eventId }, 'webhook delivery repeated: already done');
+        return reply.code(204).send();
+      }
+      seen.set(eventId, true);
+      if (!parsed.ok) {
+        logger.debug({ eventId, kind: parsed.kind.slice(0, 100) }, 'webhook event of an unknown kind: acknowledged, not published');
+        return reply.code(204).send();
+      }
+      let published: boolean;
+      try {
+        published = options.bus.publish(parsed.event);
+      } catch (err) {
+        // Not done: forget the id so the service's retry acts on it.
+        seen.delete(eventId);
+        logger.error({ eventId, err: err instanceof Error ? err.message : String(err) }, 'webhook event could not be published');
+        return refuse(reply, 500, 'event not processed; retry');
+      }
+      logger.debug({ eventId, kind: parsed.event.kind, published }, 'webhook event received');
+      return reply.code(204).send();
+    });
+  });
+}
+
+export interface WebhookListenerOptions extends Omit<WebhookRouteOptions, 'path'> {
+  host: string;
+  /** 0 = an ephemeral port. */
+  port: number;
+}
+
+export interface WebhookListener {
+  /** The receiver's URL, to register with the service. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A small standalone server with only the webhook route (stdio mode with --webhook-port). */
+export async function startWebhookListener(options: WebhookListenerOptions): Promise<WebhookListener> {
+  const { default: fastify } = await import('fastify');
+  // The app's own logger stays off: fastify's request logs would carry the headers.
+  const app = fastify({ logger: false, bodyLimit: WEBHOOK_BODY_LIMIT });
+  await registerWebhookRoute(app, options);
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  options.logger.info({ url: `http://${host}:${port}${WEBHOOK_PATH}` }, 'webhook receiver listening');
+  return { url: `http://${host}:${port}${WEBHOOK_PATH}`, close: () => app.close() };
+}

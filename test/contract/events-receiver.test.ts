@@ -1,0 +1,328 @@
+// Contract: the webhook receiver against the sandbox's real, signed deliveries over HTTP on 127.0.0.1, and
+// against crafted ones (forged, stale, replayed, oversized, malformed, 1,000 random mutations).
+import { createHmac } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/index.js';
+import { createEventBus, type EventBus } from '../../src/events/bus.js';
+import { eventUris, type BooksEvent } from '../../src/events/event.js';
+import { startPoller } from '../../src/events/poller.js';
+import { startWebhookListener, type WebhookListener } from '../../src/events/receiver.js';
+import { captureLogs, type LogCapture } from '../support/logs.js';
+import { businessOps, matches } from './events-ops.js';
+import { admin, eventually, makeKey, signIn, sleep, start, type SandboxHandle, type Session } from './sandbox-http.js';
+
+let sb: SandboxHandle;
+let live: Session;
+let listener: WebhookListener;
+let bus: EventBus;
+let logs: LogCapture;
+let secret: string;
+const heard: { event: BooksEvent; uris: readonly string[] }[] = [];
+const invalidated: string[] = [];
+const signatures: string[] = [];
+
+beforeAll(async () => {
+  sb = await start({ webhookBackoffMs: 50, rateLimit: 100_000, signInLimit: 1000 });
+  live = await signIn(sb.baseUrl, sb.keys.live);
+  logs = captureLogs('trace');
+  bus = createEventBus({ invalidate: (kind, id) => invalidated.push(`${kind}/${id}`) });
+  bus.listen((event, uris) => heard.push({ event, uris }));
+  // The sandbox hands out the signing secret when the URL is registered: take a free port, register it,
+  // then start the listener there with that secret.
+  const port = await freePort();
+  const reply = await admin(sb, 'POST', '/webhooks', { url: `http://127.0.0.1:${port}/webhooks` });
+  expect(reply.status).toBe(201);
+  secret = reply.body.secret;
+  listener = await startWebhookListener({ host: '127.0.0.1', port, secret, bus, logger: logs.logger });
+  expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+afterAll(async () => {
+  await sb?.close();
+  await listener?.close();
+});
+
+interface Delivery {
+  body: string | Buffer;
+  signature?: string;
+  contentType?: string;
+}
+
+async function deliver(d: Delivery): Promise<{ status: number; text: string }> {
+  const headers: Record<string, string> = { 'content-type': d.contentType ?? 'application/json' };
+  if (d.signature !== undefined) headers['x-service-signature'] = d.signature;
+  const res = await request(listener.url, { method: 'POST', headers, body: d.body });
+  return { status: res.statusCode, text: await res.body.text() };
+}
+
+const hmac = (key: string, t: string, body: string | Buffer) => createHmac('sha256', key).update(`${t}.`).update(body).digest('hex');
+
+function signed(body: string | Buffer, t = Math.floor(Date.now() / 1000), key = secret): Delivery {
+  const signature = `t=${t},v1=${hmac(key, String(t), body)}`;
+  signatures.push(signature.slice(-64));
+  return { body, signature };
+}
+
+let crafted = 0;
+function craftedBody(): string {
+  crafted++;
+  return JSON.stringify({
+    id: `evt_crafted${crafted}`,
+    event: 'invoice.sent',
+    created_at: '2026-11-23T10:00:00+13:00',
+    data: { invoice: { id: 900_000 + crafted, status: 'sent', updated_at: `2026-11-23T10:00:${String(crafted % 60).padStart(2, '0')}+13:00` } },
+  });
+}
+
+describe('deliveries from the sandbox', () => {
+  it('publishes the right event, with the right URIs, within a second of each business operation', async () => {
+    const ops = await businessOps(sb, live);
+    for (const op of ops) {
+      const before = heard.length;
+      const started = Date.now();
+      const expected = await op.run();
+      for (const want of expected) {
+        const got = await eventually(() => heard.slice(before).find((h) => matches(h.event, h.uris, want)), 1000);
+        expect(got.event.id, op.name).toBe(want.eventId);
+        expect(got.event.source).toBe('webhook');
+        expect(invalidated).toContain(got.event.record.kind + '/' + got.event.record.id);
+      }
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(heard.length - before, op.name).toBe(expected.length);
+    }
+  });
+});
+
+describe('webhooks and the poller on one bus', () => {
+  it('each change notifies once, though both report it', async () => {
+    const key = await makeKey(sb, 'live');
+    const api = createApiClient({ baseUrl: sb.baseUrl, keyId: key.key_id, secret: key.secret }, { logger: logs.logger });
+    // The poller reports into a bus of its own that forwards to the receiver's: its own history shows it
+    // worked each change out too, and the shared bus must still notify once.
+    const pollerBus = createEventBus({ invalidate: () => undefined });
+    pollerBus.listen((event) => void bus.publish(event));
+    const poller = startPoller({ api, bus: pollerBus, intervalSeconds: 1, logger: logs.logger });
+    try {
+      const ops = await businessOps(sb, live);
+      await eventually(() => (poller.stats().polls >= 2 ? true : undefined), 5000);
+      for (const op of ops) {
+        const before = heard.length;
+        const expected = await op.run();
+        for (const want of expected) {
+          await eventually(() => pollerBus.recent().find((e) => e.source === 'poll' && matches(e, eventUris(e), want)), 3000);
+        }
+        await sleep(200);
+        const got = heard.slice(before);
+        expect(got.map((h) => h.event.kind).sort(), op.name).toEqual(expected.map((e) => e.kind).sort());
+        for (const want of expected) expect(got.filter((h) => matches(h.event, h.uris, want))).toHaveLength(1);
+      }
+    } finally {
+      await poller.stop();
+      await api.close();
+    }
+    expect(poller.stats().calls).toBeGreaterThan(0);
+  });
+});
+
+describe('refusals', () => {
+  /** Runs `act` and checks that nothing reached the bus meanwhile. */
+  async function publishesNothing(act: () => Promise<void>): Promise<void> {
+    const before = heard.length;
+    const recent = bus.recent().length;
+    await act();
+    expect(heard.length).toBe(before);
+    expect(bus.recent().length).toBe(recent);
+  }
+
+  it('a crafted delivery signed with the secret is accepted (the baseline of the refusals below)', async () => {
+    const before = heard.length;
+    expect((await deliver(signed(craftedBody()))).status).toBe(204);
+    expect(heard.length).toBe(before + 1);
+  });
+
+  it('forged (wrong secret), unsigned and stale deliveries: 400 with a short message, nothing published', async () => {
+    await publishesNothing(async () => {
+      const forged = await deliver(signed(craftedBody(), undefined, 'whsec_not_the_secret'));
+      expect(forged.status).toBe(400);
+      expect(JSON.parse(forged.text)).toEqual({ message: 'signature does not match' });
+      const unsigned = await deliver({ body: craftedBody() });
+      expect(unsigned.status).toBe(400);
+      expect(JSON.parse(unsigned.text).message).toMatch(/missing/);
+      const stale = await deliver(signed(craftedBody(), Math.floor(Date.now() / 1000) - 301));
+      expect(stale.status).toBe(400);
+      expect(JSON.parse(stale.text).message).toMatch(/300 seconds/);
+      const future = await deliver(signed(craftedBody(), Math.floor(Date.now() / 1000) + 301));
+      expect(future.status).toBe(400);
+    });
+  });
+
+  it('a replayed delivery (same event id) answers 204 and is published once', async () => {
+    const body = craftedBody();
+    const before = heard.length;
+    expect((await deliver(signed(body))).status).toBe(204);
+    expect((await deliver(signed(body))).status).toBe(204);
+    // The same id with a fresh signature a second later is still the same event.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await deliver(signed(body))).status).toBe(204);
+    expect(heard.length).toBe(before + 1);
+    expect(heard.at(-1)?.event.id).toBe(JSON.parse(body).id);
+  });
+
+  it('an oversized body (over 256 KB) is refused with 413 before any other check', async () => {
+    await publishesNothing(async () => {
+      const big = JSON.stringify({ id: 'evt_big', event: 'invoice.sent', created_at: 'x', data: { invoice: { id: 1, pad: 'x'.repeat(300 * 1024) } } });
+      const reply = await deliver(signed(big));
+      expect(reply.status).toBe(413);
+      expect((await deliver({ body: big, signature: 'garbage' })).status).toBe(413);
+    });
+  });
+
+  it('malformed JSON or an unexpected shape with a valid signature: 400; an unknown kind: 204, not published', async () => {
+    await publishesNothing(async () => {
+      const bad = await deliver(signed('{"id": "evt_x", '));
+      expect(bad.status).toBe(400);
+      expect(JSON.parse(bad.text)).toEqual({ message: 'body is not JSON' });
+      expect((await deliver(signed(JSON.stringify({ id: 'evt_y', event: 'invoice.sent', created_at: 'x', data: {} })))).status).toBe(400);
+      expect((await deliver(signed(JSON.stringify([1, 2])))).status).toBe(400);
+      const unknown = JSON.stringify({ id: 'evt_future', event: 'customer.created', created_at: 'x', data: { customer: { id: 1 } } });
+      expect((await deliver(signed(unknown))).status).toBe(204);
+    });
+  });
+
+  it('takes any content type as raw bytes (the signature is over the bytes, not the JSON)', async () => {
+    const before = heard.length;
+    const d = signed(craftedBody());
+    expect((await deliver({ ...d, contentType: 'text/plain' })).status).toBe(204);
+    expect(heard.length).toBe(before + 1);
+  });
+
+  it('1,000 random mutations of a valid signed delivery: none accepted, nothing published', async () => {
+    let seed = 0x5eed;
+    const rand = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) >>> 0;
+      return Math.floor(((seed >>> 8) / 2 ** 24) * n);
+    };
+    // Header text stays printable and without white space: HTTP trims or refuses the rest before us.
+    const printable = () => String.fromCharCode(0x21 + rand(0x7e - 0x21 + 1));
+    const mutateText = (text: string): string => {
+      const at = rand(text.length + 1);
+      switch (rand(3)) {
+        case 0: {
+          const i = Math.min(at, text.length - 1);
+          let c = printable();
+          while (c === text[i]) c = printable();
+          return text.slice(0, i) + c + text.slice(i + 1);
+        }
+        case 1:
+          return text.slice(0, at) + printable() + text.slice(at);
+        default: {
+          const i = Math.min(at, text.length - 1);
+          return text.slice(0, i) + text.slice(i + 1);
+        }
+      }
+    };
+    const mutateBytes = (body: Buffer): Buffer => {
+      const at = rand(body.length);
+      switch (rand(3)) {
+        case 0: {
+          const copy = Buffer.from(body);
+          copy[at] = (copy[at] as number) ^ (1 + rand(255));
+          return copy;
+        }
+        case 1:
+          return Buffer.concat([body.subarray(0, at), Buffer.from([rand(256)]), body.subarray(at)]);
+        default:
+          return Buffer.concat([body.subarray(0, at), body.subarray(at + 1)]);
+      }
+    };
+
+    const body = Buffer.from(craftedBody());
+    const t = String(Math.floor(Date.now() / 1000));
+    const v1 = hmac(secret, t, body);
+    const statuses = new Map<number, number>();
+    await publishesNothing(async () => {
+      for (let i = 0; i < 1000; i++) {
+        let mutated: Buffer = body;
+        let mt = t;
+        let mv = v1;
+        const target = rand(3);
+        if (target === 0) mutated = mutateBytes(body);
+        else if (target === 1) mt = mutateText(t);
+        else mv = mutateText(v1);
+        const reply = await deliver({ body: mutated, signature: `t=${mt},v1=${mv}` });
+        statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1);
+        expect(reply.status, `mutation ${i} of ${['body', 't', 'v1'][target]}`).toBeGreaterThanOrEqual(300);
+      }
+    });
+    expect([...statuses.keys()]).toEqual([400]);
+    // The unmutated delivery is accepted: the mutations, not the setup, were refused.
+    expect((await deliver({ body, signature: `t=${t},v1=${v1}` })).status).toBe(204);
+  });
+
+  it('never logs the secret or a signature', () => {
+    const text = logs.text();
+    expect(text.length).toBeGreaterThan(0);
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain('whsec_');
+    for (const s of signatures) expect(text).not.toContain(s);
+  });
+});
+
+describe('registerWebhookRoute on an existing app', () => {
+  it("adds the route in its own scope: the app's other routes keep their JSON parser and body limit", async () => {
+    const { default: fastify } = await import('fastify');
+    const { registerWebhookRoute } = await import('../../src/events/receiver.js');
+    const app = fastify({ logger: false });
+    app.post('/other', async (req) => ({ got: req.body }));
+    await registerWebhookRoute(app, { secret, bus, logger: logs.logger, path: '/hooks' });
+    const other = await app.inject({ method: 'POST', url: '/other', payload: { a: 1 } });
+    expect(other.json()).toEqual({ got: { a: 1 } });
+    // The receiver's catch-all raw parser does not leak: the app still has no parser for other types.
+    expect((await app.inject({ method: 'POST', url: '/other', headers: { 'content-type': 'application/octet-stream' }, payload: 'x' })).statusCode).toBe(415);
+    expect((await app.inject({ method: 'POST', url: '/other', headers: { 'content-type': 'text/plain' }, payload: 'x' })).json()).toEqual({ got: 'x' });
+    const body = craftedBody();
+    const d = signed(body);
+    const hook = await app.inject({ method: 'POST', url: '/hooks', headers: { 'content-type': 'application/json', 'x-service-signature': d.signature as string }, payload: body });
+    expect(hook.statusCode).toBe(204);
+    await app.close();
+  });
+});
+
+describe('a delivery the bus cannot take', () => {
+  it("answers 500 and acts on the service's retry", async () => {
+    let broken = true;
+    const fragile = createEventBus({
+      invalidate: () => {
+        if (broken) throw new Error('cache unavailable');
+      },
+    });
+    const got: string[] = [];
+    fragile.listen((e) => got.push(e.id));
+    const { default: fastify } = await import('fastify');
+    const { registerWebhookRoute } = await import('../../src/events/receiver.js');
+    const app = fastify({ logger: false });
+    await registerWebhookRoute(app, { secret, bus: fragile, logger: logs.logger });
+    const body = craftedBody();
+    const d = signed(body);
+    const send = () => app.inject({ method: 'POST', url: '/webhooks', headers: { 'content-type': 'application/json', 'x-service-signature': d.signature as string }, payload: body });
+    expect((await send()).statusCode).toBe(500);
+    broken = false;
+    expect((await send()).statusCode).toBe(204);
+    expect((await send()).statusCode).toBe(204);
+    expect(got).toEqual([JSON.parse(body).id]);
+    await app.close();
+  });
+});

@@ -1,0 +1,112 @@
+// Contract: the sessions 2025-era HTTP clients get when they open with `initialize`. A session whose client
+// keeps its GET stream open (listening for its subscriptions) outlives the idle limit however quiet the
+// books are; one with no stream and no request is closed after it, and its id is then refused with 404.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ApiClient } from '../../src/api/index.js';
+import { createEventBus, type EventBus } from '../../src/events/bus.js';
+import { LegacySessions } from '../../src/mcp/legacy-sessions.js';
+import { createServerFactory } from '../../src/mcp/server.js';
+import { makeClient } from '../support/client.js';
+import { captureLogs } from '../support/logs.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+
+const IDLE_MS = 300;
+
+let sb: TestSandbox;
+let api: ApiClient;
+let bus: EventBus;
+let sessions: LegacySessions;
+let http: Server;
+let url: string;
+
+async function readBody(req: import('node:http').IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  const logs = captureLogs('warn');
+  api = makeClient(sb, sb.keys.live, logs);
+  bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
+  const factory = await createServerFactory(
+    { api, logger: logs.logger },
+    { selection: { readOnly: true, toolsets: null }, confirmWrites: false, events: { bus, live: true } },
+  );
+  sessions = new LegacySessions(factory, { maxSessions: 10, idleMs: IDLE_MS });
+  http = createServer(async (req, res) => {
+    const body = req.method === 'POST' ? await readBody(req) : undefined;
+    if (!sessions.claims(req.headers, req.method ?? 'GET', body)) return void res.writeHead(400).end();
+    await sessions.handle(req, res, body);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+});
+
+afterAll(async () => {
+  await sessions?.close();
+  http?.closeAllConnections();
+  await new Promise((resolve) => http?.close(resolve));
+  await api?.close();
+  await sb?.close();
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+it('a client listening on its GET stream stays past the idle limit and still hears its subscription', async () => {
+  const client = new Client({ name: 'listener', version: '1.0.0' });
+  const heard: string[] = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.push(n.params.uri));
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  await client.subscribeResource({ uri: 'invoicing://invoices/1' });
+  await sleep(IDLE_MS * 4);
+  expect(sessions.size).toBe(1);
+  bus.publish({
+    id: 'evt_idle_test',
+    kind: 'invoice.paid',
+    createdAt: new Date().toISOString(),
+    source: 'webhook',
+    record: { kind: 'invoices', id: 1 },
+    related: [],
+    data: { id: 1, updated_at: new Date().toISOString() },
+  });
+  for (let i = 0; i < 50 && heard.length === 0; i++) await sleep(20);
+  expect(heard).toEqual(['invoicing://invoices/1']);
+  await transport.terminateSession();
+  await client.close();
+  expect(sessions.size).toBe(0);
+});
+
+it('a session with no stream and no request is closed after the idle limit; its id then gets 404', async () => {
+  const init = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
+    }),
+  });
+  expect(init.status).toBe(200);
+  await init.body?.cancel();
+  const sessionId = init.headers.get('mcp-session-id');
+  expect(sessionId).toBeTruthy();
+  expect(sessions.size).toBe(1);
+  await sleep(IDLE_MS * 4);
+  expect(sessions.size).toBe(0);
+  const late = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId as string, 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+  });
+  expect(late.status).toBe(404);
+  expect(await late.text()).toContain('Session not found');
+});

@@ -1,0 +1,71 @@
+// How the event settings are refused or reported when the server starts: a webhook port with nothing to
+// check deliveries with, or in HTTP mode, exits 2 saying what to set; a secret without a port in stdio mode
+// is pointed out in the banner; the embedded sandbox offers no subscriptions.
+import { spawn, spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { connectBuiltServer } from '../support/stdio-server.js';
+import { CLI, serverEnv, type Env } from './support/server.js';
+
+const KEYS: Env = { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_KEY_ID: 'svck_live_abcdefghijklmnopqrstuvwx', SVC_SECRET: 'svc_live_' + 'x'.repeat(40) };
+const WEBHOOK_SECRET = 'whsec_' + 'w'.repeat(32);
+
+function start(args: string[], env: Env): { status: number | null; stderr: string } {
+  const run = spawnSync(process.execPath, [CLI, ...args], { env: serverEnv(env), input: '', encoding: 'utf8', timeout: 10_000 });
+  return { status: run.status, stderr: run.stderr };
+}
+
+describe('refused at start, exit 2', () => {
+  it('--webhook-port without SVC_WEBHOOK_SECRET', () => {
+    const run = start(['--webhook-port', '8787'], { ...KEYS, SVC_POLL_SECONDS: '0' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('--webhook-port needs SVC_WEBHOOK_SECRET');
+  });
+
+  it('--webhook-port on the embedded sandbox', () => {
+    const run = start(['--webhook-port', '8787'], {});
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('the built-in sandbox sends this server no webhooks');
+  });
+
+  it('--webhook-port with --http', () => {
+    const run = start(['--http', '--webhook-port', '8787'], { ...KEYS, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain("with --http the service's webhooks come to /webhooks on the same server");
+  });
+
+  it('a webhook secret that is not one, without echoing it', () => {
+    const run = start([], { ...KEYS, SVC_WEBHOOK_SECRET: 'svc_live_not_a_webhook_secret' });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('SVC_WEBHOOK_SECRET must be');
+    expect(run.stderr).not.toContain('svc_live_not_a_webhook_secret');
+  });
+});
+
+it('in stdio mode, a webhook secret without --webhook-port is pointed out, and the secret never shown', async () => {
+  const child = spawn(process.execPath, [CLI], { env: serverEnv({ ...KEYS, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET, SVC_POLL_SECONDS: '0' }), stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no events line in the banner:\n${stderr}`)), 10_000);
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+      if (stderr.includes('no webhook is received')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  child.stdin.end();
+  await new Promise((resolve) => child.once('exit', resolve));
+  expect(stderr).toContain('SVC_WEBHOOK_SECRET is set but no --webhook-port is given');
+  expect(stderr).not.toContain(WEBHOOK_SECRET);
+});
+
+it('on the embedded sandbox, subscriptions are not offered (nothing changes its books on its own)', async () => {
+  const client = await connectBuiltServer();
+  try {
+    expect(client.getServerCapabilities()?.resources?.subscribe).toBeFalsy();
+  } finally {
+    await client.close();
+  }
+});

@@ -1,0 +1,128 @@
+// Real SDK clients on the spawned server: the v2 client pinned to 2026-07-28 and the v1 client on the
+// 2025-11-25 handshake, each over stdio or Streamable HTTP, with or without an elicitation handler.
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { StdioCommand } from './server.js';
+
+export type Sdk = 'v2' | 'v1';
+export type Via = { stdio: StdioCommand } | { http: string; token?: string };
+
+/** The protocol version each SDK is expected to settle on with our server. */
+export const EXPECTED_VERSION: Record<Sdk, string> = { v2: '2026-07-28', v1: '2025-11-25' };
+
+export interface Elicitation {
+  message: string;
+  requestedSchema: unknown;
+}
+export type ElicitAnswer = { action: 'accept'; content: Record<string, string | number | boolean | string[]> } | { action: 'decline' | 'cancel' };
+
+export interface ToolResult {
+  content: { type: string; text?: string }[];
+  structuredContent?: any;
+  isError?: boolean;
+}
+
+/** What the tests use of either SDK's client; both spell these the same. */
+export interface McpClient {
+  listTools(): Promise<{ tools: { name: string; annotations?: Record<string, unknown> }[] }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<ToolResult>;
+  listResourceTemplates(): Promise<{ resourceTemplates: { uriTemplate: string; name: string }[] }>;
+  listResources(): Promise<{ resources: { uri: string }[] }>;
+  readResource(params: { uri: string }): Promise<{ contents: { uri: string; mimeType?: string; text?: string }[] }>;
+  listPrompts(): Promise<{ prompts: { name: string; arguments?: { name: string; required?: boolean }[] }[] }>;
+  getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{ messages: { role: string; content: any }[] }>;
+  complete(params: { ref: { type: 'ref/prompt'; name: string }; argument: { name: string; value: string } }): Promise<{ completion: { values: string[] } }>;
+}
+
+export interface Connected {
+  sdk: Sdk;
+  client: McpClient;
+  protocolVersion: string | undefined;
+  /** Every elicitation the server sent (or embedded in an input_required result), in order. */
+  elicitations: Elicitation[];
+  /** Transport or protocol errors the client saw, e.g. a non-protocol line on stdout. */
+  errors: Error[];
+  /** Every JSON-RPC message the client received after the handshake. */
+  received: any[];
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** Answers elicitations; without it the client advertises no elicitation support. */
+  elicit?: (request: Elicitation) => ElicitAnswer;
+}
+
+const headers = (via: { token?: string }): Record<string, string> => (via.token ? { authorization: `Bearer ${via.token}` } : {});
+/** Records what the transport delivers, then hands it on to the client as before. */
+function tap(transport: { onmessage?: ((message: any, extra?: any) => void) | undefined }): any[] {
+  const received: any[] = [];
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    received.push(message);
+    deliver?.call(transport, message, extra);
+  };
+  return received;
+}
+
+const drain = (stream: NodeJS.ReadableStream | null | undefined): void => void stream?.on('data', () => undefined);
+
+async function connectV2(via: Via, options: ConnectOptions, record: Elicitation[], errors: Error[]): Promise<Connected> {
+  const client = new ClientV2(
+    { name: 'e2e-v2', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: options.elicit ? { elicitation: { form: {} } } : {} },
+  );
+  client.onerror = (err) => errors.push(err);
+  const elicit = options.elicit;
+  if (elicit) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const params = request.params as unknown as Elicitation;
+      record.push(params);
+      return elicit(params);
+    });
+  }
+  const transport =
+    'stdio' in via
+      ? new StdioV2({ ...via.stdio, stderr: 'pipe' })
+      : new HttpV2(new URL(via.http), { requestInit: { headers: headers(via) } });
+  if (transport instanceof StdioV2) drain(transport.stderr as NodeJS.ReadableStream | null);
+  await client.connect(transport);
+  const received = tap(transport);
+  const protocolVersion = client.getNegotiatedProtocolVersion();
+  return { sdk: 'v2', client: client as unknown as McpClient, protocolVersion, elicitations: record, errors, received, close: () => client.close() };
+}
+
+async function connectV1(via: Via, options: ConnectOptions, record: Elicitation[], errors: Error[]): Promise<Connected> {
+  const client = new ClientV1({ name: 'e2e-v1', version: '1.0.0' }, { capabilities: options.elicit ? { elicitation: {} } : {} });
+  client.onerror = (err) => errors.push(err);
+  const elicit = options.elicit;
+  if (elicit) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      const params = request.params as unknown as Elicitation;
+      record.push(params);
+      return elicit(params);
+    });
+  }
+  let negotiated: string | undefined;
+  const transport = 'stdio' in via ? new StdioV1({ ...via.stdio, stderr: 'pipe' }) : new HttpV1(new URL(via.http), { requestInit: { headers: headers(via) } });
+  if (transport instanceof StdioV1) {
+    drain(transport.stderr as NodeJS.ReadableStream | null);
+    // The v1 client hands the negotiated version to transports that take it; stdio has no such hook, so add one.
+    Object.assign(transport, { setProtocolVersion: (v: string) => void (negotiated = v) });
+  }
+  await client.connect(transport);
+  const received = tap(transport);
+  const protocolVersion = transport instanceof HttpV1 ? transport.protocolVersion : negotiated;
+  return { sdk: 'v1', client: client as unknown as McpClient, protocolVersion, elicitations: record, errors, received, close: () => client.close() };
+}
+
+export function connectClient(sdk: Sdk, via: Via, options: ConnectOptions = {}): Promise<Connected> {
+  return (sdk === 'v2' ? connectV2 : connectV1)(via, options, [], []);
+}
+
+/** The text of a tool result's first block. */
+export const textOf = (result: ToolResult): string => result.content.map((c) => c.text ?? '').join('\n');

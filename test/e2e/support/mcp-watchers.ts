@@ -1,0 +1,105 @@
+// A subscriber of the server's resources, in either protocol era: the v2 client pinned to 2026-07-28
+// (subscriptions/listen) or the v1 SDK client on the 2025-11-25 handshake (resources/subscribe), over
+// stdio (spawning the built server) or Streamable HTTP. It records when each URI was announced updated.
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
+import { StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { StdioCommand } from './server.js';
+
+export type Era = 'legacy' | 'modern';
+export type Where = { stdio: StdioCommand } | { http: string };
+
+export interface Watcher {
+  era: Era;
+  /** As negotiated (the v1 client exposes it over HTTP only). */
+  protocolVersion: string | undefined;
+  /** Whether the server advertised resources.subscribe. */
+  subscribable: boolean;
+  subscribe(uris: string[]): Promise<void>;
+  readJson(uri: string): Promise<any>;
+  /** Resolves with the time (ms) of the first update of `uri` after `since`, or rejects after `timeoutMs`. */
+  updated(uri: string, since: number, timeoutMs: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+class Updates {
+  private readonly seen = new Map<string, number[]>();
+  private readonly waiters = new Set<() => void>();
+  record(uri: string): void {
+    this.seen.set(uri, [...(this.seen.get(uri) ?? []), Date.now()]);
+    for (const wake of this.waiters) wake();
+  }
+  first(uri: string, since: number): number | undefined {
+    return this.seen.get(uri)?.find((t) => t >= since);
+  }
+  wait(uri: string, since: number, timeoutMs: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        const at = this.first(uri, since);
+        if (at === undefined) return false;
+        this.waiters.delete(check);
+        clearTimeout(timer);
+        resolve(at);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        reject(new Error(`no update of ${uri} within ${timeoutMs} ms (seen: ${JSON.stringify([...this.seen.keys()])})`));
+      }, timeoutMs);
+      this.waiters.add(check);
+      check();
+    });
+  }
+}
+
+const text = (result: { contents: unknown[] }): string => (result.contents[0] as { text: string }).text;
+
+export async function modernWatcher(where: Where): Promise<Watcher> {
+  const updates = new Updates();
+  const client = new ModernClient({ name: 'watcher', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  client.setNotificationHandler('notifications/resources/updated', (n) => updates.record(n.params.uri));
+  const transport =
+    'stdio' in where
+      ? new ModernStdio({ ...where.stdio, stderr: 'ignore' })
+      : new ModernHttp(new URL(where.http));
+  await client.connect(transport);
+  const subscriptions: { close(): Promise<void> }[] = [];
+  return {
+    era: 'modern',
+    protocolVersion: client.getNegotiatedProtocolVersion(),
+    subscribable: client.getServerCapabilities()?.resources?.subscribe === true,
+    subscribe: async (uris) => void subscriptions.push(await client.listen({ resourceSubscriptions: uris })),
+    readJson: async (uri) => JSON.parse(text(await client.readResource({ uri }))),
+    updated: (uri, since, timeoutMs) => updates.wait(uri, since, timeoutMs),
+    close: async () => {
+      for (const s of subscriptions) await s.close().catch(() => undefined);
+      await client.close();
+    },
+  };
+}
+
+export async function legacyWatcher(where: Where): Promise<Watcher> {
+  const updates = new Updates();
+  const client = new LegacyClient({ name: 'watcher', version: '1.0.0' });
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updates.record(n.params.uri));
+  const transport =
+    'stdio' in where
+      ? new LegacyStdio({ ...where.stdio, stderr: 'ignore' })
+      : new LegacyHttp(new URL(where.http));
+  await client.connect(transport);
+  return {
+    era: 'legacy',
+    protocolVersion: transport instanceof LegacyHttp ? transport.protocolVersion : undefined,
+    subscribable: client.getServerCapabilities()?.resources?.subscribe === true,
+    subscribe: async (uris) => {
+      for (const uri of uris) await client.subscribeResource({ uri });
+    },
+    readJson: async (uri) => JSON.parse(text(await client.readResource({ uri }) as { contents: unknown[] })),
+    updated: (uri, since, timeoutMs) => updates.wait(uri, since, timeoutMs),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,77 @@
+// Spawns the built server (dist/src/cli.js): over HTTP as a child whose banner gives the URL; over stdio
+// the SDK clients spawn it themselves from `stdioCommand`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { TestSandbox } from '../../support/sandbox.js';
+
+export const CLI = new URL('../../../dist/src/cli.js', import.meta.url).pathname;
+
+export type Env = Record<string, string>;
+
+/** The environment of a server child: the keys given (or none, for the embedded sandbox), nothing else of ours. */
+export function serverEnv(extra: Env = {}): Env {
+  const env: Env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
+  return { ...env, ...extra };
+}
+
+/** The SVC_* variables for a key of a test sandbox. */
+export function keyEnv(sandbox: TestSandbox, key: { key_id: string; secret: string }): Env {
+  return { SVC_BASE_URL: sandbox.baseUrl, SVC_KEY_ID: key.key_id, SVC_SECRET: key.secret };
+}
+
+export interface StdioCommand {
+  command: string;
+  args: string[];
+  env: Env;
+}
+
+export const stdioCommand = (args: string[] = [], env: Env = {}): StdioCommand => ({
+  command: process.execPath,
+  args: [CLI, ...args],
+  env: serverEnv(env),
+});
+
+export interface HttpServer {
+  url: string;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+/** Starts `cli.js --http --port 0` and resolves with the URL its banner prints. */
+export async function spawnHttpServer(args: string[] = [], env: Env = {}): Promise<HttpServer> {
+  const child: ChildProcess = spawn(process.execPath, [CLI, '--http', '--port', '0', '--host', '127.0.0.1', ...args], {
+    env: serverEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      stderr += chunk;
+      const m = /Streamable HTTP at (http:\/\/\S+\/mcp)/.exec(stderr);
+      if (m) resolve(m[1] as string);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${stderr}`)));
+  });
+  return {
+    url,
+    stderr: () => stderr,
+    close: async () => {
+      if (child.exitCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A port nobody listens on right now (for a webhook listener whose URL must be known before it starts). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}

@@ -1,0 +1,22 @@
+// What every conversation pays before its first word: the whole tools/list answer of the built server, as
+// received, counted in o200k tokens. The count is printed so a change in it can be reported.
+import { getEncoding } from 'js-tiktoken';
+import { describe, expect, it } from 'vitest';
+import { connectBuiltServer } from '../support/stdio-server.js';
+
+const BUDGET = 2_500;
+
+describe('the tools list', () => {
+  it(`costs at most ${BUDGET} o200k tokens`, async () => {
+    const client = await connectBuiltServer();
+    try {
+      const { tools } = await client.listTools();
+      const tokens = getEncoding('o200k_base').encode(JSON.stringify(tools)).length;
+      console.error(`tools/list: ${tools.length} tools, ${tokens} o200k tokens (budget ${BUDGET})`);
+      expect(tools.length).toBeGreaterThan(0);
+      expect(tokens).toBeLessThanOrEqual(BUDGET);
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -1,0 +1,48 @@
+// Every tool as the built server advertises it over stdio, against test/__toolsnaps__/<tool>.json, so a
+// change to what models read shows in review. `npm run toolsnaps` (UPDATE_TOOLSNAPS=1) rewrites them.
+import type { Client, Tool } from '@modelcontextprotocol/client';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectBuiltServer } from '../support/stdio-server.js';
+
+const DIR = new URL('../__toolsnaps__/', import.meta.url);
+const FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
+const UPDATE = process.env.UPDATE_TOOLSNAPS === '1';
+const FIX = 'if the change is meant, run `npm run toolsnaps` (or UPDATE_TOOLSNAPS=1 npm test) and commit test/__toolsnaps__';
+
+let client: Client;
+let tools: Tool[];
+
+const snapshotOf = (tool: Tool) => Object.fromEntries(FIELDS.map((f) => [f, tool[f]]));
+const stored = (): string[] => readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+
+beforeAll(async () => {
+  client = await connectBuiltServer();
+  tools = (await client.listTools()).tools;
+  if (!UPDATE) return;
+  mkdirSync(DIR, { recursive: true });
+  for (const file of stored()) rmSync(new URL(file, DIR));
+  for (const tool of tools) writeFileSync(new URL(`${tool.name}.json`, DIR), `${JSON.stringify(snapshotOf(tool), null, 2)}\n`);
+});
+
+afterAll(async () => {
+  await client?.close();
+});
+
+describe('the tool snapshots', () => {
+  it('are exactly the advertised tools: none missing, none left over', () => {
+    expect(tools.length).toBeGreaterThan(0);
+    expect(stored(), FIX).toEqual(tools.map((t) => `${t.name}.json`).sort());
+  });
+
+  it('show every field a tool advertises', () => {
+    for (const tool of tools) expect(Object.keys(tool).sort(), `${tool.name}: ${FIX}`).toEqual([...FIELDS].sort());
+  });
+
+  it('match what tools/list advertises, field by field', () => {
+    for (const tool of tools) {
+      const snap = JSON.parse(readFileSync(new URL(`${tool.name}.json`, DIR), 'utf8'));
+      expect(snapshotOf(tool), `${tool.name} changed: ${FIX}`).toEqual(snap);
+    }
+  });
+});

@@ -1,0 +1,31 @@
+// The README's flag table names every flag of the server's usage with its environment variable, and each
+// variable it names is one the server really reads.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { SERVE_USAGE, parseServeOptions } from '../../src/serve-options.js';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const flagTable = readme.slice(readme.indexOf('### Flags'), readme.indexOf('### `invoicing-mcp check`'));
+const rows = new Map([...flagTable.matchAll(/^\| `--([a-z-]+)[^`]*` \| `(INVOICING_MCP_[A-Z_]+)` \|/gm)].map((m) => [m[1] as string, m[2] as string]));
+const usageFlags = [...new Set([...SERVE_USAGE.matchAll(/--([a-z][a-z-]+)/g)].map((m) => m[1] as string))];
+
+// A value for each flag's variable that differs from the default.
+const SAMPLE: Record<string, string> = {
+  http: '1', port: '9000', host: '127.0.0.2', 'http-token': 'a-token-of-twenty-chars', 'allowed-hosts': 'mcp.example.com',
+  'allowed-origins': 'app.example.com', 'read-only': 'true', toolsets: 'invoices', 'confirm-writes': 'yes', 'log-level': 'debug',
+  'webhook-port': '8787', 'webhook-host': '0.0.0.0',
+};
+
+describe("the README's flags", () => {
+  it('list every flag of the usage, and no other', () => {
+    expect(usageFlags.length).toBeGreaterThan(5);
+    expect([...rows.keys()].sort()).toEqual([...usageFlags].sort());
+  });
+
+  it.each(usageFlags)('--%s: the variable the README names changes what the server does', (flag) => {
+    const variable = rows.get(flag);
+    expect(variable).toBe(`INVOICING_MCP_${flag.toUpperCase().replace(/-/g, '_')}`);
+    expect(SAMPLE[flag], `add a sample value for --${flag}`).toBeDefined();
+    expect(parseServeOptions([], { [variable as string]: SAMPLE[flag] })).not.toEqual(parseServeOptions([], {}));
+  });
+});
