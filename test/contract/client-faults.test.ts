@@ -69,8 +69,10 @@ describe('under faults at a 20% rate', () => {
     const made = [...madeCustomers, ...madeInvoices];
     // Some answers were lost after the create was applied and came back as replays.
     const replayed = made.filter((m) => m.replayed).length;
-    const faulted = (await sb.requests(sb.keys.live.key_id)).filter((r) => r.status === 0 || r.status === 500);
-    expect(faulted.length).toBeGreaterThan(10);
+    // All of the log: a fault drawn before the call is authenticated (a 500, a drop before handling) is
+    // logged without a key ID, and only this client uses this sandbox. About 20 % of some 250 calls.
+    const faulted = (await sb.requests()).filter((r) => r.status === 0 || r.status === 500);
+    expect(faulted.length).toBeGreaterThan(20);
     expect(replayed).toBeGreaterThan(0);
     expect(new Set(made.map((m) => m.idempotencyKey)).size).toBe(200);
   }, 25_000);
