@@ -3,7 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 
-const cli = new URL('../dist/src/cli.js', import.meta.url).pathname;
+const cli = new URL('../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
 
 export async function startSandboxProcess(args = []) {
   const child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--json', ...args], {

@@ -1,22 +1,34 @@
 #!/usr/bin/env node
 // The entry point: picks the command. The only module allowed to write to stdout, and only for commands
-// that do not speak MCP over stdio (`sandbox`, `check`, help).
-import { ConfigError } from './config.js';
-import { SANDBOX_USAGE, UsageError } from './commands/sandbox.js';
-import { SERVE_USAGE } from './serve-options.js';
+// that do not speak MCP over stdio (`sandbox`, `check`, help). Nothing is imported statically: serving (the
+// usual command) starts loading its whole module graph at once, so the SDK's and zod's files are read side
+// by side instead of one graph after the other.
 
-const USAGE = `${SERVE_USAGE}
+const argv = process.argv.slice(2);
+const SERVING = !['sandbox', 'check', 'help', '--help', '-h'].includes(argv[0] ?? '');
+const serveModule = SERVING ? import('./commands/serve.js') : null;
+
+async function usage(): Promise<string> {
+  const { SERVE_USAGE } = await import('./serve-options.js');
+  return `${SERVE_USAGE}
        invoicing-mcp check        sign in and print mode, business, scopes, limits and usable tools
        invoicing-mcp sandbox ...  run the emulated Invoicing Service (see --help there)`;
+}
 
 const stderr = (text: string): void => {
   process.stderr.write(`${text}\n`);
 };
 
-async function main(argv: string[]): Promise<void> {
+async function main(): Promise<void> {
   const [command, ...rest] = argv;
+  if (serveModule) {
+    const { runServe } = await serveModule;
+    await runServe(argv, process.env, stderr);
+    return;
+  }
   if (command === 'sandbox') {
     if (rest.includes('--help') || rest.includes('-h')) {
+      const { SANDBOX_USAGE } = await import('./commands/sandbox.js');
       process.stdout.write(`${SANDBOX_USAGE}\n`);
       return;
     }
@@ -32,21 +44,17 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${await runCheck(process.env)}\n`);
     return;
   }
-  if (command === '--help' || command === '-h' || command === 'help') {
-    stderr(USAGE);
-    return;
-  }
-  const { runServe } = await import('./commands/serve.js');
-  await runServe(argv, process.env, stderr);
+  stderr(await usage());
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
+main().catch(async (err: unknown) => {
+  const [{ ConfigError }, { SANDBOX_USAGE, UsageError }] = await Promise.all([import('./config.js'), import('./commands/sandbox.js')]);
   if (err instanceof ConfigError) {
     stderr(`invoicing-mcp: ${err.message}`);
     process.exit(2);
   }
   if (err instanceof UsageError || (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
-    stderr(`invoicing-mcp: ${err.message}\n${process.argv[2] === 'sandbox' ? SANDBOX_USAGE : USAGE}`);
+    stderr(`invoicing-mcp: ${err.message}\n${argv[0] === 'sandbox' ? SANDBOX_USAGE : await usage()}`);
     process.exit(2);
   }
   stderr(`invoicing-mcp: ${err instanceof Error ? err.message : String(err)}`);

@@ -17,7 +17,7 @@ function banner(options: ServeOptions, connection: Connection, httpUrl: string |
     : 'stdio';
   const lines = [`invoicing-mcp: MCP server over ${how}, ${where}.`];
   if (!httpUrl) {
-    const entry = process.argv[1] ?? 'dist/src/cli.js';
+    const entry = process.argv[1] ?? 'dist/bin/invoicing-mcp.mjs';
     lines.push(
       `Connect a client: {"mcpServers": {"invoicing": {"command": "node", "args": [${JSON.stringify(entry)}]}}} (add "env" with SVC_BASE_URL, SVC_KEY_ID, SVC_SECRET for real books)`,
     );

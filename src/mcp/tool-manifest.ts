@@ -35,7 +35,11 @@ export async function computeToolManifest(): Promise<ToolManifestEntry[]> {
   }));
 }
 
+/** The manifest itself, inlined where the server is bundled (scripts/bundle.mjs). */
+declare const BUNDLED_TOOL_MANIFEST: ToolManifestEntry[] | undefined;
+
 export async function loadToolManifest(): Promise<ToolManifestEntry[]> {
+  if (typeof BUNDLED_TOOL_MANIFEST !== 'undefined') return BUNDLED_TOOL_MANIFEST;
   try {
     return JSON.parse(readFileSync(MANIFEST_URL, 'utf8')) as ToolManifestEntry[];
   } catch (err) {

@@ -10,7 +10,7 @@ let child: ChildProcess;
 let printed = '';
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [`${root}dist/src/cli.js`, 'sandbox', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [`${root}dist/bin/invoicing-mcp.mjs`, 'sandbox', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines = createInterface({ input: child.stdout! });
   await new Promise<void>((resolve) => {
     lines.on('line', (line) => {
@@ -61,10 +61,10 @@ describe('the README sandbox walk-through', () => {
 
 describe('invoicing-mcp sandbox --help', () => {
   it('prints the sandbox usage and exits 0; an unknown flag exits 2 with that usage', () => {
-    const help = spawnSync(process.execPath, [`${root}dist/src/cli.js`, 'sandbox', '--help'], { encoding: 'utf8' });
+    const help = spawnSync(process.execPath, [`${root}dist/bin/invoicing-mcp.mjs`, 'sandbox', '--help'], { encoding: 'utf8' });
     expect(help.status).toBe(0);
     expect(help.stdout).toMatch(/^usage: invoicing-mcp sandbox \[--port N\]/);
-    const wrong = spawnSync(process.execPath, [`${root}dist/src/cli.js`, 'sandbox', '--bogus'], { encoding: 'utf8' });
+    const wrong = spawnSync(process.execPath, [`${root}dist/bin/invoicing-mcp.mjs`, 'sandbox', '--bogus'], { encoding: 'utf8' });
     expect(wrong.status).toBe(2);
     expect(wrong.stderr).toContain("Unknown option '--bogus'");
     expect(wrong.stderr).toContain('usage: invoicing-mcp sandbox');

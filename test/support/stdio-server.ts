@@ -1,9 +1,9 @@
-// The built server (`node dist/src/cli.js`) spawned over stdio with no keys, so it runs on its embedded
-// sandbox, behind the real SDK client: what a desktop MCP client sees.
+// The built server as it ships (`node dist/bin/invoicing-mcp.mjs`) spawned over stdio with no keys, so it
+// runs on its embedded sandbox, behind the real SDK client: what a desktop MCP client sees.
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-export const CLI = new URL('../../dist/src/cli.js', import.meta.url).pathname;
+export const CLI = new URL('../../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
 
 export async function connectBuiltServer(args: string[] = []): Promise<Client> {
   const transport = new StdioClientTransport({

@@ -1,11 +1,12 @@
-// Spawns the built server (dist/src/cli.js): over HTTP as a child whose banner gives the URL; over stdio
+// Spawns the built server as it ships (dist/bin/invoicing-mcp.mjs): over HTTP as a child whose banner
+// gives the URL; over stdio
 // the SDK clients spawn it themselves from `stdioCommand`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import type { TestSandbox } from '../../support/sandbox.js';
 
-export const CLI = new URL('../../../dist/src/cli.js', import.meta.url).pathname;
+export const CLI = new URL('../../../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
 
 export type Env = Record<string, string>;
 
@@ -38,7 +39,7 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-/** Starts `cli.js --http --port 0` and resolves with the URL its banner prints. */
+/** Starts `invoicing-mcp.mjs --http --port 0` and resolves with the URL its banner prints. */
 export async function spawnHttpServer(args: string[] = [], env: Env = {}): Promise<HttpServer> {
   const child: ChildProcess = spawn(process.execPath, [CLI, '--http', '--port', '0', '--host', '127.0.0.1', ...args], {
     env: serverEnv(env),
