@@ -1,8 +1,12 @@
-// What a tool handler receives: the service's client and a logger. Tools never see transports or HTTP.
+// What a tool handler receives: the service's client, the books mirror (null when it is off) and a logger.
+// Tools never see transports or HTTP.
 import type { ApiClient } from '../src/api/index.js';
+import type { Books } from '../src/books/types.js';
 import type { LogSink } from '../src/deferred-logger.js';
 
 export interface ToolContext {
   api: ApiClient;
+  /** The local copy of the books that answer tools read; null or absent with `--mirror off`. */
+  books?: Books | null;
   logger: LogSink;
 }

@@ -1,0 +1,175 @@
+// The books mirror as its readers see it: the kinds it holds, the rows its queries return, and the freshness
+// contract. The mirror (store, sync, budget) implements it; the answer tools read only through it.
+// Amounts are decimal strings exactly as the service sent them; dates `YYYY-MM-DD`; stamps ISO 8601.
+
+export const MIRRORED_KINDS = ['customers', 'invoices', 'quotes', 'payments', 'products'] as const;
+export type MirroredKind = (typeof MIRRORED_KINDS)[number];
+
+export interface CustomerRow {
+  id: number;
+  code: string;
+  name: string;
+  email: string | null;
+  status: string;
+  updated_at: string;
+}
+
+export interface InvoiceRow {
+  id: number;
+  number: string;
+  status: string;
+  customer_id: number;
+  customer_name: string;
+  issue_date: string;
+  due_date: string;
+  currency: string;
+  subtotal: string;
+  tax_total: string;
+  total: string;
+  balance: string;
+  sales_channel: string | null;
+  updated_at: string;
+}
+
+export interface LineRow {
+  invoice_id: number;
+  /** Position of the line in the invoice's `items`, from 0. */
+  position: number;
+  description: string;
+  quantity: string;
+  unit_price: string;
+  tax_amount: string;
+  line_total: string;
+  product_id: number | null;
+}
+
+export interface QuoteRow {
+  id: number;
+  number: string;
+  status: string;
+  customer_id: number;
+  customer_name: string;
+  issue_date: string;
+  valid_until: string;
+  total: string;
+  /** The quote's currency when the service sends one; null when it does not (the business's base currency). */
+  currency: string | null;
+  accepted_at: string | null;
+  updated_at: string;
+}
+
+export interface AllocationRow {
+  invoice_id: number;
+  invoice_number: string;
+  amount: string;
+}
+
+export interface PaymentRow {
+  id: number;
+  customer_id: number;
+  customer_name: string;
+  amount: string;
+  currency: string;
+  payment_date: string;
+  method: string;
+  reference: string;
+  allocations: AllocationRow[];
+}
+
+export interface BranchStockRow {
+  branch_id: number;
+  branch: string;
+  on_hand: string;
+}
+
+export interface ProductRow {
+  id: number;
+  name: string;
+  sku: string | null;
+  barcode: string | null;
+  type: string;
+  default_price: string;
+  is_active: boolean;
+  track_stock: boolean;
+  /** Null for services and untracked products. */
+  stock: { on_hand: string; reorder_level: string; low: boolean; branches: BranchStockRow[] } | null;
+  updated_at: string;
+}
+
+export interface InvoiceFilter {
+  /** Issue date on or after (inclusive). */
+  issuedFrom?: string;
+  /** Issue date on or before (inclusive). */
+  issuedTo?: string;
+  /** Only these statuses. */
+  statuses?: readonly string[];
+  /** Leave these statuses out. */
+  excludeStatuses?: readonly string[];
+  /** Status not draft or void, and balance above zero. */
+  receivable?: boolean;
+  customerId?: number;
+}
+
+export interface PaymentFilter {
+  /** Payment date on or after (inclusive). */
+  from?: string;
+  /** Payment date on or before (inclusive). */
+  to?: string;
+  customerId?: number;
+}
+
+export interface QuoteFilter {
+  statuses?: readonly string[];
+  customerId?: number;
+}
+
+/** The read side of the store. Every method answers from the local copy and makes no service call. */
+export interface MirrorReader {
+  customers(): Promise<CustomerRow[]>;
+  customer(id: number): Promise<CustomerRow | null>;
+  invoices(filter?: InvoiceFilter): Promise<InvoiceRow[]>;
+  /** The stored lines of these invoices (of the invoices that have their lines stored), in invoice then position order. */
+  lines(invoiceIds: readonly number[]): Promise<LineRow[]>;
+  quotes(filter?: QuoteFilter): Promise<QuoteRow[]>;
+  payments(filter?: PaymentFilter): Promise<PaymentRow[]>;
+  products(): Promise<ProductRow[]>;
+  /** The record as the service last sent it (unknown fields kept), or null. */
+  raw(kind: MirroredKind, id: number): Promise<Record<string, unknown> | null>;
+}
+
+export interface LinesCoverage {
+  /** Invoices whose stored lines match their current header. */
+  withLines: number;
+  invoices: number;
+}
+
+export interface Freshness {
+  /** The service's clock at the newest read of the kinds asked for (the oldest of them), ISO 8601. */
+  asOf: string;
+  /** The business's today at that moment, `YYYY-MM-DD` (its time zone, as the service's stamps carry it). */
+  today: string;
+  lines: LinesCoverage;
+}
+
+export interface FreshProgress {
+  /** Records read so far in this wait. */
+  progress: number;
+  /** Records expected, when the service has said (meta.total). */
+  total?: number;
+  message: string;
+}
+
+export interface EnsureFreshOptions {
+  onProgress?: (update: FreshProgress) => void;
+  signal?: AbortSignal;
+}
+
+/** What an answer tool holds: fresh data on demand, then reads. */
+export interface Books {
+  /**
+   * Brings these kinds up to date with one `updated_since` call each (none for a kind synced in the last
+   * few seconds or just updated by a webhook); a cold kind is read in full first, reporting progress.
+   */
+  ensureFresh(kinds: readonly MirroredKind[], options?: EnsureFreshOptions): Promise<Freshness>;
+  readonly read: MirrorReader;
+}
