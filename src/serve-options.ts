@@ -4,6 +4,8 @@ import { parseArgs } from 'node:util';
 import { TOOLSETS, type Toolset } from '../tools/define.js';
 import { isLoopbackHost } from './api/url.js';
 import { ConfigError } from './config.js';
+import { HTTP_LIMITS_USAGE, HTTP_LIMIT_FLAGS, readHttpLimits } from './http-limit-options.js';
+import type { HttpLimits } from './mcp/http-limits.js';
 
 export interface ServeOptions {
   readonly transport: 'stdio' | 'http';
@@ -20,11 +22,16 @@ export interface ServeOptions {
   /** stdio mode: a listener for the service's webhooks at /webhooks on this port; null = none. */
   readonly webhookPort: number | null;
   readonly webhookHost: string;
+  /** Timeouts and connection cap of every HTTP listener (/mcp and the webhook receiver). */
+  readonly limits: HttpLimits;
+  /** 2025-era HTTP sessions open at most. */
+  readonly maxSessions: number;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
        invoicing-mcp [--webhook-port N] [--webhook-host H]   (stdio, with a webhook receiver at /webhooks)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] ...
+${HTTP_LIMITS_USAGE}
 Each flag also reads INVOICING_MCP_<FLAG> (e.g. INVOICING_MCP_READ_ONLY=1, INVOICING_MCP_HTTP_TOKEN=...).
 Toolsets: ${TOOLSETS.filter((t) => t !== 'connection').join(', ')}.`;
 
@@ -87,6 +94,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       'log-level': { type: 'string' },
       'webhook-port': { type: 'string' },
       'webhook-host': { type: 'string' },
+      ...HTTP_LIMIT_FLAGS,
     },
   });
   const host = (flagOrEnv(values, env, 'host') as string | undefined) ?? '127.0.0.1';
@@ -99,8 +107,8 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   if (transport === 'http' && webhookPort !== null) {
     throw new ConfigError('--webhook-port', "--webhook-port is for stdio mode: with --http the service's webhooks come to /webhooks on the same server");
   }
-  if (httpToken !== null && httpToken.length < 16) {
-    throw new ConfigError('--http-token', '--http-token must be at least 16 characters (use a long random value)');
+  if (httpToken !== null && (httpToken.length < 16 || !/^[\x21-\x7e]+$/.test(httpToken))) {
+    throw new ConfigError('--http-token', '--http-token must be at least 16 printable ASCII characters without spaces (use a long random value)');
   }
   return Object.freeze({
     transport,
@@ -115,5 +123,6 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     logLevel: (flagOrEnv(values, env, 'log-level') as string | undefined) ?? 'info',
     webhookPort,
     webhookHost: (flagOrEnv(values, env, 'webhook-host') as string | undefined) ?? '127.0.0.1',
+    ...readHttpLimits((flag) => flagOrEnv(values, env, flag)),
   });
 }

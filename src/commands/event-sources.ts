@@ -47,7 +47,14 @@ export function planEventSources(options: ServeOptions, connection: Connection, 
     if (ownListener) {
       const { startWebhookListener } = await import('../events/receiver.js');
       const where = `${options.webhookHost}:${options.webhookPort}`;
-      const listener = await startWebhookListener({ host: options.webhookHost, port: options.webhookPort as number, secret: secret as string, bus, logger: await loadLogger() }).catch(
+      const listener = await startWebhookListener({
+        host: options.webhookHost,
+        port: options.webhookPort as number,
+        limits: options.limits,
+        secret: secret as string,
+        bus,
+        logger: await loadLogger(),
+      }).catch(
         (err: unknown) => {
           throw new Error(`the webhook listener cannot listen on ${where}: ${err instanceof Error ? err.message : String(err)}`);
         },

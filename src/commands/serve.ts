@@ -44,7 +44,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   let mcpUrl: string | null = null;
   if (options.transport === 'http') {
     const { serveHttp } = await import('../mcp/http.js');
-    const http = await serveHttp(factory, { ...options, events: events.live ? bus : null, extraRoutes: events.routes });
+    const http = await serveHttp(factory, { ...options, logger, events: events.live ? bus : null, extraRoutes: events.routes });
     mcpUrl = http.url;
     stderr(banner(options, connection, http.url));
     stop = () => http.close();

@@ -4,6 +4,7 @@
 // the secret nor the signature.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { limitedFastify, type HttpLimits } from '../mcp/http-limits.js';
 import { BoundedMemory } from './bounded-memory.js';
 import type { EventBus } from './bus.js';
 import { eventFromWebhook } from './from-webhook.js';
@@ -91,6 +92,7 @@ export interface WebhookListenerOptions extends Omit<WebhookRouteOptions, 'path'
   host: string;
   /** 0 = an ephemeral port. */
   port: number;
+  limits: HttpLimits;
 }
 
 export interface WebhookListener {
@@ -101,9 +103,7 @@ export interface WebhookListener {
 
 /** A small standalone server with only the webhook route (stdio mode with --webhook-port). */
 export async function startWebhookListener(options: WebhookListenerOptions): Promise<WebhookListener> {
-  const { default: fastify } = await import('fastify');
-  // The app's own logger stays off: fastify's request logs would carry the headers.
-  const app = fastify({ logger: false, bodyLimit: WEBHOOK_BODY_LIMIT });
+  const app = await limitedFastify({ limits: options.limits, bodyLimit: WEBHOOK_BODY_LIMIT });
   await registerWebhookRoute(app, options);
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();

@@ -1,16 +1,19 @@
 // Streamable HTTP at /mcp, serving both protocol eras: 2026-07-28 requests statelessly (subscriptions
 // ride their subscriptions/listen streams, fed from the event bus through the handler's notifier), and
 // 2025-era clients statelessly too unless they open with `initialize`, which gives them a session (see
-// legacy-sessions.ts). Bound to 127.0.0.1 by default with Host and Origin checks; a bearer token when one
-// is set (required beyond loopback).
-import { createMcpFastifyApp, originValidation } from '@modelcontextprotocol/fastify';
+// legacy-sessions.ts). Bound to 127.0.0.1 by default with Host and Origin checks (host-guard.ts); a bearer
+// token when one is set (required beyond loopback), checked before any body is read. Every connection is
+// held to the limits of http-limits.ts.
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { isLoopbackHost } from '../api/url.js';
 import type { EventBus } from '../events/bus.js';
+import type { LogSink } from '../deferred-logger.js';
+import { hostGuardHook } from './host-guard.js';
+import { MCP_BODY_LIMIT, limitedFastify, type HttpLimits } from './http-limits.js';
 import { LegacySessions } from './legacy-sessions.js';
+import { sdkErrorReporter } from './sdk-errors.js';
 import type { ServerFactory } from './server.js';
 
 export interface HttpServeOptions {
@@ -19,6 +22,10 @@ export interface HttpServeOptions {
   httpToken: string | null;
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
+  limits: HttpLimits;
+  /** Legacy (2025-era) sessions open at most. */
+  maxSessions: number;
+  logger: LogSink;
   /** Events to publish to 2026-07-28 subscription streams; null when nothing feeds the bus. */
   events: EventBus | null;
   /** Adds routes of its own (the webhook receiver) before the server listens. */
@@ -45,22 +52,16 @@ function bearerCheck(token: string) {
   };
 }
 
-const LEGACY_SESSIONS = { maxSessions: 1000, idleMs: 30 * 60_000 };
+const LEGACY_IDLE = { idleMs: 30 * 60_000, recentMs: 5 * 60_000 };
 
 export async function serveHttp(factory: ServerFactory, options: HttpServeOptions): Promise<HttpServer> {
-  const loopback = isLoopbackHost(options.host);
-  const app = createMcpFastifyApp({
-    host: options.host,
-    ...(options.allowedHosts.length > 0 ? { allowedHosts: [...options.allowedHosts] } : {}),
-    ...(options.allowedOrigins.length > 0 ? { allowedOrigins: [...options.allowedOrigins] } : {}),
-  });
-  // Beyond loopback the SDK checks no Origin unless told: refuse browsers from anywhere not listed.
-  if (!loopback && options.allowedOrigins.length === 0) app.addHook('onRequest', originValidation([]));
+  const app = await limitedFastify({ limits: options.limits, bodyLimit: MCP_BODY_LIMIT });
+  app.addHook('onRequest', hostGuardHook(options));
   // The token guards /mcp only: the service's webhooks prove themselves with their signature.
   const guard = options.httpToken ? { onRequest: bearerCheck(options.httpToken) } : {};
-  const handler = createMcpHandler((ctx) => factory({ era: ctx.era, lifetime: 'request' }));
+  const handler = createMcpHandler((ctx) => factory({ era: ctx.era, lifetime: 'request' }), { onerror: sdkErrorReporter(options.logger) });
   const node = toNodeHandler(handler);
-  const sessions = new LegacySessions(factory, LEGACY_SESSIONS);
+  const sessions = new LegacySessions(factory, { ...LEGACY_IDLE, maxSessions: options.maxSessions });
   const unlisten = options.events?.listen((_event, uris) => {
     for (const uri of uris) handler.notify.resourceUpdated(uri);
   });

@@ -1,7 +1,9 @@
 // 2025-era HTTP clients that open with `initialize` get a session: one server instance and transport that
 // live until the client ends them (DELETE), they sit idle too long, or the server stops. A session is
 // what lets resources/subscribe reach the client over its GET stream; while that stream is open the
-// session is not idle, however long the books stay quiet. Everything else (2026-07-28
+// session is not idle, however long the books stay quiet. Past the cap, the least recently used session
+// that has no open stream and has been quiet a while makes room; when none has, the new `initialize` is
+// refused with 503 and Retry-After, and no session in use is ever closed. Everything else (2026-07-28
 // traffic, and 2025-era requests without a session) is served per request by createMcpHandler.
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
@@ -12,6 +14,8 @@ import type { ServerFactory } from './server.js';
 export interface LegacySessionOptions {
   maxSessions: number;
   idleMs: number;
+  /** A session seen within this long is in use: it is never closed to make room. */
+  recentMs: number;
 }
 
 interface Session {
@@ -28,6 +32,8 @@ const jsonRpcError = (res: ServerResponse, status: number, code: number, message
 export class LegacySessions {
   private readonly sessions = new Map<string, Session>();
   private readonly sweeper: NodeJS.Timeout;
+  /** Sessions being opened now (an initialize not yet answered), counted against the cap. */
+  private opening = 0;
 
   constructor(
     private readonly factory: ServerFactory,
@@ -57,7 +63,10 @@ export class LegacySessions {
       }
       return session.transport.handleRequest(req, res, body);
     }
-    if (this.sessions.size >= this.options.maxSessions) this.evictOldest();
+    if (this.sessions.size + this.opening >= this.options.maxSessions && !this.makeRoom()) {
+      res.setHeader('retry-after', String(this.retryAfterSeconds()));
+      return jsonRpcError(res, 503, -32000, `This server already holds ${this.options.maxSessions} sessions in use: try again later, or end sessions you no longer need.`);
+    }
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => void this.sessions.set(sid, { transport, lastSeen: Date.now(), openStreams: 0 }),
@@ -66,8 +75,13 @@ export class LegacySessions {
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);
     };
-    await this.factory({ era: 'legacy', lifetime: 'connection' }).connect(transport);
-    await transport.handleRequest(req, res, body);
+    this.opening++;
+    try {
+      await this.factory({ era: 'legacy', lifetime: 'connection' }).connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      this.opening--;
+    }
   }
 
   get size(): number {
@@ -91,9 +105,25 @@ export class LegacySessions {
     }
   }
 
-  private evictOldest(): void {
-    const [id, session] = this.sessions.entries().next().value as [string, Session];
-    this.sessions.delete(id);
-    void session.transport.close().catch(() => undefined);
+  /** Closes the least recently seen session not in use; false when every session is in use. */
+  private makeRoom(): boolean {
+    const cutoff = Date.now() - this.options.recentMs;
+    let oldest: [string, Session] | null = null;
+    for (const entry of this.sessions) {
+      const [, s] = entry;
+      if (s.openStreams === 0 && s.lastSeen < cutoff && (oldest === null || s.lastSeen < oldest[1].lastSeen)) oldest = entry;
+    }
+    if (oldest === null) return false;
+    this.sessions.delete(oldest[0]);
+    void oldest[1].transport.close().catch(() => undefined);
+    return true;
+  }
+
+  /** When the first session not streaming stops counting as in use (a minute when all are streaming). */
+  private retryAfterSeconds(): number {
+    let soonest = Infinity;
+    for (const s of this.sessions.values()) if (s.openStreams === 0) soonest = Math.min(soonest, s.lastSeen + this.options.recentMs);
+    const wait = soonest === Infinity ? 60_000 : soonest - Date.now();
+    return Math.max(1, Math.ceil(wait / 1000));
   }
 }

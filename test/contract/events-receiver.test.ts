@@ -9,6 +9,7 @@ import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import { eventUris, type BooksEvent } from '../../src/events/event.js';
 import { startPoller } from '../../src/events/poller.js';
 import { startWebhookListener, type WebhookListener } from '../../src/events/receiver.js';
+import { DEFAULT_HTTP_LIMITS } from '../../src/mcp/http-limits.js';
 import { captureLogs, type LogCapture } from '../support/logs.js';
 import { businessOps, matches } from './events-ops.js';
 import { admin, eventually, makeKey, signIn, sleep, start, type SandboxHandle, type Session } from './sandbox-http.js';
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const reply = await admin(sb, 'POST', '/webhooks', { url: `http://127.0.0.1:${port}/webhooks` });
   expect(reply.status).toBe(201);
   secret = reply.body.secret;
-  listener = await startWebhookListener({ host: '127.0.0.1', port, secret, bus, logger: logs.logger });
+  listener = await startWebhookListener({ host: '127.0.0.1', port, limits: DEFAULT_HTTP_LIMITS, secret, bus, logger: logs.logger });
   expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
 });
 

@@ -39,7 +39,7 @@ beforeAll(async () => {
     { api, logger: logs.logger },
     { selection: { readOnly: true, toolsets: null }, confirmWrites: false, events: { bus, live: true } },
   );
-  sessions = new LegacySessions(factory, { maxSessions: 10, idleMs: IDLE_MS });
+  sessions = new LegacySessions(factory, { maxSessions: 10, idleMs: IDLE_MS, recentMs: IDLE_MS });
   http = createServer(async (req, res) => {
     const body = req.method === 'POST' ? await readBody(req) : undefined;
     if (!sessions.claims(req.headers, req.method ?? 'GET', body)) return void res.writeHead(400).end();

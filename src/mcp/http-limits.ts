@@ -1,0 +1,117 @@
+// What one HTTP listener will hold for a client: time to send its headers, time to send the whole request,
+// idle time between requests, and a cap on open connections. Used by every listener we open (/mcp with
+// /webhooks, and the stdio mode's --webhook-port listener), so no socket is held forever by a client that
+// sends slowly or not at all. At the cap, a new connection displaces the oldest one that is still sending
+// its request or sitting idle; a connection whose request has fully arrived (a call being answered, a
+// notification stream) is never displaced, and when every one is such, the newcomer is closed instead.
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+
+export interface HttpLimits {
+  /** Time allowed for the request line and headers, from the connection's start or previous response. */
+  headersTimeoutMs: number;
+  /** Time allowed for the whole request, headers and body. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection is kept between requests. */
+  idleTimeoutMs: number;
+  /** Open connections at most. */
+  maxConnections: number;
+}
+
+/** Figures a slow mobile client still passes (a 1 MiB body at 40 KB/s takes about 26 s). */
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 15_000,
+  requestTimeoutMs: 60_000,
+  idleTimeoutMs: 30_000,
+  maxConnections: 512,
+};
+
+/** A request body larger than this gets 413. */
+export const MCP_BODY_LIMIT = 1024 * 1024;
+
+/** Sockets, oldest first, and the request each is in. */
+class ConnectionTable {
+  private readonly open = new Map<Socket, IncomingMessage | null>();
+
+  constructor(private readonly max: number) {}
+
+  /** Takes a new connection in; returns the socket to close (another, or this one), or null. */
+  admit(socket: Socket): Socket | null {
+    let victim: Socket | null = null;
+    if (this.open.size >= this.max) {
+      victim = this.displaceable() ?? socket;
+      if (victim === socket) return socket;
+      this.open.delete(victim);
+    }
+    this.open.set(socket, null);
+    socket.once('close', () => this.open.delete(socket));
+    return victim;
+  }
+
+  requestStarted(req: IncomingMessage, res: ServerResponse): void {
+    const socket = req.socket;
+    if (!this.open.has(socket)) return;
+    this.open.set(socket, req);
+    res.once('finish', () => {
+      if (this.open.get(socket) === req) this.open.set(socket, null);
+    });
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** The oldest connection not serving a fully received request. */
+  private displaceable(): Socket | null {
+    for (const [socket, req] of this.open) if (req === null || !req.complete) return socket;
+    return null;
+  }
+}
+
+export interface LimitedServer extends Server {
+  /** Connections open now (for tests and logs). */
+  readonly openConnections: () => number;
+}
+
+/** An HTTP server for fastify's `serverFactory`, with the limits applied. */
+export function createLimitedServer(handler: RequestListener, limits: HttpLimits): LimitedServer {
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.idleTimeoutMs,
+      // How often Node checks the two timeouts above: often enough that a short one is kept to.
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+    handler,
+  ) as LimitedServer;
+  const table = new ConnectionTable(limits.maxConnections);
+  server.on('connection', (socket: Socket) => {
+    const closing = table.admit(socket);
+    closing?.destroy();
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => table.requestStarted(req, res));
+  Object.defineProperty(server, 'openConnections', { value: () => table.size });
+  return server;
+}
+
+/** Statuses after which the connection is closed: the client is refused, its unread body not wanted. */
+export const CLOSING_STATUSES: ReadonlySet<number> = new Set([401, 403, 413]);
+
+export interface LimitedAppOptions {
+  limits: HttpLimits;
+  bodyLimit: number;
+}
+
+/** A fastify app on a limited server that closes the connection after a refusal. */
+export async function limitedFastify(options: LimitedAppOptions): Promise<FastifyInstance> {
+  const { default: fastify } = await import('fastify');
+  // The app's own logger stays off: fastify's request logs would carry the headers.
+  const app = fastify({ logger: false, bodyLimit: options.bodyLimit, serverFactory: (handler) => createLimitedServer(handler, options.limits) });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (CLOSING_STATUSES.has(reply.statusCode)) reply.header('connection', 'close');
+    return payload;
+  });
+  return app;
+}

@@ -1,0 +1,22 @@
+// What the SDK refuses before our code sees a request (malformed JSON-RPC, arguments too deep, a wrong
+// protocol version) goes to the log: at debug for a client's mistake, at warn for anything else, at most a
+// line per kind a minute. The message is cut short and the request body is never logged.
+import type { LogSink } from '../deferred-logger.js';
+import { throttledLog } from '../log-throttle.js';
+
+const CLIENT_MISTAKES = new Set([-32700, -32600, -32601, -32602]);
+
+function codeOf(err: Error): number | string | undefined {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'number' || typeof code === 'string' ? code : undefined;
+}
+
+export function sdkErrorReporter(logger: Pick<LogSink, 'debug' | 'info' | 'warn'>): (err: Error) => void {
+  const log = throttledLog(logger);
+  return (err) => {
+    const code = codeOf(err);
+    const clientMistake = typeof code === 'number' ? CLIENT_MISTAKES.has(code) : /invalid|parse|unsupported|not found|malformed/i.test(err.message);
+    const kind = `${err.name}:${code ?? ''}`;
+    log(kind, clientMistake ? 'debug' : 'warn', { code, problem: err.message.slice(0, 300) }, 'MCP request refused by the SDK');
+  };
+}
