@@ -3,6 +3,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ServiceEnv } from '../config.js';
 import { deferredLogger } from '../deferred-logger.js';
 import { createEventBus } from '../events/bus.js';
+import { sdkErrorReporter } from '../mcp/sdk-errors.js';
 import { createServerFactory } from '../mcp/server.js';
 import { parseServeOptions, type ServeOptions } from '../serve-options.js';
 import { connect, type Connection } from './connect.js';
@@ -49,7 +50,10 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
     stderr(banner(options, connection, http.url));
     stop = () => http.close();
   } else {
-    const handle = serveStdio((ctx) => factory({ era: ctx.era, lifetime: 'connection' }), { onerror: (err) => logger.warn({ err }, 'stdio transport error') });
+    const { LineStdioTransport } = await import('../mcp/stdio-transport.js');
+    const { throttledLog } = await import('../log-throttle.js');
+    const transport = new LineStdioTransport(process.stdin, process.stdout, throttledLog(logger));
+    const handle = serveStdio((ctx) => factory({ era: ctx.era, lifetime: 'connection' }), { transport, onerror: sdkErrorReporter(logger) });
     stderr(banner(options, connection, null));
     stop = () => handle.close();
     // The client closing our stdin ends the session: stop, so the process does not linger.
