@@ -2,9 +2,9 @@
 import * as z from 'zod/v4';
 import { CustomerSchema, type Customer } from '../src/api/schemas.js';
 import { CREATE_HINTS, READ_HINTS, defineTool } from './define.js';
-import { fields } from './format.js';
+import { fields, replayNote } from './format.js';
 import { listHandler } from './handlers.js';
-import { idempotencyKey, pageMeta, paging, recordId } from './params.js';
+import { filterText, idempotencyKey, pageMeta, paging, recordId } from './params.js';
 
 const customerLine = (c: Customer): string =>
   `#${c.id} ${c.code} ${c.name} (${c.status})${c.email ? ` ${c.email}` : ''}${c.phone ? ` ${c.phone}` : ''}`;
@@ -18,7 +18,7 @@ export const listCustomers = defineTool({
   input: z.object({
     ...paging,
     status: z.enum(['active', 'archived']).optional(),
-    search: z.string().min(1).optional().describe('Part of the name'),
+    search: filterText().describe('Part of the name'),
   }),
   output: z.object({ data: z.array(CustomerSchema), meta: pageMeta }),
   annotations: READ_HINTS,
@@ -72,7 +72,7 @@ export const createCustomer = defineTool({
     const created = await api.customers.create(input, { idempotencyKey: idempotency_key });
     const c = created.data;
     const saved = api.mode === 'test' ? 'Test key: validated and shown as it would be, but not saved.' : 'Saved.';
-    const again = created.replayed ? ' (already created earlier with this idempotency key; no duplicate)' : '';
-    return { structured: c, text: `Created customer ${c.code} ${c.name}, id ${c.id}${again}. ${saved}` };
+    const again = replayNote(created);
+    return { structured: c, text: `Created customer ${c.code} ${c.name}, id ${c.id}. ${again ? `${again} ` : ''}${saved}` };
   },
 });

@@ -2,10 +2,10 @@
 import * as z from 'zod/v4';
 import { InvoiceSchema, InvoiceSummarySchema, type Invoice, type InvoiceSummary } from '../src/api/schemas.js';
 import { CREATE_HINTS, READ_HINTS, defineTool } from './define.js';
-import { money } from './format.js';
+import { money, replayNote } from './format.js';
 import { getHandler, listHandler } from './handlers.js';
 import { summarizeDraft } from './invoice-summary.js';
-import { idempotencyKey, pageMeta, paging, recordId } from './params.js';
+import { filterText, idempotencyKey, pageMeta, paging, recordId } from './params.js';
 
 export const INVOICE_STATUSES = ['draft', 'approved', 'issued', 'sent', 'viewed', 'part_paid', 'paid', 'overdue', 'void'] as const;
 
@@ -23,7 +23,7 @@ export const listInvoices = defineTool({
     ...paging,
     status: z.enum(INVOICE_STATUSES).optional(),
     customer_id: recordId('list_customers').optional(),
-    sales_channel: z.string().min(1).optional().describe('pos: till sales'),
+    sales_channel: filterText().describe('pos: till sales'),
   }),
   output: z.object({ data: z.array(InvoiceSummarySchema), meta: pageMeta }),
   annotations: READ_HINTS,
@@ -92,7 +92,7 @@ export const createDraftInvoice = defineTool({
       api.mode === 'test'
         ? 'Test key: validated and shown as it would be, but not saved.'
         : 'It is a draft: it has not been sent. A person in the business reviews and sends it.';
-    const again = created.replayed ? 'Already created earlier with this idempotency key; no duplicate.\n' : '';
+    const again = created.replayed ? `${replayNote(created)}\n` : '';
     return { structured: inv, text: `${again}Draft invoice ${inv.number} (id ${inv.id}) created. ${saved}\n${invoiceText(inv)}` };
   },
 });

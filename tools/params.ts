@@ -17,8 +17,13 @@ export const idempotencyKey = z
   .string()
   .min(1)
   .max(255)
+  // It travels as an HTTP header: anything else would be refused on the way out, on every retry alike.
+  .regex(/^[\x21-\x7e]+$/, 'printable ASCII only (letters, digits, punctuation; no spaces or control characters), such as a UUID')
   .optional()
   .describe('Reuse on retry: never creates twice');
+
+/** A free-text filter: some text, at most as long as the field it searches. */
+export const filterText = (max = 255) => z.string().min(1).max(max).optional();
 
 /** The page envelope's `meta`, kept for the model to page on. */
 export const pageMeta = z.object({

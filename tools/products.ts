@@ -3,7 +3,7 @@ import * as z from 'zod/v4';
 import { ProductDetailSchema, ProductSchema, type Product, type ProductDetail } from '../src/api/schemas.js';
 import { READ_HINTS, defineTool } from './define.js';
 import { getHandler, listHandler } from './handlers.js';
-import { pageMeta, paging, recordId } from './params.js';
+import { filterText, pageMeta, paging, recordId } from './params.js';
 
 type ProductLike = Partial<Product> & { id: number };
 
@@ -25,8 +25,8 @@ export const listProducts = defineTool({
   input: z.object({
     ...paging,
     active: z.boolean().optional().describe('false: archived'),
-    barcode: z.string().min(1).optional(),
-    sku: z.string().min(1).optional(),
+    barcode: filterText(),
+    sku: filterText(),
     track_stock: z.boolean().optional(),
     low_stock: z.boolean().optional(),
   }),

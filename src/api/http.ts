@@ -60,6 +60,15 @@ export function headerValue(headers: ResponseHeaders, name: string): string | un
 
 const NOT_RETRYABLE_CODES = new Set(['ENOTFOUND', 'ERR_INVALID_URL', 'UND_ERR_INVALID_ARG']);
 
+// Failures that happen before a request is written: the service cannot have acted on it.
+const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_INVALID_URL', 'UND_ERR_INVALID_ARG']);
+
+/** Whether a request that failed with `err` certainly never reached the service. */
+export function neverSent(err: unknown): boolean {
+  const code = errorCode(err);
+  return code !== undefined && (NEVER_SENT_CODES.has(code) || code.startsWith('CERT_') || code.startsWith('ERR_TLS_') || code.includes('SELF_SIGNED') || code.includes('UNABLE_TO_VERIFY'));
+}
+
 /** Whether a failure with no answer is worth another attempt (not TLS trust, DNS absence, bad input). */
 export function isTransientNetworkError(err: unknown): boolean {
   const code = errorCode(err);
@@ -143,12 +152,14 @@ export class Transport {
   }
 
   /** The NetworkFault for a request that got no answer. */
-  networkFault(err: unknown, call: { method: string; path: string; attempts: number; idempotencyKey?: string | undefined }): NetworkFault {
+  networkFault(err: unknown, call: { method: string; path: string; attempts: number; idempotencyKey?: string | undefined; reached?: boolean }): NetworkFault {
     const code = errorCode(err) ?? 'no answer';
     const detail = err instanceof Error ? redactText(err.message) : String(err);
-    const create = call.idempotencyKey
-      ? ` The create may or may not have been applied: retry with the same idempotency key (${call.idempotencyKey}) so it cannot be created twice.`
-      : '';
+    const create = !call.idempotencyKey
+      ? ''
+      : call.reached === false
+        ? ' The create was not applied: no attempt reached the service. Call again once it is reachable.'
+        : ` The create may or may not have been applied: retry with the same idempotency key (${call.idempotencyKey}) so it cannot be created twice.`;
     return new NetworkFault(
       `No answer from the service at ${this.host} for ${call.method} ${call.path} (${code}: ${detail}) after ${call.attempts} attempt(s). Check the network and SVC_BASE_URL, then try again.${create}`,
       { method: call.method, path: call.path, attempts: call.attempts, cause: err, ...(call.idempotencyKey ? { idempotencyKey: call.idempotencyKey } : {}) },

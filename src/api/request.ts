@@ -10,6 +10,7 @@ import {
   backoffDelay,
   headerValue,
   isTransientNetworkError,
+  neverSent,
   queryString,
   type BackoffPolicy,
   type HttpMethod,
@@ -83,6 +84,8 @@ interface Run {
   facts: Attempted;
   faults: number;
   replayed: boolean;
+  /** Whether any attempt may have reached the service (a create may then have been applied). */
+  reached: boolean;
 }
 
 export class RequestCore {
@@ -132,6 +135,7 @@ export class RequestCore {
       facts: { method: spec.method, path: spec.path, attempts: 0, idempotencyKey: spec.idempotencyKey },
       faults: 0,
       replayed: false,
+      reached: false,
     };
     const where = { method: spec.method, path: spec.path };
     for (;;) {
@@ -184,13 +188,15 @@ export class RequestCore {
     } catch (err) {
       slot.release();
       if (spec.signal?.aborted) throw spec.signal.reason;
+      if (!neverSent(err)) run.reached = true;
       const delay = this.#retryDelay(++run.faults, run.started, run.retryable && isTransientNetworkError(err), undefined);
-      if (delay === null) throw transport.networkFault(err, run.facts);
+      if (delay === null) throw transport.networkFault(err, { ...run.facts, reached: run.reached });
       logger.warn({ method: spec.method, path: spec.path, attempt: run.facts.attempts, delayMs: delay, err }, 'no answer from the service; retrying');
       await this.#d.sleep(delay, spec.signal);
       return null;
     }
     slot.release(res);
+    run.reached = true;
     if (logger.isLevelEnabled('debug')) {
       logger.debug({ method: spec.method, path: spec.path, status: res.status, ms: Math.round(performance.now() - t0), attempt: run.facts.attempts }, 'service call');
     }

@@ -5,6 +5,7 @@ import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprot
 import type { ToolContext } from '../../tools/context.js';
 import type { ToolDefinition } from '../../tools/index.js';
 import { deferredSchema } from './compact-schema.js';
+import { strictInput } from './strict-args.js';
 import type { ToolManifestEntry } from './tool-manifest.js';
 
 // Loaded with the first call, like the tools themselves.
@@ -61,7 +62,7 @@ export function registerTools(server: McpServer, entries: readonly ToolManifestE
       {
         title: entry.title,
         description: entry.description,
-        inputSchema: deferredSchema(entry.inputSchema, async () => (await loadTool(entry.name)).input),
+        inputSchema: strictInput(entry.name, deferredSchema(entry.inputSchema, async () => (await loadTool(entry.name)).input), async () => (await loadTool(entry.name)).input),
         outputSchema: deferredSchema(entry.outputSchema, async () => (await loadTool(entry.name)).output),
         annotations: entry.annotations,
       },

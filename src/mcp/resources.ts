@@ -5,6 +5,7 @@ import type { ToolContext } from '../../tools/context.js';
 import type { ResourceKind } from '../api/schemas.js';
 import type { EventBus } from '../events/bus.js';
 import { EVENTS_FEED_URI, LOW_STOCK_FEED_URI, recordUri, type BooksEvent } from '../events/event.js';
+import { decimalId } from './resource-id.js';
 
 const KINDS: { kind: ResourceKind; noun: string }[] = [
   { kind: 'customers', noun: 'customer' },
@@ -64,7 +65,7 @@ export function registerResources(server: McpServer, ctx: ToolContext, bus: Even
       new ResourceTemplate(`invoicing://${kind}/{id}`, { list: undefined }),
       { title: `A ${noun.split(' ')[0]}`, description: `One ${noun} as JSON`, mimeType: 'application/json' },
       async (uri, { id }) => {
-        const n = Number(Array.isArray(id) ? id[0] : id);
+        const n = decimalId(Array.isArray(id) ? id[0] : id);
         if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${uri.href}: the id must be a positive whole number`);
         return json(uri.href, await ctx.api[kind].get(n));
       },

@@ -33,6 +33,8 @@ export interface Created<T> {
   data: T;
   /** True when the service answered from its idempotency record (the create had already happened). */
   replayed: boolean;
+  /** Replayed to a retry within this call: the call's own earlier attempt made the record, once. */
+  replayedOnRetry: boolean;
   idempotencyKey: string;
 }
 
@@ -99,5 +101,6 @@ export async function createRecord<S extends z.ZodType<object>>(
   const data = result.value.data;
   const id = (data as { id?: unknown }).id;
   invalidate(kind, typeof id === 'number' ? id : undefined);
-  return { data, replayed: headerValue(result.headers, 'idempotent-replayed') === 'true', idempotencyKey };
+  const replayed = headerValue(result.headers, 'idempotent-replayed') === 'true';
+  return { data, replayed, replayedOnRetry: replayed && result.attempts > 1, idempotencyKey };
 }
