@@ -3,7 +3,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ServiceEnv } from '../config.js';
 import { deferredLogger } from '../deferred-logger.js';
 import { createEventBus } from '../events/bus.js';
-import { sdkErrorReporter } from '../mcp/sdk-errors.js';
+import { reportingFactory, sdkErrorReporter } from '../mcp/sdk-errors.js';
 import { createServerFactory } from '../mcp/server.js';
 import { parseServeOptions, type ServeOptions } from '../serve-options.js';
 import { connect, type Connection } from './connect.js';
@@ -53,7 +53,9 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
     const { LineStdioTransport } = await import('../mcp/stdio-transport.js');
     const { throttledLog } = await import('../log-throttle.js');
     const transport = new LineStdioTransport(process.stdin, process.stdout, throttledLog(logger));
-    const handle = serveStdio((ctx) => factory({ era: ctx.era, lifetime: 'connection' }), { transport, onerror: sdkErrorReporter(logger) });
+    const report = sdkErrorReporter(logger);
+    const instance = reportingFactory(factory, report);
+    const handle = serveStdio((ctx) => instance({ era: ctx.era, lifetime: 'connection' }), { transport, onerror: report });
     stderr(banner(options, connection, null));
     stop = () => handle.close();
     // The client closing our stdin ends the session: stop, so the process does not linger.

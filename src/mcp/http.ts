@@ -13,7 +13,8 @@ import type { LogSink } from '../deferred-logger.js';
 import { hostGuardHook } from './host-guard.js';
 import { MCP_BODY_LIMIT, limitedFastify, type HttpLimits } from './http-limits.js';
 import { LegacySessions } from './legacy-sessions.js';
-import { sdkErrorReporter } from './sdk-errors.js';
+import { boundedJsonParser } from './json-body.js';
+import { reportingFactory, sdkErrorReporter } from './sdk-errors.js';
 import type { ServerFactory } from './server.js';
 
 export interface HttpServeOptions {
@@ -55,11 +56,14 @@ function bearerCheck(token: string) {
 const LEGACY_IDLE = { idleMs: 30 * 60_000, recentMs: 5 * 60_000 };
 
 export async function serveHttp(factory: ServerFactory, options: HttpServeOptions): Promise<HttpServer> {
+  const report = sdkErrorReporter(options.logger);
   const app = await limitedFastify({ limits: options.limits, bodyLimit: MCP_BODY_LIMIT });
   app.addHook('onRequest', hostGuardHook(options));
+  boundedJsonParser(app, report);
+  factory = reportingFactory(factory, report);
   // The token guards /mcp only: the service's webhooks prove themselves with their signature.
   const guard = options.httpToken ? { onRequest: bearerCheck(options.httpToken) } : {};
-  const handler = createMcpHandler((ctx) => factory({ era: ctx.era, lifetime: 'request' }), { onerror: sdkErrorReporter(options.logger) });
+  const handler = createMcpHandler((ctx) => factory({ era: ctx.era, lifetime: 'request' }), { onerror: report });
   const node = toNodeHandler(handler);
   const sessions = new LegacySessions(factory, { ...LEGACY_IDLE, maxSessions: options.maxSessions });
   const unlisten = options.events?.listen((_event, uris) => {
