@@ -1,0 +1,107 @@
+// 2,000 connections that send slowly or not at all (half without the token) against one --http server,
+// while a normal client goes about its work: it gets every answer, and every slow connection is closed
+// within the timeouts the server was started with (here short ones, so the test takes seconds).
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { connectClient, textOf } from './support/clients.js';
+import { postHead, target } from './support/raw-http.js';
+import { spawnHttpServer, type HttpServer } from './support/server.js';
+
+const TOKEN = 'slow-clients-token-0123456789';
+const HEADERS_TIMEOUT_S = 2;
+const REQUEST_TIMEOUT_S = 4;
+// Node checks the timeouts on an interval (a quarter of the headers timeout, at most a second).
+const SLACK_MS = 1_500;
+const SLOW = 2_000;
+const TRICKLE_MS = 400;
+
+type Kind = 'headers, no token' | 'body, no token' | 'headers, token' | 'body, token';
+const KINDS: Kind[] = ['headers, no token', 'body, no token', 'headers, token', 'body, token'];
+
+interface Slow {
+  kind: Kind;
+  socket: Socket;
+  openedAt: number;
+  closedAt: number | null;
+  answer: string;
+}
+
+let server: HttpServer;
+
+beforeAll(async () => {
+  server = await spawnHttpServer(['--http-token', TOKEN, '--headers-timeout', String(HEADERS_TIMEOUT_S), '--request-timeout', String(REQUEST_TIMEOUT_S)]);
+});
+afterAll(() => server?.close());
+
+/** The first bytes of each kind: headers cut short, or whole headers promising a body that never comes. */
+function opening(kind: Kind): string {
+  const auth = kind.endsWith(', token') ? { authorization: `Bearer ${TOKEN}` } : {};
+  if (kind.startsWith('headers')) return `POST /mcp HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\n${auth.authorization ? `Authorization: ${auth.authorization}\r\n` : ''}`;
+  return `${postHead(server.url, 1_000_000, auth)}{"jsonrpc":"2.0",`;
+}
+
+function openSlow(kind: Kind): Promise<Slow> {
+  const { host, port } = target(server.url);
+  return new Promise((resolve) => {
+    const slow: Slow = { kind, socket: connect(port, host), openedAt: Date.now(), closedAt: null, answer: '' };
+    slow.socket.setEncoding('latin1');
+    slow.socket.on('data', (chunk: string) => (slow.answer += chunk));
+    slow.socket.on('error', () => undefined);
+    slow.socket.on('close', () => {
+      slow.closedAt = Date.now();
+      resolve(slow);
+    });
+    slow.socket.once('connect', () => {
+      slow.socket.write(opening(kind));
+      resolve(slow);
+    });
+  });
+}
+
+/** One more byte on every slow connection still open: a header line's letter, or a body's space. */
+function trickle(slows: Slow[]): void {
+  for (const s of slows) if (s.closedAt === null && !s.socket.destroyed) s.socket.write(s.kind.startsWith('headers') ? 'x' : ' ');
+}
+
+it('a normal client gets its answers while 2,000 slow connections are held, and each slow one is closed within the timeouts', async () => {
+  const slows: Slow[] = [];
+  for (let i = 0; i < SLOW; i += 100) {
+    slows.push(...(await Promise.all(Array.from({ length: 100 }, (_, j) => openSlow(KINDS[(i + j) % KINDS.length] as Kind)))));
+  }
+  const ticker = setInterval(() => trickle(slows), TRICKLE_MS);
+  try {
+    for (const sdk of ['v2', 'v1'] as const) {
+      const started = Date.now();
+      const c = await connectClient(sdk, { http: server.url, token: TOKEN });
+      try {
+        expect((await c.client.listTools()).tools.length).toBe(13);
+        expect(textOf(await c.client.callTool({ name: 'list_customers', arguments: { per_page: 2 } }))).toMatch(/^customers 1-2 of \d+/);
+      } finally {
+        await c.close();
+      }
+      expect(Date.now() - started, `the ${sdk} client's work took too long`).toBeLessThan(REQUEST_TIMEOUT_S * 1000);
+    }
+    const deadline = Date.now() + REQUEST_TIMEOUT_S * 1000 + SLACK_MS * 2;
+    while (slows.some((s) => s.closedAt === null) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  } finally {
+    clearInterval(ticker);
+    for (const s of slows) s.socket.destroy();
+  }
+  const open = slows.filter((s) => s.closedAt === null);
+  expect(open.length, 'slow connections the server never closed').toBe(0);
+  const longest = Math.max(...slows.map((s) => (s.closedAt as number) - s.openedAt));
+  expect(longest).toBeLessThanOrEqual(REQUEST_TIMEOUT_S * 1000 + SLACK_MS);
+  // The unauthenticated ones with whole headers were answered 401 at once, never read to the end.
+  const refused = slows.filter((s) => s.kind === 'body, no token');
+  expect(refused.every((s) => s.answer === '' || s.answer.startsWith('HTTP/1.1 401'))).toBe(true);
+  expect(refused.some((s) => s.answer.startsWith('HTTP/1.1 401') && (s.closedAt as number) - s.openedAt < 1_000)).toBe(true);
+  // Answered ones that waited out a timeout got 408.
+  expect(slows.some((s) => s.kind === 'body, token' && s.answer.startsWith('HTTP/1.1 408'))).toBe(true);
+
+  const after = await connectClient('v2', { http: server.url, token: TOKEN });
+  try {
+    expect((await after.client.listTools()).tools.length).toBe(13);
+  } finally {
+    await after.close();
+  }
+}, 60_000);
