@@ -52,7 +52,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   } else {
     const { LineStdioTransport } = await import('../mcp/stdio-transport.js');
     const { throttledLog } = await import('../log-throttle.js');
-    const transport = new LineStdioTransport(process.stdin, process.stdout, throttledLog(logger));
+    const transport = new LineStdioTransport(throttledLog(logger));
     const report = sdkErrorReporter(logger);
     const instance = reportingFactory(factory, report);
     const handle = serveStdio((ctx) => instance({ era: ctx.era, lifetime: 'connection' }), { transport, onerror: report });

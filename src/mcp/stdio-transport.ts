@@ -63,9 +63,9 @@ export class LineStdioTransport implements Transport {
   private closed = false;
 
   constructor(
-    private readonly stdin: Readable,
-    private readonly stdout: Writable,
     private readonly log: ThrottledLog,
+    private readonly stdin: Readable = process.stdin,
+    private readonly stdout: Writable = process.stdout,
     private readonly maxMessageBytes = STDIO_MAX_MESSAGE_BYTES,
   ) {}
 
