@@ -2,11 +2,12 @@
 // reaches no loopback address we bind to (whatever its spelling), a refused request (401, 403, 413) ends
 // its connection without the body being read, and what the SDK refuses is logged without the body.
 // After each, a normal client still gets its answers.
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { connectClient, textOf } from './support/clients.js';
 import { postHead, rawExchange } from './support/raw-http.js';
-import { keyEnv, spawnHttpServer, type HttpServer } from './support/server.js';
+import { CLI, freePort, keyEnv, serverEnv, spawnHttpServer, type HttpServer } from './support/server.js';
 
 const TOKEN = 'hardening-token-0123456789';
 const EVIL = 'rebind.evil.example';
@@ -105,5 +106,40 @@ describe('refusals end the connection, before any body is read', () => {
     const logged = server.stderr().slice(before);
     expect(logged).toContain('JSON nested deeper than 64 levels');
     expect(logged).not.toContain('{"a":{"a":');
+  });
+});
+
+describe('the stdio mode\'s --webhook-port listener', () => {
+  it('holds a silent or trickling connection no longer than its timeouts, and still takes a delivery', async () => {
+    const sb = await startTestSandbox();
+    const port = await freePort();
+    const env = { ...keyEnv(sb, sb.keys.live), SVC_WEBHOOK_SECRET: `whsec_${'w'.repeat(32)}`, SVC_POLL_SECONDS: '0' };
+    const child = spawn(process.execPath, [CLI, '--webhook-port', String(port), '--headers-timeout', '1', '--request-timeout', '2'], {
+      env: serverEnv(env),
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
+    try {
+      let stderr = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+          stderr += chunk;
+          if (stderr.includes('Webhooks: register')) resolve();
+        });
+        child.once('exit', () => reject(new Error(stderr)));
+      });
+      const url = `http://127.0.0.1:${port}/webhooks`;
+      const silent = await rawExchange(url, '', 5_000);
+      expect(silent.status).toBe(408);
+      expect(silent.closedAfterMs).toBeLessThan(2_500);
+      const trickled = await rawExchange(url, `${postHead(url, 1000)}{"id":`, 6_000);
+      expect(trickled.status).toBe(408);
+      expect(trickled.closedAfterMs).toBeLessThan(3_500);
+      // A delivery that is not signed gets its 400 at once: the listener still serves.
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status).toBe(400);
+    } finally {
+      child.kill();
+      await sb.close();
+    }
   });
 });
