@@ -60,12 +60,12 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
   const app = await limitedFastify({ limits: options.limits, bodyLimit: MCP_BODY_LIMIT });
   app.addHook('onRequest', hostGuardHook(options));
   boundedJsonParser(app, report);
-  factory = reportingFactory(factory, report);
+  const instance = reportingFactory(factory, report);
   // The token guards /mcp only: the service's webhooks prove themselves with their signature.
   const guard = options.httpToken ? { onRequest: bearerCheck(options.httpToken) } : {};
-  const handler = createMcpHandler((ctx) => factory({ era: ctx.era, lifetime: 'request' }), { onerror: report });
+  const handler = createMcpHandler((ctx) => instance({ era: ctx.era, lifetime: 'request' }), { onerror: report });
   const node = toNodeHandler(handler);
-  const sessions = new LegacySessions(factory, { ...LEGACY_IDLE, maxSessions: options.maxSessions });
+  const sessions = new LegacySessions(instance, { ...LEGACY_IDLE, maxSessions: options.maxSessions });
   const unlisten = options.events?.listen((_event, uris) => {
     for (const uri of uris) handler.notify.resourceUpdated(uri);
   });
