@@ -4,6 +4,7 @@
 // the secret nor the signature.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { throttledLog } from '../log-throttle.js';
 import { limitedFastify, type HttpLimits } from '../mcp/http-limits.js';
 import { BoundedMemory } from './bounded-memory.js';
 import type { EventBus } from './bus.js';
@@ -103,7 +104,7 @@ export interface WebhookListener {
 
 /** A small standalone server with only the webhook route (stdio mode with --webhook-port). */
 export async function startWebhookListener(options: WebhookListenerOptions): Promise<WebhookListener> {
-  const app = await limitedFastify({ limits: options.limits, bodyLimit: WEBHOOK_BODY_LIMIT });
+  const app = await limitedFastify({ limits: options.limits, bodyLimit: WEBHOOK_BODY_LIMIT, log: throttledLog(options.logger) });
   await registerWebhookRoute(app, options);
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();

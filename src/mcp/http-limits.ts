@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import type { ThrottledLog } from '../log-throttle.js';
 
 export interface HttpLimits {
   /** Time allowed for the request line and headers, from the connection's start or previous response. */
@@ -58,10 +59,6 @@ class ConnectionTable {
     });
   }
 
-  get size(): number {
-    return this.open.size;
-  }
-
   /** The oldest connection not serving a fully received request. */
   private displaceable(): Socket | null {
     for (const [socket, req] of this.open) if (req === null || !req.complete) return socket;
@@ -69,13 +66,11 @@ class ConnectionTable {
   }
 }
 
-export interface LimitedServer extends Server {
-  /** Connections open now (for tests and logs). */
-  readonly openConnections: () => number;
-}
+/** Told when the cap closes a connection: another one to make room, or the newcomer when none can go. */
+export type AtCapacity = (closed: 'oldest' | 'newcomer') => void;
 
 /** An HTTP server for fastify's `serverFactory`, with the limits applied. */
-export function createLimitedServer(handler: RequestListener, limits: HttpLimits): LimitedServer {
+export function createLimitedServer(handler: RequestListener, limits: HttpLimits, atCapacity?: AtCapacity): Server {
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -85,14 +80,15 @@ export function createLimitedServer(handler: RequestListener, limits: HttpLimits
       connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
     },
     handler,
-  ) as LimitedServer;
+  );
   const table = new ConnectionTable(limits.maxConnections);
   server.on('connection', (socket: Socket) => {
     const closing = table.admit(socket);
-    closing?.destroy();
+    if (!closing) return;
+    closing.destroy();
+    atCapacity?.(closing === socket ? 'newcomer' : 'oldest');
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => table.requestStarted(req, res));
-  Object.defineProperty(server, 'openConnections', { value: () => table.size });
   return server;
 }
 
@@ -102,13 +98,21 @@ export const CLOSING_STATUSES: ReadonlySet<number> = new Set([401, 403, 413]);
 export interface LimitedAppOptions {
   limits: HttpLimits;
   bodyLimit: number;
+  log: ThrottledLog;
+}
+
+function capacityLog({ limits, log }: LimitedAppOptions): AtCapacity {
+  return (closed) =>
+    log(`http-cap-${closed}`, 'warn', { maxConnections: limits.maxConnections }, closed === 'oldest'
+      ? `HTTP connection cap (${limits.maxConnections}) reached: closed the oldest connection still sending its request or idle`
+      : `HTTP connection cap (${limits.maxConnections}) reached with every connection busy: refused a new one`);
 }
 
 /** A fastify app on a limited server that closes the connection after a refusal. */
 export async function limitedFastify(options: LimitedAppOptions): Promise<FastifyInstance> {
   const { default: fastify } = await import('fastify');
   // The app's own logger stays off: fastify's request logs would carry the headers.
-  const app = fastify({ logger: false, bodyLimit: options.bodyLimit, serverFactory: (handler) => createLimitedServer(handler, options.limits) });
+  const app = fastify({ logger: false, bodyLimit: options.bodyLimit, serverFactory: (handler) => createLimitedServer(handler, options.limits, capacityLog(options)) });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (CLOSING_STATUSES.has(reply.statusCode)) reply.header('connection', 'close');
     return payload;

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { EventBus } from '../events/bus.js';
 import type { LogSink } from '../deferred-logger.js';
+import { throttledLog } from '../log-throttle.js';
 import { hostGuardHook } from './host-guard.js';
 import { MCP_BODY_LIMIT, limitedFastify, type HttpLimits } from './http-limits.js';
 import { LegacySessions } from './legacy-sessions.js';
@@ -57,7 +58,7 @@ const LEGACY_IDLE = { idleMs: 30 * 60_000, recentMs: 5 * 60_000 };
 
 export async function serveHttp(factory: ServerFactory, options: HttpServeOptions): Promise<HttpServer> {
   const report = sdkErrorReporter(options.logger);
-  const app = await limitedFastify({ limits: options.limits, bodyLimit: MCP_BODY_LIMIT });
+  const app = await limitedFastify({ limits: options.limits, bodyLimit: MCP_BODY_LIMIT, log: throttledLog(options.logger) });
   app.addHook('onRequest', hostGuardHook(options));
   boundedJsonParser(app, report);
   const instance = reportingFactory(factory, report);
