@@ -3,12 +3,15 @@
 // The server: our modules, the MCP SDK and zod become a few
 // files, and the tools list is inlined, so a starting server loads 14 modules instead of 138 (module
 // loading was most of its start-up). What loads later stays in chunks of its own and loads when
-// first needed (the API client, the sandbox, HTTP). pino, undici and fastify are left to node_modules:
-// they load workers or optional parts by name, which a bundle would break.
+// first needed (the API client, the sandbox, HTTP).
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const root = new URL('../', import.meta.url);
+// pino and undici load workers or optional parts by name, which a bundle would break: they stay in
+// node_modules. fastify is bundled, so an install does not pull its test helper (light-my-request), whose
+// cookie package asks for Node 22.
+const EXTERNAL = ['pino', 'undici'];
 const manifest = readFileSync(new URL('dist/tools/manifest.json', root), 'utf8');
 // Chunk names carry hashes: clear out the last build's.
 rmSync(new URL('dist/bin/', root), { recursive: true, force: true });
@@ -24,7 +27,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  external: ['pino', 'undici', 'fastify'],
+  external: EXTERNAL,
   define: { BUNDLED_TOOL_MANIFEST: manifest },
   // Bundled CommonJS code may require Node's own modules.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
@@ -41,7 +44,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  external: ['pino', 'undici', 'fastify'],
+  external: EXTERNAL,
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   legalComments: 'eof',
   logLevel: 'warning',
