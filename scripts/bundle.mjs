@@ -17,35 +17,26 @@ const manifest = readFileSync(new URL('dist/tools/manifest.json', root), 'utf8')
 rmSync(new URL('dist/bin/', root), { recursive: true, force: true });
 rmSync(new URL('dist/lib/', root), { recursive: true, force: true });
 
-await build({
+const common = {
   absWorkingDir: root.pathname,
-  entryPoints: { 'invoicing-mcp': 'dist/src/cli.js' },
-  outdir: 'dist/bin',
   outExtension: { '.js': '.mjs' },
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
   external: EXTERNAL,
-  define: { BUNDLED_TOOL_MANIFEST: manifest },
   // Bundled CommonJS code may require Node's own modules.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   legalComments: 'eof',
   logLevel: 'warning',
-});
+};
 
 await build({
-  absWorkingDir: root.pathname,
-  entryPoints: { sandbox: 'dist/src/sandbox/index.js' },
-  outdir: 'dist/lib',
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.18',
-  external: EXTERNAL,
-  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
-  legalComments: 'eof',
-  logLevel: 'warning',
+  ...common,
+  entryPoints: { 'invoicing-mcp': 'dist/src/cli.js' },
+  outdir: 'dist/bin',
+  splitting: true,
+  define: { BUNDLED_TOOL_MANIFEST: manifest },
 });
+
+await build({ ...common, entryPoints: { sandbox: 'dist/src/sandbox/index.js' }, outdir: 'dist/lib' });
