@@ -5,7 +5,7 @@ import type { ToolContext } from '../../tools/context.js';
 import type { ResourceKind } from '../api/schemas.js';
 import type { EventBus } from '../events/bus.js';
 import { EVENTS_FEED_URI, LOW_STOCK_FEED_URI, recordUri, type BooksEvent } from '../events/event.js';
-import { malformedResourceUri, readingResource } from './resource-errors.js';
+import { malformedResourceUri, readingResource } from './refusals.js';
 
 const KINDS: { kind: ResourceKind; noun: string; article?: string }[] = [
   { kind: 'customers', noun: 'customer' },
