@@ -1,30 +1,42 @@
-// Bundles the built server (dist/src/cli.js) into dist/bin/: our modules, the MCP SDK and zod become a few
+// Bundles the built server (dist/src/cli.js) into dist/bin/, and the sandbox as a library into
+// dist/lib/sandbox.mjs (the package's `invoicing-mcp/sandbox` export, typed by dist/types/sandbox/index.d.ts).
+// The server: our modules, the MCP SDK and zod become a few
 // files, and the tools list is inlined, so a starting server loads 14 modules instead of 138 (module
 // loading was most of its start-up). What loads later stays in chunks of its own and loads when
-// first needed (the API client, the sandbox, HTTP). pino, undici and fastify are left to node_modules:
-// they load workers or optional parts by name, which a bundle would break.
+// first needed (the API client, the sandbox, HTTP).
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const root = new URL('../', import.meta.url);
+// pino and undici load workers or optional parts by name, which a bundle would break: they stay in
+// node_modules. fastify is bundled, so an install does not pull its test helper (light-my-request), whose
+// cookie package asks for Node 22.
+const EXTERNAL = ['pino', 'undici'];
 const manifest = readFileSync(new URL('dist/tools/manifest.json', root), 'utf8');
 // Chunk names carry hashes: clear out the last build's.
 rmSync(new URL('dist/bin/', root), { recursive: true, force: true });
+rmSync(new URL('dist/lib/', root), { recursive: true, force: true });
 
-await build({
+const common = {
   absWorkingDir: root.pathname,
-  entryPoints: { 'invoicing-mcp': 'dist/src/cli.js' },
-  outdir: 'dist/bin',
   outExtension: { '.js': '.mjs' },
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  external: ['pino', 'undici', 'fastify'],
-  define: { BUNDLED_TOOL_MANIFEST: manifest },
+  external: EXTERNAL,
   // Bundled CommonJS code may require Node's own modules.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   legalComments: 'eof',
   logLevel: 'warning',
+};
+
+await build({
+  ...common,
+  entryPoints: { 'invoicing-mcp': 'dist/src/cli.js' },
+  outdir: 'dist/bin',
+  splitting: true,
+  define: { BUNDLED_TOOL_MANIFEST: manifest },
 });
+
+await build({ ...common, entryPoints: { sandbox: 'dist/src/sandbox/index.js' }, outdir: 'dist/lib' });

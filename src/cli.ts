@@ -5,14 +5,20 @@
 // by side instead of one graph after the other.
 
 const argv = process.argv.slice(2);
-const SERVING = !['sandbox', 'check', 'help', '--help', '-h'].includes(argv[0] ?? '');
+const WANTS_HELP = argv[0] === 'help' || (argv[0] !== 'sandbox' && (argv.includes('--help') || argv.includes('-h')));
+const WANTS_VERSION = !WANTS_HELP && ['--version', '-V', 'version'].includes(argv[0] ?? '');
+const SERVING = !WANTS_HELP && !WANTS_VERSION && !['sandbox', 'check'].includes(argv[0] ?? '');
 const serveModule = SERVING ? import('./commands/serve.js') : null;
 
+async function version(): Promise<string> {
+  const { readFileSync } = await import('node:fs');
+  // Two levels up from dist/bin/ (the bundle) and dist/src/ alike: the package's own package.json.
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
+
 async function usage(): Promise<string> {
-  const { SERVE_USAGE } = await import('./serve-options.js');
-  return `${SERVE_USAGE}
-       invoicing-mcp check        sign in and print mode, business, scopes, limits and usable tools
-       invoicing-mcp sandbox ...  run the emulated Invoicing Service (see --help there)`;
+  const { helpText } = await import('./usage.js');
+  return helpText(await version());
 }
 
 const stderr = (text: string): void => {
@@ -21,6 +27,14 @@ const stderr = (text: string): void => {
 
 async function main(): Promise<void> {
   const [command, ...rest] = argv;
+  if (WANTS_HELP) {
+    process.stdout.write(`${await usage()}\n`);
+    return;
+  }
+  if (WANTS_VERSION) {
+    process.stdout.write(`${await version()}\n`);
+    return;
+  }
   if (serveModule) {
     const { runServe } = await serveModule;
     await runServe(argv, process.env, stderr);
@@ -44,7 +58,6 @@ async function main(): Promise<void> {
     process.stdout.write(`${await runCheck(process.env)}\n`);
     return;
   }
-  stderr(await usage());
 }
 
 main().catch(async (err: unknown) => {
@@ -54,7 +67,7 @@ main().catch(async (err: unknown) => {
     process.exit(2);
   }
   if (err instanceof UsageError || (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
-    stderr(`invoicing-mcp: ${err.message}\n${argv[0] === 'sandbox' ? SANDBOX_USAGE : await usage()}`);
+    stderr(`invoicing-mcp: ${err.message}\n${argv[0] === 'sandbox' ? SANDBOX_USAGE : 'Run invoicing-mcp --help for the commands, flags and environment variables.'}`);
     process.exit(2);
   }
   stderr(`invoicing-mcp: ${err instanceof Error ? err.message : String(err)}`);

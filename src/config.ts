@@ -127,6 +127,14 @@ export function hasServiceKey(env: ServiceEnv): boolean {
   return [env.SVC_KEY_ID, env.SVC_SECRET].some((v) => typeof v === 'string' && v.trim() !== '');
 }
 
+/** Several settings are missing: name them all, each with its fix, in one line. */
+function missingMessage(messages: string[]): string {
+  const names = messages.map((m) => m.slice(0, m.indexOf(' is not set: ')));
+  const fixes = messages.map((m, i) => `${names[i]}: ${m.slice(m.indexOf(' is not set: ') + 13)}`);
+  const list = `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return `${list} are not set (${fixes.join('; ')}). Or set none of SVC_BASE_URL, SVC_KEY_ID and SVC_SECRET to run on the built-in sandbox.`;
+}
+
 /** The frozen service config from `env`, or a ConfigError whose message is one line. */
 export function loadServiceConfig(env: ServiceEnv): ServiceConfig {
   const parsed = ServiceEnvSchema.safeParse({
@@ -137,6 +145,8 @@ export function loadServiceConfig(env: ServiceEnv): ServiceConfig {
     SVC_POLL_SECONDS: env.SVC_POLL_SECONDS,
   });
   if (!parsed.success) {
+    const missing = parsed.error.issues.filter((i) => / is not set: /.test(i.message));
+    if (missing.length > 1) throw new ConfigError(String(missing[0]?.path[0]), missingMessage(missing.map((i) => i.message)));
     const issue = parsed.error.issues[0];
     const setting = String(issue?.path[0] ?? 'settings');
     throw new ConfigError(setting, issue?.message.replace(/\s+/g, ' ') ?? `${setting} is invalid`);

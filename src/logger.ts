@@ -4,6 +4,8 @@
 // a secret, session token, webhook secret or Authorization header).
 import { pino, type DestinationStream, type Logger, type LoggerOptions as PinoOptions } from 'pino';
 import { REDACTED, redactDeep, redactText } from './api/redact.js';
+import { logLevelProblem, toLogLevel } from './log-levels.js';
+import { noticeLevel, type NoticeBoard } from './notices.js';
 
 export type { Logger };
 
@@ -13,6 +15,8 @@ export interface LoggerOptions {
   /** Where lines go; default stderr. Tests pass a stream to capture the output. */
   destination?: DestinationStream;
   name?: string;
+  /** Where lines marked `notice: true` also go (to reach the MCP clients). */
+  notices?: NoticeBoard;
 }
 
 const REDACT_KEYS = [
@@ -49,8 +53,11 @@ function scrubArgs(args: unknown[]): unknown[] {
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
+  const level = toLogLevel(options.level ?? 'info');
+  // pino itself would throw only at the first line logged, far from the cause.
+  if (level === null) throw new Error(logLevelProblem('the log level', String(options.level)));
   const config: PinoOptions = {
-    level: options.level ?? 'info',
+    level,
     redact: { paths: REDACT_PATHS, censor: REDACTED },
     serializers: { err: serializeError, error: serializeError },
     formatters: {
@@ -58,19 +65,27 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       log: (object) => redactDeep(object) as Record<string, unknown>,
     },
     hooks: {
-      logMethod(args, method) {
+      logMethod(args, method, level) {
         // `log.error(err)` would take its message from the error unscrubbed: log it as `{ err }` instead.
         const first: unknown = args[0];
         const shaped =
           first instanceof Error
             ? [{ err: first }, ...(typeof args[1] === 'string' ? args.slice(1) : [first.message, ...args.slice(1)])]
             : args;
-        method.apply(this, scrubArgs(shaped) as Parameters<typeof method>);
+        const scrubbed = scrubArgs(shaped);
+        if (options.notices && isNotice(scrubbed[0]) && typeof scrubbed[1] === 'string') {
+          options.notices.publish({ level: noticeLevel(level), message: scrubbed[1] });
+        }
+        method.apply(this, scrubbed as Parameters<typeof method>);
       },
     },
   };
   if (options.name) config.name = options.name;
   return pino(config, options.destination ?? pino.destination({ dest: 2, sync: true }));
+}
+
+function isNotice(first: unknown): boolean {
+  return first !== null && typeof first === 'object' && (first as { notice?: unknown }).notice === true;
 }
 
 /** A logger that drops everything (the default of library code when none is given). */

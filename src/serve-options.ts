@@ -6,6 +6,7 @@ import { isLoopbackHost } from './api/url.js';
 import { ConfigError } from './config.js';
 import { HTTP_LIMITS_USAGE, HTTP_LIMIT_FLAGS, readHttpLimits } from './http-limit-options.js';
 import type { HttpLimits } from './mcp/http-limits.js';
+import { logLevelProblem, toLogLevel, type LogLevel } from './log-levels.js';
 
 export interface ServeOptions {
   readonly transport: 'stdio' | 'http';
@@ -18,7 +19,7 @@ export interface ServeOptions {
   readonly readOnly: boolean;
   readonly toolsets: readonly Toolset[] | null;
   readonly confirmWrites: boolean;
-  readonly logLevel: string;
+  readonly logLevel: LogLevel;
   /** stdio mode: a listener for the service's webhooks at /webhooks on this port; null = none. */
   readonly webhookPort: number | null;
   readonly webhookHost: string;
@@ -77,6 +78,24 @@ function readPort(values: Record<string, unknown>, env: Env, flag: string): numb
   return Number(v);
 }
 
+const HTTP_ONLY_FLAGS = ['port', 'host', 'http-token', 'allowed-hosts', 'allowed-origins'];
+
+/** A flag of HTTP mode given on the command line without --http would be silently ignored: refuse it. */
+function refuseHttpOnlyFlags(values: Record<string, unknown>): void {
+  const given = HTTP_ONLY_FLAGS.find((flag) => values[flag] !== undefined);
+  if (given) {
+    throw new ConfigError(`--${given}`, `--${given} is for HTTP mode: add --http to serve Streamable HTTP (without it the server speaks MCP over stdio, which has no ${given === 'port' || given === 'host' ? 'port or host' : 'HTTP settings'})`);
+  }
+}
+
+function readLogLevel(values: Record<string, unknown>, env: Env): LogLevel {
+  const v = flagOrEnv(values, env, 'log-level');
+  if (v === undefined) return 'info';
+  const level = typeof v === 'string' ? toLogLevel(v) : null;
+  if (level === null) throw new ConfigError('--log-level', logLevelProblem('--log-level', String(v)));
+  return level;
+}
+
 export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   const { values } = parseArgs({
     args: argv,
@@ -103,6 +122,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   if (transport === 'http' && !isLoopbackHost(host) && httpToken === null) {
     throw new ConfigError('--http-token', `binding to ${host} reaches beyond this machine: set --http-token (or INVOICING_MCP_HTTP_TOKEN) so clients must send it as a bearer token`);
   }
+  if (transport === 'stdio') refuseHttpOnlyFlags(values);
   const webhookPort = readPort(values, env, 'webhook-port');
   if (transport === 'http' && webhookPort !== null) {
     throw new ConfigError('--webhook-port', "--webhook-port is for stdio mode: with --http the service's webhooks come to /webhooks on the same server");
@@ -120,7 +140,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     readOnly: bool(values, env, 'read-only'),
     toolsets: readToolsets(values, env),
     confirmWrites: bool(values, env, 'confirm-writes'),
-    logLevel: (flagOrEnv(values, env, 'log-level') as string | undefined) ?? 'info',
+    logLevel: readLogLevel(values, env),
     webhookPort,
     webhookHost: (flagOrEnv(values, env, 'webhook-host') as string | undefined) ?? '127.0.0.1',
     ...readHttpLimits((flag) => flagOrEnv(values, env, flag)),

@@ -5,7 +5,7 @@ import { CREATE_HINTS, READ_HINTS, defineTool } from './define.js';
 import { money, replayNote } from './format.js';
 import { getHandler, listHandler } from './handlers.js';
 import { summarizeDraft } from './invoice-summary.js';
-import { filterText, idempotencyKey, pageMeta, paging, recordId } from './params.js';
+import { decimalAmount, filterText, idempotencyKey, pageMeta, paging, recordId } from './params.js';
 
 export const INVOICE_STATUSES = ['draft', 'approved', 'issued', 'sent', 'viewed', 'part_paid', 'paid', 'overdue', 'void'] as const;
 
@@ -60,7 +60,7 @@ const line = z.object({
     .describe('> 0, up to 6 decimals'),
   product_id: recordId('list_products').optional().describe('From list_products'),
   description: z.string().min(1).max(2000).optional(),
-  unit_price: z.string().regex(/^\d+(\.\d{1,4})?$/, 'a decimal string such as "19.95"').optional().describe('Decimal string, e.g. "19.95"'),
+  unit_price: decimalAmount('unit_price', 4, '19.95').optional().describe('e.g. 19.95'),
   tax_category_id: z.number().int().min(1).optional().describe("Default: the product's, else the business's"),
 });
 

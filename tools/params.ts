@@ -39,3 +39,37 @@ export const pageMeta = z.object({
 export function defined<T extends object>(args: T): Partial<T> {
   return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
+
+/**
+ * The decimal a JSON number was written as, when that is certain: its shortest round-trip text (what
+ * String gives) equals the written decimal whenever that had at most 15 significant digits. Null for
+ * a number that is negative, not finite, in exponent form, or has more digits than a double holds exactly.
+ */
+export function exactDecimal(n: number): string | null {
+  if (!Number.isFinite(n) || n < 0) return null;
+  const text = String(n);
+  if (/e/i.test(text)) return null;
+  const significant = text.replace('.', '').replace(/^0+/, '');
+  return significant.length <= 15 ? text : null;
+}
+
+/**
+ * A money amount, kept a decimal string end to end: a string such as "19.95", or a JSON number taken as
+ * exactly the decimal it was written as (refused, with the reason, when that cannot be known).
+ */
+export function decimalAmount(field: string, places: number, example: string) {
+  const pattern = new RegExp(`^\\d+(\\.\\d{1,${places}})?$`);
+  const shape = `a decimal with at most ${places} decimals, such as "${example}"`;
+  return z.union([z.string(), z.number()]).transform((value, ctx) => {
+    if (typeof value === 'string') {
+      if (pattern.test(value)) return value;
+      ctx.issues.push({ code: 'custom', input: value, message: `${field} must be ${shape}, not "${value}"` });
+      return z.NEVER;
+    }
+    const text = exactDecimal(value);
+    if (text !== null && pattern.test(text)) return text;
+    const why = value < 0 ? 'it is negative' : text === null ? 'it has more digits than a JSON number carries exactly' : `it has more than ${places} decimals`;
+    ctx.issues.push({ code: 'custom', input: value, message: `${field} ${String(value)} cannot be taken as an exact amount (${why}): send it as a decimal string, ${shape}` });
+    return z.NEVER;
+  });
+}

@@ -35,7 +35,7 @@ export interface ClientOptions {
   maxConcurrent: number;
   /** Sign in again when the session has less than this left (ms). */
   renewMarginMs: number;
-  /** Sign-in requests (retries included) in any 60 s; the service allows 10 per address. */
+  /** Answered sign-in requests (retries included) in any 60 s; the service allows 10 per address. */
   maxSignInsPerMinute: number;
   /** After a refused sign-in, calls fail at once for this long (ms). */
   signInFailureCooldownMs: number;
@@ -52,7 +52,7 @@ export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
   maxWaitMs: 30_000,
   maxConcurrent: 8,
   renewMarginMs: 120_000,
-  maxSignInsPerMinute: 4,
+  maxSignInsPerMinute: 8,
   signInFailureCooldownMs: 20_000,
   cache: DEFAULT_CACHE_OPTIONS,
   userAgent: 'invoicing-mcp/0.1',
@@ -139,7 +139,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
       maxWaitMs: options.maxWaitMs,
     },
     {
-      signIn: (beforeAttempt, signal) => core.signIn(config.keyId, config.secret, beforeAttempt, signal),
+      signIn: (turns, signal) => core.signIn(config.keyId, config.secret, turns, signal),
       signOut: (token) => core.signOut(token),
       now,
       sleep,

@@ -151,7 +151,7 @@ export class Transport {
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
-  /** The NetworkFault for a request that got no answer. */
+  /** The NetworkFault for a request that got no answer: says the service cannot be reached, and where. */
   networkFault(err: unknown, call: { method: string; path: string; attempts: number; idempotencyKey?: string | undefined; reached?: boolean }): NetworkFault {
     const code = errorCode(err) ?? 'no answer';
     const detail = err instanceof Error ? redactText(err.message) : String(err);
@@ -160,11 +160,21 @@ export class Transport {
       : call.reached === false
         ? ' The create was not applied: no attempt reached the service. Call again once it is reachable.'
         : ` The create may or may not have been applied: retry with the same idempotency key (${call.idempotencyKey}) so it cannot be created twice.`;
+    const where = `${this.#origin}${this.#basePath}`;
     return new NetworkFault(
-      `No answer from the service at ${this.host} for ${call.method} ${call.path} (${code}: ${detail}) after ${call.attempts} attempt(s). Check the network and SVC_BASE_URL, then try again.${create}`,
+      `The service cannot be reached at ${where}: ${whyNoAnswer(code, this.#options.timeoutMs)} (${code}: ${detail}) on ${call.method} ${call.path}, after ${call.attempts} attempt(s). Check the network and SVC_BASE_URL, then try again.${create}`,
       { method: call.method, path: call.path, attempts: call.attempts, cause: err, ...(call.idempotencyKey ? { idempotencyKey: call.idempotencyKey } : {}) },
     );
   }
+}
+
+/** The failure with no answer, in a user's words. */
+function whyNoAnswer(code: string, timeoutMs: number): string {
+  if (code === 'ECONNREFUSED') return 'nothing accepts connections there';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name does not resolve';
+  if (code.includes('TIMEOUT') || code === 'ETIMEDOUT') return `it did not answer within ${Math.round(timeoutMs / 1000)} seconds`;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return 'the connection was dropped before an answer came';
+  return 'no answer came';
 }
 
 export interface BackoffPolicy {

@@ -22,7 +22,7 @@ import {
 import { retryAfterSeconds, type Pacer } from './pacing.js';
 import { SessionGrantSchema, type ResourceKind, type SessionGrant } from './schemas.js';
 import { decoder, type Decoder } from './validate.js';
-import type { SessionManager } from './session.js';
+import type { SessionManager, SignInTurns } from './session.js';
 
 export interface CoreOptions {
   /** Retries after the first attempt, on faults (5xx, no answer). */
@@ -204,13 +204,13 @@ export class RequestCore {
   }
 
   /** The sign-in request: no pacing or session; retried on faults; a 429 waits when it can. */
-  async signIn(keyId: string, secret: string, beforeAttempt: () => Promise<void>, signal?: AbortSignal): Promise<SessionGrant> {
+  async signIn(keyId: string, secret: string, turns: SignInTurns, signal?: AbortSignal): Promise<SessionGrant> {
     const started = this.#d.now();
     const facts: Attempted = { method: 'POST', path: '/api/v1/auth/token', attempts: 0 };
     const body = JSON.stringify({ key_id: keyId, secret });
     let faults = 0;
     for (;;) {
-      await beforeAttempt();
+      await turns.before();
       facts.attempts++;
       let res: WireResponse;
       try {
@@ -219,9 +219,11 @@ export class RequestCore {
         if (signal?.aborted) throw signal.reason;
         const delay = this.#retryDelay(++faults, started, isTransientNetworkError(err), undefined);
         if (delay === null) throw this.#d.transport.networkFault(err, facts);
+        this.#d.logger.warn({ attempt: facts.attempts, delayMs: delay, err }, 'no answer to the sign-in; retrying');
         await this.#d.sleep(delay, signal);
         continue;
       }
+      turns.answered();
       if (res.status >= 200 && res.status < 300) {
         const grant = this.#parse(this.#grant, res, facts).value;
         this.#d.logger.info({ keyId, mode: grant.mode, business: grant.business, scopes: grant.scopes }, 'signed in');

@@ -1,13 +1,16 @@
 // The session: signs in lazily and once for any number of concurrent callers, renews before expiry and
 // after a 401, and signs out on shutdown. Sign-ins are throttled (the service allows 10 a minute per
-// address): a refused sign-in is remembered for a cool-down, and no more than a few happen a minute.
+// address): a refused sign-in is remembered for a cool-down, and no more than a few answered sign-ins
+// happen a minute. An attempt that got no answer (refused connection, reset, time-out) never reached the
+// service's limit, so it does not count: it is retried with back-off inside the retry budget, and a
+// service that cannot be reached is reported as such, never as our own throttle.
 import { ApiError, Forbidden, RateLimited, Unauthorized } from './errors.js';
 import type { SessionGrant } from './schemas.js';
 
 export interface SessionOptions {
   /** Sign in again when the session has less than this left. */
   renewMarginMs: number;
-  /** Sign-in requests (retries included) allowed in any 60 seconds; the service allows 10 per address. */
+  /** Answered sign-in requests (retries included) allowed in any 60 seconds; the service allows 10 per address. */
   maxSignInsPerMinute: number;
   /** After a refused sign-in (401/403), calls fail at once for this long instead of signing in again. */
   failureCooldownMs: number;
@@ -15,12 +18,17 @@ export interface SessionOptions {
   maxWaitMs: number;
 }
 
+/** The hooks a sign-in calls around each of its requests, so the throttle sees every attempt. */
+export interface SignInTurns {
+  /** Waits until another request fits in the per-minute allowance (or refuses). */
+  before(): Promise<void>;
+  /** The service answered the request (any status): it counts toward the allowance. */
+  answered(): void;
+}
+
 export interface SessionDeps {
-  /**
-   * Performs the sign-in (with its own retries on faults), awaiting `beforeAttempt` before each request
-   * so that retries count toward the per-minute allowance too.
-   */
-  signIn: (beforeAttempt: () => Promise<void>, signal?: AbortSignal) => Promise<SessionGrant>;
+  /** Performs the sign-in (with its own retries on faults), calling `turns` around each request. */
+  signIn: (turns: SignInTurns, signal?: AbortSignal) => Promise<SessionGrant>;
   signOut: (token: string) => Promise<void>;
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -59,7 +67,7 @@ export class SessionManager {
     return this.#current?.expiresAt ?? null;
   }
 
-  /** Sign-in requests made so far (retries included). */
+  /** Sign-in requests the service answered so far (retries included). */
   get signIns(): number {
     return this.#signIns;
   }
@@ -108,7 +116,7 @@ export class SessionManager {
     const failure = this.#failure;
     if (failure && now - failure.at < this.#options.failureCooldownMs) throw failure.error;
     try {
-      const grant = await this.#deps.signIn(() => this.#throttle());
+      const grant = await this.#deps.signIn({ before: () => this.#roomForAttempt(), answered: () => this.#countAnswered() });
       const lifetimeS = typeof grant.expires_in === 'number' ? grant.expires_in : DEFAULT_LIFETIME_S;
       const current = { token: grant.access_token, expiresAt: now + lifetimeS * 1000, grant };
       this.#current = current;
@@ -121,9 +129,7 @@ export class SessionManager {
     }
   }
 
-  /** Waits until another sign-in request fits in the per-minute allowance (or refuses), then counts it. */
-  async #throttle(): Promise<void> {
-    await this.#roomForAttempt();
+  #countAnswered(): void {
     this.#attempts.push(this.#deps.now());
     this.#signIns++;
   }
@@ -136,7 +142,7 @@ export class SessionManager {
     if (wait > this.#options.maxWaitMs) {
       const retryAfter = Math.ceil(wait / 1000);
       throw new RateLimited(
-        `Signed in ${this.#attempts.length} times in the last minute; not signing in again yet, to stay inside the service's sign-in limit. Retry after ${retryAfter} seconds.`,
+        `The service answered ${this.#attempts.length} sign-ins in the last minute; not signing in again yet, to stay inside the service's sign-in limit. Retry after ${retryAfter} seconds.`,
         retryAfter,
       );
     }

@@ -4,12 +4,23 @@ import type { ServiceEnv } from '../config.js';
 import { deferredLogger } from '../deferred-logger.js';
 import { createEventBus } from '../events/bus.js';
 import { reportingFactory, sdkErrorReporter } from '../mcp/sdk-errors.js';
+import { forwardNotices } from '../mcp/notices.js';
 import { createServerFactory } from '../mcp/server.js';
+import { createNoticeBoard } from '../notices.js';
 import { parseServeOptions, type ServeOptions } from '../serve-options.js';
 import { connect, type Connection } from './connect.js';
 import { planEventSources } from './event-sources.js';
 
-function banner(options: ServeOptions, connection: Connection, httpUrl: string | null): string {
+/**
+ * How a client starts this server, for the banner. Run by npx, the script lives in npx's temporary cache,
+ * which a client config must not name: offer the npx form instead.
+ */
+export function clientLaunch(entry: string, env: ServiceEnv): { command: string; args: string[] } {
+  const viaNpx = env.npm_command === 'exec' || /[\\/]_npx[\\/]/.test(entry);
+  return viaNpx ? { command: 'npx', args: ['-y', 'invoicing-mcp'] } : { command: 'node', args: [entry] };
+}
+
+function banner(options: ServeOptions, connection: Connection, httpUrl: string | null, env: ServiceEnv): string {
   const where = connection.sandbox
     ? 'on the built-in sandbox in test mode (sample books; no keys set, nothing real is read or changed)'
     : `on ${connection.api.baseUrl} with key ${connection.api.keyId} (${connection.api.mode} mode)`;
@@ -18,22 +29,21 @@ function banner(options: ServeOptions, connection: Connection, httpUrl: string |
     : 'stdio';
   const lines = [`invoicing-mcp: MCP server over ${how}, ${where}.`];
   if (!httpUrl) {
-    const entry = process.argv[1] ?? 'dist/bin/invoicing-mcp.mjs';
-    lines.push(
-      `Connect a client: {"mcpServers": {"invoicing": {"command": "node", "args": [${JSON.stringify(entry)}]}}} (add "env" with SVC_BASE_URL, SVC_KEY_ID, SVC_SECRET for real books)`,
-    );
+    const launch = JSON.stringify(clientLaunch(process.argv[1] ?? 'dist/bin/invoicing-mcp.mjs', env)).slice(1, -1);
+    lines.push(`Connect a client: {"mcpServers": {"invoicing": {${launch}}}} (add "env" with SVC_BASE_URL, SVC_KEY_ID, SVC_SECRET for real books)`);
   }
   return lines.join('\n');
 }
 
 export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: string) => void): Promise<void> {
   const options = parseServeOptions(argv, env);
-  const logs = deferredLogger({ level: options.logLevel });
+  const notices = createNoticeBoard();
+  const logs = deferredLogger({ level: options.logLevel, notices });
   const logger = logs.sink;
   const connection = await connect(env, logs.load);
   const bus = createEventBus({ invalidate: (kind, id) => connection.api.invalidate(kind, id) });
   const events = planEventSources(options, connection, bus, logs.load);
-  const factory = await createServerFactory(
+  const makeServer = await createServerFactory(
     { api: connection.api, logger },
     {
       selection: { readOnly: options.readOnly, toolsets: options.toolsets },
@@ -41,13 +51,18 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
       events: { bus, live: events.live },
     },
   );
+  const factory: typeof makeServer = (unit) => {
+    const server = makeServer(unit);
+    forwardNotices(server, unit, notices);
+    return server;
+  };
   let stop: () => Promise<void>;
   let mcpUrl: string | null = null;
   if (options.transport === 'http') {
     const { serveHttp } = await import('../mcp/http.js');
     const http = await serveHttp(factory, { ...options, logger, events: events.live ? bus : null, extraRoutes: events.routes });
     mcpUrl = http.url;
-    stderr(banner(options, connection, http.url));
+    stderr(banner(options, connection, http.url, env));
     stop = () => http.close();
   } else {
     const { LineStdioTransport } = await import('../mcp/stdio-transport.js');
@@ -56,7 +71,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
     const report = sdkErrorReporter(logger);
     const instance = reportingFactory(factory, report);
     const handle = serveStdio((ctx) => instance({ era: ctx.era, lifetime: 'connection' }), { transport, onerror: report });
-    stderr(banner(options, connection, null));
+    stderr(banner(options, connection, null, env));
     stop = () => handle.close();
     // The client closing our stdin ends the session: stop, so the process does not linger.
     process.stdin.once('end', () => void shutdown());

@@ -225,7 +225,7 @@ export function startPoller(options: PollerOptions): Poller {
     const seconds = roundSeconds(options.intervalSeconds, limit, share, windowSeconds);
     if (seconds > options.intervalSeconds) {
       logger.warn(
-        { intervalSeconds: options.intervalSeconds, limit, windowSeconds, roundSeconds: seconds },
+        { notice: true, intervalSeconds: options.intervalSeconds, limit, windowSeconds, roundSeconds: seconds },
         `SVC_POLL_SECONDS=${options.intervalSeconds} needs more calls than ${Math.round(share * 100)} % of the rate limit (${limit} per ${windowSeconds} s) allows: changes will be found about every ${seconds} s`,
       );
     }

@@ -41,7 +41,7 @@ export async function registerWebhookRoute(app: FastifyInstance, options: Webhoo
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) => done(null, body));
     scope.setErrorHandler((err: FastifyError, _req, reply) => {
       const status = err.statusCode === 413 ? 413 : err.statusCode && err.statusCode < 500 ? 400 : 500;
-      logger.warn({ status, code: err.code }, 'webhook delivery refused before its checks');
+      logger.warn({ notice: true, status, code: err.code }, 'webhook delivery refused before its checks');
       return refuse(reply, status, status === 413 ? 'body larger than 256 KB' : 'bad request');
     });
 
@@ -49,19 +49,19 @@ export async function registerWebhookRoute(app: FastifyInstance, options: Webhoo
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const check = verifySignature(req.headers['x-service-signature'], raw, options.secret, now());
       if (!check.ok) {
-        logger.warn({ reason: check.reason, bytes: raw.length }, 'webhook delivery refused');
+        logger.warn({ notice: true, reason: check.reason, bytes: raw.length }, `webhook delivery refused: ${check.message}`);
         return refuse(reply, 400, check.message);
       }
       let body: unknown;
       try {
         body = JSON.parse(raw.toString('utf8'));
       } catch {
-        logger.warn({ bytes: raw.length }, 'webhook delivery refused: body is not JSON');
+        logger.warn({ notice: true, bytes: raw.length }, 'webhook delivery refused: body is not JSON');
         return refuse(reply, 400, 'body is not JSON');
       }
       const parsed = eventFromWebhook(body);
       if (!parsed.ok && parsed.reason === 'invalid') {
-        logger.warn({ problem: parsed.message }, 'webhook delivery refused: unexpected shape');
+        logger.warn({ notice: true, problem: parsed.message }, 'webhook delivery refused: unexpected shape');
         return refuse(reply, 400, parsed.message);
       }
       const eventId = parsed.ok ? parsed.event.id : parsed.eventId;

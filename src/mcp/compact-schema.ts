@@ -1,7 +1,7 @@
 // The JSON Schema a model reads costs tokens in every conversation. The zod schemas still validate in
 // full (arguments before the handler runs, results before they leave); what is advertised drops what
-// tells a model little: the $schema URL, safe-integer bounds, additionalProperties, long length caps and
-// patterns whose description already names the format. Outputs keep each record's own fields and types
+// tells a model little: the $schema URL, safe-integer bounds, additionalProperties, long length caps,
+// ids' lower bounds and patterns whose description already names the format. Outputs keep each record's own fields and types
 // (nested objects and arrays by type alone), no descriptions or required lists; a list's `data` items are
 // the records its get tool describes.
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
@@ -25,7 +25,10 @@ function dropped(node: Json, key: string, value: unknown, output: boolean): bool
   if ((key === 'maximum' && value === SAFE) || (key === 'minimum' && value === -SAFE)) return true;
   if (key === 'maxLength' && typeof value === 'number' && value >= 255) return true;
   if (key === 'minLength' && value === 1) return true;
-  if (((key === 'exclusiveMinimum' && value === 0) || (key === 'minimum' && value === 1)) && node.type === 'integer') return true;
+  // A described integer is an id ("From list_...") whose lower bound says nothing new; an undescribed one
+  // (page, per_page) keeps its minimum of 1, since 0 is a natural first guess for a page.
+  const describedInteger = node.type === 'integer' && typeof node.description === 'string';
+  if (((key === 'exclusiveMinimum' && value === 0) || (key === 'minimum' && value === 1)) && describedInteger) return true;
   if (key === 'pattern' && (typeof node.description === 'string' || typeof node.format === 'string')) return true;
   return output && (key === 'description' || key === 'required' || key === 'title');
 }

@@ -42,15 +42,29 @@ export interface HttpServer {
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
+const TOKEN_HELP =
+  'This server takes the static bearer token it was started with (--http-token or INVOICING_MCP_HTTP_TOKEN), not OAuth: send Authorization: Bearer <token>.';
+
+/**
+ * The challenge names the realm and, per RFC 6750, the error with our words, and no `resource_metadata`:
+ * there is no authorization server to discover. (A client with an OAuth provider, such as the Inspector,
+ * still tries OAuth on any 401 and finds none; it should be given the token as a header instead.)
+ */
+function challenge(given: boolean): string {
+  const error = given ? 'error="invalid_token", ' : '';
+  return `Bearer realm="invoicing-mcp", ${error}error_description="${TOKEN_HELP.replace(/"/g, "'")}"`;
+}
+
 function bearerCheck(token: string) {
   const expected = digest(token);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
     if (m && timingSafeEqual(digest(m[1] as string), expected)) return;
+    const given = request.headers.authorization !== undefined;
     await reply
       .code(401)
-      .header('www-authenticate', 'Bearer')
-      .send({ error: 'unauthorized', message: 'Send Authorization: Bearer <token>, the token this server was started with.' });
+      .header('www-authenticate', challenge(given))
+      .send({ error: given ? 'invalid_token' : 'unauthorized', message: given ? `The bearer token is not the one this server was started with. ${TOKEN_HELP}` : TOKEN_HELP });
   };
 }
 

@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../../tools/index.js';
 import { deferredSchema } from './compact-schema.js';
 import { strictInput } from './strict-args.js';
 import type { ToolManifestEntry } from './tool-manifest.js';
+import { logToolFailure } from './refusals.js';
 
 // Loaded with the first call, like the tools themselves.
 const errorResultOf = async (err: unknown, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
@@ -34,7 +35,7 @@ async function run(tool: ToolDefinition, runtime: ToolRuntime, args: Record<stri
     const outcome = await tool.handler(runtime.context, args);
     return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured as Record<string, unknown> };
   } catch (err) {
-    runtime.context.logger.warn({ tool: tool.name, err }, 'tool call refused or failed');
+    logToolFailure(runtime.context.logger, tool.name, err);
     return errorResultOf(err, tool.name, args);
   }
 }

@@ -5,11 +5,12 @@ import type { ToolContext } from '../../tools/context.js';
 import type { ResourceKind } from '../api/schemas.js';
 import type { EventBus } from '../events/bus.js';
 import { EVENTS_FEED_URI, LOW_STOCK_FEED_URI, recordUri, type BooksEvent } from '../events/event.js';
+import { malformedResourceUri, readingResource } from './refusals.js';
 import { decimalId } from './resource-id.js';
 
-const KINDS: { kind: ResourceKind; noun: string }[] = [
+const KINDS: { kind: ResourceKind; noun: string; article?: string }[] = [
   { kind: 'customers', noun: 'customer' },
-  { kind: 'invoices', noun: 'invoice (with lines)' },
+  { kind: 'invoices', noun: 'invoice (with lines)', article: 'An' },
   { kind: 'quotes', noun: 'quote' },
   { kind: 'payments', noun: 'payment (with allocations)' },
   { kind: 'products', noun: 'product (with stock)' },
@@ -39,11 +40,12 @@ function registerFeeds(server: McpServer, ctx: ToolContext, bus: EventBus): void
       description: 'Every tracked product at or below its reorder level, with stock per branch; subscribe to hear when it changes',
       mimeType: 'application/json',
     },
-    async (uri) => {
-      const products = [];
-      for await (const product of ctx.api.products.all({ low_stock: true })) products.push(product);
-      return json(uri.href, { products });
-    },
+    async (uri) =>
+      readingResource(uri.href, ctx.logger, async () => {
+        const products = [];
+        for await (const product of ctx.api.products.all({ low_stock: true })) products.push(product);
+        return json(uri.href, { products });
+      }),
   );
   server.registerResource(
     'events',
@@ -59,25 +61,27 @@ function registerFeeds(server: McpServer, ctx: ToolContext, bus: EventBus): void
 
 export function registerResources(server: McpServer, ctx: ToolContext, bus: EventBus): void {
   registerFeeds(server, ctx, bus);
-  for (const { kind, noun } of KINDS) {
+  for (const { kind, noun, article = 'A' } of KINDS) {
     server.registerResource(
       kind,
       new ResourceTemplate(`invoicing://${kind}/{id}`, { list: undefined }),
-      { title: `A ${noun.split(' ')[0]}`, description: `One ${noun} as JSON`, mimeType: 'application/json' },
-      async (uri, { id }) => {
-        const n = decimalId(Array.isArray(id) ? id[0] : id);
-        if (!Number.isSafeInteger(n) || n < 1) throw new Error(`${uri.href}: the id must be a positive whole number`);
-        return json(uri.href, await ctx.api[kind].get(n));
-      },
+      { title: `${article} ${noun.split(' ')[0]}`, description: `One ${noun} as JSON`, mimeType: 'application/json' },
+      async (uri, { id }) =>
+        readingResource(uri.href, ctx.logger, async () => {
+          const n = decimalId(Array.isArray(id) ? id[0] : id);
+          if (!Number.isSafeInteger(n) || n < 1) throw malformedResourceUri(uri.href, 'the id must be a positive whole number, as in invoicing://invoices/12');
+          return json(uri.href, await ctx.api[kind].get(n));
+        }),
     );
   }
   server.registerResource(
     'business',
     'invoicing://business',
     { title: 'The business', description: 'The business these keys belong to, the mode and the key\'s scopes', mimeType: 'application/json' },
-    async (uri) => {
-      const session = await ctx.api.session();
-      return json(uri.href, { business: session.business, mode: session.mode, key_id: session.keyId, scopes: session.scopes });
-    },
+    async (uri) =>
+      readingResource(uri.href, ctx.logger, async () => {
+        const session = await ctx.api.session();
+        return json(uri.href, { business: session.business, mode: session.mode, key_id: session.keyId, scopes: session.scopes });
+      }),
   );
 }

@@ -36,7 +36,8 @@ export async function createServerFactory(ctx: ToolContext, options: ServerOptio
   return (unit) => {
     const server = new McpServer(
       { name: SERVER_NAME, version: SERVER_VERSION },
-      { instructions: INSTRUCTIONS, ...(live ? { capabilities: { resources: { subscribe: true } } } : {}) },
+      // `logging`: the SDK answers logging/setLevel and filters the notices sent as notifications/message.
+      { instructions: INSTRUCTIONS, capabilities: { logging: {}, ...(live ? { resources: { subscribe: true } } : {}) } },
     );
     registerTools(server, tools, { context: ctx, confirmWrites: options.confirmWrites });
     registerResources(server, ctx, bus);

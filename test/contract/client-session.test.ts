@@ -126,7 +126,7 @@ describe('a regenerated key', () => {
 
   it('keeps sign-ins to a few a minute when every sign-in is refused', async () => {
     const key = await sb.makeKey('test');
-    const c = client(key, { signInFailureCooldownMs: 0, maxWaitMs: 100 });
+    const c = client(key, { signInFailureCooldownMs: 0, maxWaitMs: 100, maxSignInsPerMinute: 4 });
     await c.ping();
     await sb.regenerate(key.key_id);
     const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => c.ping().catch((e: unknown) => Promise.reject(logs.caught(e)))));

@@ -61,7 +61,7 @@ describe('with --http-token', () => {
   it('answers a missing token with 401 and a Bearer challenge', async () => {
     const res = await post(server.url, {});
     expect(res.status).toBe(401);
-    expect(res.headers['www-authenticate']).toBe('Bearer');
+    expect(res.headers['www-authenticate']).toMatch(/^Bearer realm="invoicing-mcp", error_description="[^"]*not OAuth/);
     expect(JSON.parse(res.body).message).toContain('Authorization: Bearer');
   });
 

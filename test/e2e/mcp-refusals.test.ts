@@ -65,10 +65,10 @@ describe('refusals on a live key (v2 client over stdio)', () => {
     const before = (await sandbox.requests()).length;
     const price = await fullKey.client.callTool({
       name: 'create_draft_invoice',
-      arguments: { customer_id: 1, items: [{ description: 'Labour', unit_price: 12.5, quantity: 1 }] },
+      arguments: { customer_id: 1, items: [{ description: 'Labour', unit_price: 12.34567, quantity: 1 }] },
     });
     expect(price.isError).toBe(true);
-    expect(textOf(price)).toMatch(/items\.0\.unit_price: .*expected string/);
+    expect(textOf(price)).toMatch(/items\.0\.unit_price: .*more than 4 decimals/);
     const email = await fullKey.client.callTool({ name: 'create_customer', arguments: { name: 'X', email: 'not-an-email' } });
     expect(textOf(email)).toMatch(/email: Invalid email/);
     expect((await sandbox.requests()).length).toBe(before);

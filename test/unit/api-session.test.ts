@@ -1,5 +1,6 @@
 // The session manager with a scripted sign-in: single flight, renewal, cool-down after a refusal, and a
-// per-minute allowance that counts every sign-in request, retries included.
+// per-minute allowance that counts every sign-in request the service answered, retries included, and never
+// one that got no answer.
 import { describe, expect, it } from 'vitest';
 import { RateLimited, Unauthorized } from '../../src/api/errors.js';
 import type { SessionGrant } from '../../src/api/schemas.js';
@@ -7,7 +8,7 @@ import { SessionManager, type SessionOptions } from '../../src/api/session.js';
 
 const OPTIONS: SessionOptions = { renewMarginMs: 60_000, maxSignInsPerMinute: 4, failureCooldownMs: 20_000, maxWaitMs: 1000 };
 
-function harness(script: Array<'ok' | '401' | 'fault-then-ok'>, options: Partial<SessionOptions> = {}) {
+function harness(script: Array<'ok' | '401' | 'fault-then-ok' | 'drops-then-ok'>, options: Partial<SessionOptions> = {}) {
   let clock = 1_000_000;
   let n = 0;
   const requests: number[] = [];
@@ -19,16 +20,21 @@ function harness(script: Array<'ok' | '401' | 'fault-then-ok'>, options: Partial
         clock += ms;
       },
       signOut: async () => undefined,
-      signIn: async (beforeAttempt): Promise<SessionGrant> => {
+      signIn: async (turns): Promise<SessionGrant> => {
         const step = script[Math.min(n, script.length - 1)];
         n++;
-        await beforeAttempt();
+        if (step === 'drops-then-ok') {
+          for (let i = 0; i < 5; i++) await turns.before(); // five attempts with no answer, then the one answered below
+        }
+        await turns.before();
         requests.push(clock);
         await new Promise((r) => setTimeout(r, 5));
+        turns.answered();
         if (step === '401') throw new Unauthorized('Sign-in was refused (401).');
         if (step === 'fault-then-ok') {
-          await beforeAttempt(); // a retry after a fault
+          await turns.before(); // a retry after a 500
           requests.push(clock);
+          turns.answered();
         }
         return { access_token: `svcat_token${n}`, expires_in: 3600 };
       },
@@ -81,6 +87,13 @@ describe('SessionManager', () => {
     expect(err).toBeInstanceOf(RateLimited);
     expect((err as RateLimited).retryAfter).toBeGreaterThanOrEqual(59);
     expect(h.requests).toHaveLength(4);
+  });
+
+  it('does not count attempts that got no answer', async () => {
+    const h = harness(['drops-then-ok'], { renewMarginMs: 3_600_000 }); // every call signs in again
+    for (let i = 0; i < 4; i++) expect(await h.manager.token()).toBe(`svcat_token${i + 1}`);
+    expect(h.manager.signIns).toBe(4);
+    await expect(h.manager.token()).rejects.toBeInstanceOf(RateLimited);
   });
 
   it('waits for the allowance when the wait is within bounds', async () => {

@@ -1,0 +1,79 @@
+// A service that cannot be reached is reported as such, and where, within the retry budget: never as the
+// rate limit (attempts that got no answer do not count against the sign-in throttle). A closed port through
+// the built server (a tool call and `check`); an address that accepts connections and never answers through
+// the API client with a short per-attempt time-out.
+import { execFile } from 'node:child_process';
+import { createServer, type Server, type Socket } from 'node:net';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApiClient, NetworkFault } from '../../src/api/index.js';
+import { silentLogger } from '../../src/logger.js';
+import { connectClient, textOf } from './support/clients.js';
+import { CLI, freePort, serverEnv, stdioCommand } from './support/server.js';
+
+const KEY = { SVC_KEY_ID: 'svck_test_unreachable1', SVC_SECRET: 'svc_test_unreachable_secret1' };
+const run = promisify(execFile);
+
+describe('a closed port', () => {
+  it('a tool call says the service cannot be reached at that address, not the rate limit', async () => {
+    const base = `http://127.0.0.1:${await freePort()}`;
+    const mcp = await connectClient('v2', { stdio: stdioCommand([], { SVC_BASE_URL: base, ...KEY }) });
+    try {
+      const started = Date.now();
+      const first = await mcp.client.callTool({ name: 'list_customers', arguments: {} });
+      const second = await mcp.client.callTool({ name: 'list_customers', arguments: {} });
+      expect(Date.now() - started).toBeLessThan(2 * 30_000);
+      for (const result of [first, second]) {
+        expect(result.isError).toBe(true);
+        expect(textOf(result)).toContain(`cannot be reached at ${base}`);
+        expect(textOf(result)).toContain('ECONNREFUSED');
+        expect(textOf(result)).not.toMatch(/rate limit|signed in|sign-ins/i);
+      }
+    } finally {
+      await mcp.close();
+    }
+  }, 90_000);
+
+  it('`check` says the same and exits 1', async () => {
+    const base = `http://127.0.0.1:${await freePort()}`;
+    const failed = await run(process.execPath, [CLI, 'check'], { env: serverEnv({ SVC_BASE_URL: base, ...KEY }) }).catch((e: unknown) => e);
+    const err = failed as { code: number; stdout: string; stderr: string };
+    expect(err.code).toBe(1);
+    expect(err.stderr).toContain(`cannot be reached at ${base}`);
+    expect(err.stderr).not.toMatch(/rate limit|signed in/i);
+    expect(err.stdout).toBe('');
+  }, 60_000);
+});
+
+describe('an address that accepts connections and never answers', () => {
+  const sockets: Socket[] = [];
+  let silent: Server;
+  afterAll(async () => {
+    for (const s of sockets) s.destroy();
+    await new Promise((resolve) => silent?.close(resolve));
+  });
+
+  it('the call fails within the retry budget, saying the service did not answer', async () => {
+    silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    const base = `http://127.0.0.1:${port}`;
+    const api = createApiClient(
+      { baseUrl: base, keyId: KEY.SVC_KEY_ID, secret: KEY.SVC_SECRET },
+      { logger: silentLogger(), options: { requestTimeoutMs: 300, retryBudgetMs: 3_000, backoffBaseMs: 50, backoffMaxMs: 200 } },
+    );
+    try {
+      for (let i = 0; i < 3; i++) {
+        const started = Date.now();
+        const err = await api.customers.list().catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(NetworkFault);
+        expect((err as Error).message).toContain(`cannot be reached at ${base}: it did not answer within`);
+        expect((err as Error).message).not.toMatch(/rate limit/i);
+        expect(Date.now() - started).toBeLessThan(3_000 + 300 + 1_000);
+      }
+      expect(api.stats().signIns).toBe(0);
+    } finally {
+      await api.close();
+    }
+  }, 30_000);
+});
