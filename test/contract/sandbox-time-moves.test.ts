@@ -6,9 +6,11 @@ import {
   admin,
   cents,
   dayNumber,
+  get,
   listAll,
   nzMidnight,
   plusDays,
+  post,
   signIn,
   start,
   type Json,
@@ -99,5 +101,37 @@ describe.each(['test', 'live'] as const)('time moves statuses (%s mode)', (mode)
     const after = await listAll(reader, '/api/v1/invoices');
     expect(after.filter((i) => partPaid.includes(i.id)).every((i) => i.status === 'part_paid')).toBe(true);
     expect(pastDueButNotOverdue(after, advanced.body.today)).toEqual([]);
+  });
+});
+
+describe('an invoice sent today with a due date already past', () => {
+  it('stays sent today and turns overdue at the next midnight, dated then, not at its due date', async () => {
+    const live = await session('live');
+    const today = (await admin(sb, 'GET', '/clock')).body.today;
+    const customer = (await get(live, '/api/v1/customers?status=active&per_page=1')).body.data[0];
+    const dueDate = plusDays(today, -5);
+    const draft = await post(live, '/api/v1/invoices', {
+      customer_id: customer.id,
+      issue_date: plusDays(today, -20),
+      due_date: dueDate,
+      items: [{ description: 'Late paperwork', quantity: 1, unit_price: '80.00' }],
+    });
+    expect(draft.status).toBe(201);
+    const sent = await admin(sb, 'POST', `/invoices/${draft.body.data.id}/send`);
+    expect(sent.status).toBe(200);
+    const sentAt = (await get(live, `/api/v1/invoices/${draft.body.data.id}`)).body.data;
+    expect(sentAt.status).toBe('sent');
+
+    await admin(sb, 'POST', '/clock', { advance_seconds: 3600 });
+    const reader = await session('live');
+    expect((await get(reader, `/api/v1/invoices/${draft.body.data.id}`)).body.data.status).toBe('sent');
+
+    expect((await admin(sb, 'POST', '/clock', { advance_days: 1 })).status).toBe(200);
+    const later = await session('live');
+    const changed = await listAll(later, `/api/v1/invoices?updated_since=${encodeURIComponent(sentAt.updated_at)}`);
+    const moved = changed.find((i) => i.id === draft.body.data.id);
+    expect(moved?.status).toBe('overdue');
+    expect(Date.parse(moved.updated_at)).toBe(nzMidnight(plusDays(today, 1)));
+    expect(Date.parse(moved.updated_at)).toBeGreaterThan(Date.parse(sentAt.updated_at));
   });
 });
