@@ -4,6 +4,7 @@ import type { ServiceEnv } from '../config.js';
 import { deferredLogger } from '../deferred-logger.js';
 import { createEventBus } from '../events/bus.js';
 import { reportingFactory, sdkErrorReporter } from '../mcp/sdk-errors.js';
+import { legacyResourceNotFound } from '../mcp/legacy-error-codes.js';
 import { forwardNotices } from '../mcp/notices.js';
 import { createServerFactory } from '../mcp/server.js';
 import { createNoticeBoard } from '../notices.js';
@@ -54,6 +55,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   const factory: typeof makeServer = (unit) => {
     const server = makeServer(unit);
     forwardNotices(server, unit, notices);
+    legacyResourceNotFound(server, unit);
     return server;
   };
   let stop: () => Promise<void>;

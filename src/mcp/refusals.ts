@@ -1,7 +1,6 @@
 // Refusals of the service as the MCP layer reports them. A resource read of a record the service does not
-// have is the SDK's ResourceNotFoundError: on the wire -32602 with data exactly { uri } on every revision
-// (the 2026-07-28 specification requires it; the SDK never emits the older -32002, which clients still
-// accept). A malformed URI is -32602 with data { uri, reason: 'invalid_uri' }, as the SDK answers a URI it
+// have is the SDK's ResourceNotFoundError: on the wire -32602 with data exactly { uri } (the 2026-07-28
+// specification requires it), renamed -32002 for 2025-era connections by legacy-error-codes.ts. A malformed URI is -32602 with data { uri, reason: 'invalid_uri' }, as the SDK answers a URI it
 // cannot parse. Each message says what to fix; any other refusal keeps the service's own message. Refusals
 // are ordinary outcomes: logged below warn and without a stack.
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';

@@ -1,7 +1,7 @@
 // A failed resource read answers with the protocol's signals, through both clients and both transports: a
-// record the books do not have is "resource not found", which the SDK puts on the wire as -32602 with data
-// exactly { uri } on every revision (the 2026-07-28 specification requires it; -32002 is what clients
-// must also accept from older servers); a malformed URI is -32602 with data { uri, reason: 'invalid_uri' }.
+// record the books do not have is "resource not found", -32002 on the 2025 handshake (as 2025-11-25 names
+// it) and -32602 with data exactly { uri } on 2026-07-28 (which requires it), naming the URI either way;
+// a malformed URI is -32602 with data { uri, reason: 'invalid_uri' }.
 // The refusals are not logged as warnings with stack traces. Templates are titled in good English.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type Connected, type Sdk, type Via } from './support/clients.js';
@@ -13,10 +13,12 @@ beforeAll(async () => {
 });
 afterAll(() => http?.close());
 
-const cases: { sdk: Sdk; via: 'stdio' | 'http' }[] = [
-  { sdk: 'v2', via: 'http' },
-  { sdk: 'v1', via: 'stdio' },
-  { sdk: 'v2', via: 'stdio' },
+/** v1 speaks the 2025 handshake; v2 pins 2026-07-28. */
+const cases: { sdk: Sdk; via: 'stdio' | 'http'; notFound: number }[] = [
+  { sdk: 'v2', via: 'http', notFound: -32602 },
+  { sdk: 'v1', via: 'http', notFound: -32002 },
+  { sdk: 'v1', via: 'stdio', notFound: -32002 },
+  { sdk: 'v2', via: 'stdio', notFound: -32602 },
 ];
 
 interface Refusal {
@@ -34,7 +36,7 @@ async function refusal(c: Connected, uri: string): Promise<Refusal> {
   return err;
 }
 
-describe.each(cases)('the $sdk client over $via', ({ sdk, via }) => {
+describe.each(cases)('the $sdk client over $via', ({ sdk, via, notFound }) => {
   let c: Connected;
   beforeAll(async () => {
     const where: Via = via === 'stdio' ? { stdio: stdioCommand() } : { http: http.url };
@@ -42,10 +44,10 @@ describe.each(cases)('the $sdk client over $via', ({ sdk, via }) => {
   });
   afterAll(() => c?.close());
 
-  it('a missing record is resource-not-found: -32602 with data exactly { uri }, naming the URI', async () => {
+  it(`a missing record is resource-not-found: ${notFound} with data exactly { uri }, naming the URI`, async () => {
     for (const uri of ['invoicing://invoices/999999', 'invoicing://customers/424242']) {
       const err = await refusal(c, uri);
-      expect(err.code, uri).toBe(-32602);
+      expect(err.code, uri).toBe(notFound);
       expect(err.data).toEqual({ uri });
       expect(err.message).toContain(uri);
       expect(err.message).toContain('does not exist');
