@@ -20,10 +20,13 @@ export interface ServeOptions {
   /** stdio mode: a listener for the service's webhooks at /webhooks on this port; null = none. */
   readonly webhookPort: number | null;
   readonly webhookHost: string;
+  /** The books mirror: a file path, `memory` or `off`; null = the default (see src/books/location.ts). */
+  readonly mirror: string | null;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
        invoicing-mcp [--webhook-port N] [--webhook-host H]   (stdio, with a webhook receiver at /webhooks)
+       invoicing-mcp [--mirror PATH|memory|off]   (the local copy of the books; mirror status|forget)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] ...
 Each flag also reads INVOICING_MCP_<FLAG> (e.g. INVOICING_MCP_READ_ONLY=1, INVOICING_MCP_HTTP_TOKEN=...).
 Toolsets: ${TOOLSETS.filter((t) => t !== 'connection').join(', ')}.`;
@@ -87,6 +90,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       'log-level': { type: 'string' },
       'webhook-port': { type: 'string' },
       'webhook-host': { type: 'string' },
+      mirror: { type: 'string' },
     },
   });
   const host = (flagOrEnv(values, env, 'host') as string | undefined) ?? '127.0.0.1';
@@ -115,5 +119,6 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     logLevel: (flagOrEnv(values, env, 'log-level') as string | undefined) ?? 'info',
     webhookPort,
     webhookHost: (flagOrEnv(values, env, 'webhook-host') as string | undefined) ?? '127.0.0.1',
+    mirror: (flagOrEnv(values, env, 'mirror') as string | undefined) ?? null,
   });
 }

@@ -6,6 +6,7 @@ import { createEventBus } from '../events/bus.js';
 import { createServerFactory } from '../mcp/server.js';
 import { parseServeOptions, type ServeOptions } from '../serve-options.js';
 import { connect, type Connection } from './connect.js';
+import { planBooksMirror } from './books-mirror.js';
 import { planEventSources } from './event-sources.js';
 
 function banner(options: ServeOptions, connection: Connection, httpUrl: string | null): string {
@@ -32,8 +33,9 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   const connection = await connect(env, logs.load);
   const bus = createEventBus({ invalidate: (kind, id) => connection.api.invalidate(kind, id) });
   const events = planEventSources(options, connection, bus, logs.load);
+  const mirror = planBooksMirror(options.mirror, connection, bus, logs.load);
   const factory = await createServerFactory(
-    { api: connection.api, logger },
+    { api: connection.api, books: mirror.books, logger },
     {
       selection: { readOnly: options.readOnly, toolsets: options.toolsets },
       confirmWrites: options.confirmWrites,
@@ -61,6 +63,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
     if (stopping) return;
     stopping = true;
     await events.close();
+    await mirror.close().catch(() => undefined);
     await stop().catch(() => undefined);
     await connection.close().catch(() => undefined);
     process.exit(0);
@@ -68,5 +71,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   process.once('SIGINT', () => void shutdown());
   process.once('SIGTERM', () => void shutdown());
   const lines = await events.start(mcpUrl);
+  const mirrorLine = await mirror.start().catch((err: unknown) => `Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`);
+  if (mirrorLine) lines.push(mirrorLine);
   if (lines.length > 0) stderr(lines.join('\n'));
 }
