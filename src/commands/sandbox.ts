@@ -1,9 +1,11 @@
 // `invoicing-mcp sandbox`: runs the emulated Invoicing Service until stopped, and says how to reach it.
 import { parseArgs } from 'node:util';
 import type { SandboxHandle } from '../sandbox/index.js';
+import { isCalendarDate } from '../sandbox/time.js';
 
 export const SANDBOX_USAGE = `usage: invoicing-mcp sandbox [--port N] [--host H] [--json] [--scale N] [--rate-limit CALLS]
-                             [--rate-window SECONDS] [--sign-in-limit N] [--admin-token T]`;
+                             [--rate-window SECONDS] [--sign-in-limit N] [--admin-token T]
+                             [--today YYYY-MM-DD]`;
 
 export class UsageError extends Error {}
 
@@ -16,12 +18,18 @@ interface SandboxArgs {
   rateWindowSeconds: number;
   signInLimit: number;
   adminToken: string | undefined;
+  today: string | undefined;
 }
 
 function positiveInt(name: string, raw: string | undefined, fallback: number, min = 1): number {
   if (raw === undefined) return fallback;
   if (!/^[0-9]+$/.test(raw) || Number(raw) < min) throw new UsageError(`--${name} must be a whole number of at least ${min}, not "${raw}"`);
   return Number(raw);
+}
+
+function readToday(raw: string | undefined): string | undefined {
+  if (raw !== undefined && !isCalendarDate(raw)) throw new UsageError(`--today must be a calendar date written YYYY-MM-DD, not "${raw}"`);
+  return raw;
 }
 
 export function parseSandboxArgs(argv: string[]): SandboxArgs {
@@ -37,6 +45,7 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
       'rate-window': { type: 'string' },
       'sign-in-limit': { type: 'string' },
       'admin-token': { type: 'string' },
+      today: { type: 'string' },
     },
   });
   const port = positiveInt('port', values.port, 8787, 0);
@@ -50,6 +59,7 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
     rateWindowSeconds: positiveInt('rate-window', values['rate-window'], 60),
     signInLimit: positiveInt('sign-in-limit', values['sign-in-limit'], 10),
     adminToken: values['admin-token'],
+    today: readToday(values.today),
   };
 }
 
@@ -57,6 +67,7 @@ export function describeSandbox(sb: SandboxHandle): string {
   const base = sb.baseUrl;
   return [
     `Invoicing Service sandbox listening on ${base}`,
+    `  business day ${sb.today} (Pacific/Auckland): the sample books end the day before`,
     '',
     `  test key   SVC_KEY_ID=${sb.keys.test.key_id}`,
     `             SVC_SECRET=${sb.keys.test.secret}`,
@@ -84,10 +95,11 @@ export async function runSandboxCommand(argv: string[], out: (text: string) => v
     rateWindowSeconds: args.rateWindowSeconds,
     signInLimit: args.signInLimit,
     ...(args.adminToken ? { adminToken: args.adminToken } : {}),
+    ...(args.today ? { today: args.today } : {}),
   });
   out(
     args.json
-      ? JSON.stringify({ base_url: sb.baseUrl, admin_token: sb.adminToken, keys: sb.keys })
+      ? JSON.stringify({ base_url: sb.baseUrl, admin_token: sb.adminToken, keys: sb.keys, today: sb.today })
       : describeSandbox(sb),
   );
   return sb;

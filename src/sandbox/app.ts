@@ -53,6 +53,7 @@ function addMethodNotAllowed(app: FastifyInstance, routes: Map<string, Set<strin
 function addHooks(app: FastifyInstance, world: World): void {
   app.decorateRequest('call', null);
   app.addHook('onRequest', async (request) => {
+    world.keepTime();
     if (isApi(request)) callState(request);
   });
   app.addHook('onSend', async (request, reply, payload) => {

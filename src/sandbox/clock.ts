@@ -1,8 +1,14 @@
-// The sandbox clock: real time plus an offset that the admin interface can advance, so sessions expire,
-// rate windows reset and retention passes without waiting.
+// The sandbox clock: real time plus an offset. The offset starts where the sandbox was told to start (a pinned
+// day) and the admin interface can advance it, so sessions expire, windows reset, retention passes and
+// statuses move with time without waiting.
 
 export class SandboxClock {
-  #offsetMs = 0;
+  #offsetMs: number;
+
+  /** `startMs`: the instant the clock reads now; real time when absent. */
+  constructor(startMs?: number) {
+    this.#offsetMs = startMs === undefined ? 0 : startMs - Date.now();
+  }
 
   now(): number {
     return Date.now() + this.#offsetMs;

@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import { randomToken } from './secrets.js';
 import { ALL_SCOPES } from './scopes.js';
 import { MAIN_BUSINESS } from './seed/index.js';
+import { isCalendarDate } from './time.js';
 import { World } from './world.js';
 
 export interface SandboxOptions {
@@ -15,6 +16,11 @@ export interface SandboxOptions {
   adminToken?: string;
   webhookBackoffMs?: number;
   seed?: number;
+  /**
+   * The business day to start on, `YYYY-MM-DD` (the main business's zone, Pacific/Auckland): the sample
+   * books end the day before and the clock starts at 09:00 that day. Absent: today, on the real clock.
+   */
+  today?: string;
 }
 
 export interface KeyPair {
@@ -26,13 +32,19 @@ export interface SandboxHandle {
   baseUrl: string;
   adminToken: string;
   keys: { test: KeyPair; live: KeyPair };
+  /** The day the sandbox started on, in the main business's zone. */
+  today: string;
   close(): Promise<void>;
 }
 
 export const DEFAULT_SEED = 20261101;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  if (options.today !== undefined && !isCalendarDate(options.today)) {
+    throw new Error(`today must be a calendar date written YYYY-MM-DD, not "${options.today}"`);
+  }
   const world = new World({
+    today: options.today,
     scale: options.scale ?? 1,
     seed: options.seed ?? DEFAULT_SEED,
     rateLimit: options.rateLimit ?? 120,
@@ -54,6 +66,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     baseUrl: world.baseUrl,
     adminToken,
     keys: { test, live },
+    today: world.today(MAIN_BUSINESS.id),
     close: async () => {
       await world.webhooks.close();
       await app.close();

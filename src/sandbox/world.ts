@@ -5,12 +5,13 @@ import { newIdSequences } from './books.js';
 import { AuditLog } from './audit.js';
 import { SandboxClock } from './clock.js';
 import { Faults } from './faults.js';
-import { BOOKS_ANCHOR_MS, MAIN_BUSINESS, OTHER_BUSINESS, generateBooks } from './seed/index.js';
+import { MAIN_BUSINESS, OTHER_BUSINESS, generateBooks } from './seed/index.js';
 import { IdempotencyStore } from './idempotency.js';
 import { KeyRegistry } from './keys.js';
 import { FixedWindowLimiter } from './rate-limit.js';
 import { Books } from './store.js';
-import { localDate } from './time.js';
+import { addDays, localDate, zonedMidnight } from './time.js';
+import { applyTimeRules } from './time-rules.js';
 import type { ViewContext } from './views.js';
 import { WebhookSender } from './webhooks.js';
 
@@ -21,6 +22,15 @@ export interface WorldOptions {
   rateWindowSeconds: number;
   signInLimit: number;
   webhookBackoffMs: number;
+  /** The main business's day to start on (`YYYY-MM-DD`); today in its zone when absent. */
+  today?: string | undefined;
+}
+
+/** A pinned day starts at 09:00 in the business's zone: far from midnight, so a run stays on that day. */
+const PINNED_START_HOUR = 9;
+
+function startInstant(today: string | undefined): number | undefined {
+  return today === undefined ? undefined : zonedMidnight(today, MAIN_BUSINESS.timeZone) + PINNED_START_HOUR * 3600_000;
 }
 
 export interface Business {
@@ -31,7 +41,7 @@ export interface Business {
 }
 
 export class World {
-  readonly clock = new SandboxClock();
+  readonly clock: SandboxClock;
   readonly ids: IdSequences = newIdSequences();
   readonly businesses = new Map<number, Business>();
   readonly keys = new KeyRegistry();
@@ -43,8 +53,11 @@ export class World {
   readonly webhooks: WebhookSender;
   developerSuspended = false;
   baseUrl = '';
+  /** The next business midnight (of any business) at which time moves statuses. */
+  #nextMidnightMs = -Infinity;
 
   constructor(readonly options: WorldOptions) {
+    this.clock = new SandboxClock(startInstant(options.today));
     this.callLimiter = new FixedWindowLimiter(options.rateLimit, options.rateWindowSeconds * 1000);
     this.signInLimiter = new FixedWindowLimiter(options.signInLimit, 60_000);
     this.webhooks = new WebhookSender(this.clock, options.webhookBackoffMs);
@@ -62,8 +75,25 @@ export class World {
       const test = new Books(generateBooks(business.profile, testIds, { scale, seed: options.seed + business.profile.id }));
       this.businesses.set(business.profile.id, { ...business, test });
     }
-    // The books end at a fixed instant; the sandbox clock starts at real time, never before them.
-    if (this.clock.now() < BOOKS_ANCHOR_MS) this.clock.advance((BOOKS_ANCHOR_MS - this.clock.now()) / 1000);
+    this.keepTime();
+  }
+
+  /**
+   * Moves the statuses time has moved since the last look (the service's own doing at each business's
+   * midnight, in both modes). Called before every request and after the clock is advanced; between
+   * midnights it costs one comparison.
+   */
+  keepTime(): void {
+    const now = this.clock.now();
+    if (now < this.#nextMidnightMs) return;
+    let next = Infinity;
+    for (const business of this.businesses.values()) {
+      const zone = business.profile.timeZone;
+      const today = localDate(now, zone);
+      for (const books of new Set([business.live, business.test])) applyTimeRules(books, today, zone);
+      next = Math.min(next, zonedMidnight(addDays(today, 1), zone));
+    }
+    this.#nextMidnightMs = next;
   }
 
   business(id: number): Business {

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { FieldErrorList } from '../api-error.js';
 import { FAULT_KINDS, type FaultKind } from '../faults.js';
+import { addDays, localDate, zonedMidnight } from '../time.js';
 import type { World } from '../world.js';
 import { adminRoute, objectBody } from './guard.js';
 
@@ -16,6 +17,38 @@ function readUrl(raw: unknown, errors: FieldErrorList): string {
   }
   errors.add('url', 'url must be an absolute http(s) URL');
   return '';
+}
+
+/** `advance_seconds`, `advance_days` (business days: the same time of day, N dates later) or both. */
+function readAdvance(body: Record<string, unknown>): { seconds: number; days: number } {
+  const errors = new FieldErrorList();
+  const { advance_seconds: seconds = 0, advance_days: days = 0 } = body;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
+    errors.add('advance_seconds', 'advance_seconds must be a number of seconds, 0 or more');
+  }
+  if (typeof days !== 'number' || !Number.isInteger(days) || days < 0) {
+    errors.add('advance_days', 'advance_days must be a whole number of days, 0 or more');
+  }
+  if (body.advance_seconds === undefined && body.advance_days === undefined) {
+    errors.add('advance_seconds', 'send advance_seconds (seconds) or advance_days (whole days), 0 or more');
+  }
+  errors.throwIfAny();
+  return { seconds: seconds as number, days: days as number };
+}
+
+/** Seconds from now to the same time of day `days` dates later in the main business's zone (DST aware). */
+function secondsOfDays(world: World, days: number): number {
+  if (days === 0) return 0;
+  const zone = world.business(1).profile.timeZone;
+  const now = world.clock.now();
+  const today = localDate(now, zone);
+  const target = zonedMidnight(addDays(today, days), zone) + (now - zonedMidnight(today, zone));
+  return (target - now) / 1000;
+}
+
+/** The clock as the admin sees it: the instant, and the main business's date in its zone. */
+function clockReading(world: World): { now: string; today: string } {
+  return { now: new Date(world.clock.now()).toISOString(), today: world.today(1) };
 }
 
 export function registerSystemAdmin(app: FastifyInstance, world: World, token: string): void {
@@ -73,17 +106,12 @@ export function registerSystemAdmin(app: FastifyInstance, world: World, token: s
   app.post(
     '/_sandbox/clock',
     adminRoute(token, (request) => {
-      const body = objectBody(request);
-      const errors = new FieldErrorList();
-      const seconds = body.advance_seconds;
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) {
-        errors.add('advance_seconds', 'advance_seconds must be a number of seconds, 0 or more');
-      }
-      errors.throwIfAny();
-      const now = world.clock.advance(seconds as number);
-      world.keys.sweep(now);
-      return { status: 200, body: { now: new Date(now).toISOString() } };
+      const { seconds, days } = readAdvance(objectBody(request));
+      world.clock.advance(secondsOfDays(world, days) + seconds);
+      world.keepTime();
+      world.keys.sweep(world.clock.now());
+      return { status: 200, body: clockReading(world) };
     }),
   );
-  app.get('/_sandbox/clock', adminRoute(token, () => ({ status: 200, body: { now: new Date(world.clock.now()).toISOString() } })));
+  app.get('/_sandbox/clock', adminRoute(token, () => ({ status: 200, body: clockReading(world) })));
 }
