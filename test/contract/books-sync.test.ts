@@ -126,3 +126,37 @@ describe('a restart on the same file', () => {
     }
   });
 });
+
+describe('time passing', () => {
+  let timed: TestSandbox;
+  beforeAll(async () => {
+    timed = await startTestSandbox({ rateLimit: 6000, today: '2026-11-01' });
+  });
+  afterAll(async () => {
+    await timed?.close();
+  });
+
+  it('an invoice turning overdue with time is in the mirror after one incremental read', async () => {
+    const key = await timed.makeKey('live');
+    const m = await mirrorOn(timed, key, logs);
+    try {
+      await m.mirror.round();
+      const open = (await groundTruth(timed, key))['invoices']!.filter(
+        (i) => ['issued', 'sent', 'viewed'].includes(i.status) && i.due_date >= '2026-11-01' && !/^0(\.0+)?$/.test(i.balance),
+      );
+      expect(open.length).toBeGreaterThan(0);
+      const soonest = open.reduce((a, b) => (a.due_date <= b.due_date ? a : b));
+      const days = (Date.parse(`${soonest.due_date}T00:00:00Z`) - Date.parse('2026-11-01T00:00:00Z')) / 86_400_000 + 1;
+      await timed.admin('POST', '/clock', { advance_days: days });
+      const callsBefore = m.mirror.stats().calls;
+      await m.mirror.round();
+      expect(m.mirror.stats().calls - callsBefore).toBe(5);
+      expect((await m.mirror.store.read.invoices({ statuses: ['overdue'] })).map((i) => i.id)).toContain(soonest.id);
+      expect(await differences(m.mirror, await groundTruth(timed, key))).toEqual([]);
+      // No event kind covers it: nothing is announced.
+      expect(m.heard).toEqual([]);
+    } finally {
+      await m.close();
+    }
+  });
+});
