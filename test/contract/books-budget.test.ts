@@ -1,0 +1,138 @@
+// Contract: the mirror within the key's budget and through faults. Lines of every invoice arrive in the
+// background within the budget; with tool calls running flat out no background call meets a 429 or eats
+// the reserve, and the mirror converges once they stop; under 20 % injected faults and a session ended
+// mid-read, the mirror ends equal to the API with every change announced once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLogs } from '../support/logs.js';
+import { startTestSandbox, type RequestEntry, type TestSandbox } from '../support/sandbox.js';
+import { differences, groundTruth, mirrorOn } from './books-sync-support.js';
+import { businessOps, type Expected } from './events-ops.js';
+import { eventually, signIn, sleep } from './sandbox-http.js';
+
+const logs = captureLogs('error');
+
+/** The most calls in any `windowMs` span of the log. */
+function busiestWindow(entries: RequestEntry[], windowMs: number): number {
+  const times = entries.map((e) => Date.parse(e.at)).sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; j < times.length; j++) {
+    while ((times[j] as number) - (times[i] as number) >= windowMs) i++;
+    most = Math.max(most, j - i + 1);
+  }
+  return most;
+}
+
+const apiCalls = async (sb: TestSandbox, keyId: string): Promise<RequestEntry[]> => (await sb.requests(keyId)).filter((r) => r.path.startsWith('/api/v1/') && r.path !== '/api/v1/auth/token');
+
+describe('lines in the background (300 calls per 5 s window)', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startTestSandbox({ rateLimit: 300, rateWindowSeconds: 5 });
+  });
+  afterAll(async () => {
+    await sb?.close();
+  });
+
+  it('fetches the lines of every invoice, newest first, within nine tenths of the window and no 429', async () => {
+    const key = await sb.makeKey('live');
+    const m = await mirrorOn(sb, key, logs, { mirror: { budget: { windowMs: 5000 } } });
+    try {
+      await m.mirror.round();
+      await m.mirror.linesSettled();
+      const coverage = await m.mirror.store.coverage();
+      expect(coverage.invoices).toBeGreaterThan(400);
+      expect(coverage.withLines).toBe(coverage.invoices);
+      const calls = await apiCalls(sb, key.key_id);
+      const gets = calls.filter((c) => /^\/api\/v1\/invoices\/\d+$/.test(c.path));
+      expect(gets).toHaveLength(coverage.invoices);
+      const ids = gets.map((c) => Number(c.path.split('/').pop()));
+      expect(ids).toEqual([...ids].sort((a, b) => b - a));
+      expect(calls.filter((c) => c.status === 429)).toEqual([]);
+      expect(busiestWindow(calls, 5000)).toBeLessThanOrEqual(270);
+      // Lines as the service sent them, for one invoice checked raw.
+      const session = await signIn(sb.baseUrl, sb.keys.live);
+      const one = (await fetch(`${sb.baseUrl}/api/v1/invoices/${ids[7]}`, { headers: { authorization: `Bearer ${session.token}`, 'x-service-key': session.keyId } }).then((r) => r.json())) as any;
+      const stored = await m.mirror.store.read.lines([one.data.id]);
+      expect(stored.map((l) => [l.description, l.quantity, l.unit_price, l.line_total])).toEqual(one.data.items.map((l: any) => [l.description, l.quantity, l.unit_price, l.line_total]));
+    } finally {
+      await m.close();
+    }
+  });
+});
+
+describe('tool calls flat out (60 calls per 3 s window)', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startTestSandbox({ rateLimit: 60, rateWindowSeconds: 3 });
+  });
+  afterAll(async () => {
+    await sb?.close();
+  });
+
+  it('no background call meets a 429, and the mirror converges once they stop', async () => {
+    const key = await sb.makeKey('live');
+    const m = await mirrorOn(sb, key, logs, { mirror: { pollSeconds: 1, lines: false, budget: { windowMs: 3000 } } });
+    const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
+    let running = true;
+    const tool = async (): Promise<void> => {
+      for (let i = 1; running; i++) await m.api.customers.get((i % 20) + 1, { cache: 'skip' }).catch(() => undefined);
+    };
+    const tools = [tool(), tool(), tool()];
+    for (const op of ops) {
+      await sleep(700);
+      await op.run();
+    }
+    await sleep(2000);
+    running = false;
+    await Promise.all(tools);
+    const truth = await groundTruth(sb, sb.keys.live);
+    await eventually(async () => ((await differences(m.mirror, truth)).length === 0 ? true : undefined), 30_000);
+    await m.close();
+    const calls = await apiCalls(sb, key.key_id);
+    const background = calls.filter((c) => !c.path.startsWith('/api/v1/customers/'));
+    const toolCalls = calls.filter((c) => c.path.startsWith('/api/v1/customers/'));
+    expect(toolCalls.length).toBeGreaterThan(60);
+    expect(background.length).toBeGreaterThan(5);
+    expect(background.filter((c) => c.status === 429)).toEqual([]);
+  }, 60_000);
+});
+
+describe('faults', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startTestSandbox({ rateLimit: 6000 });
+  });
+  afterAll(async () => {
+    await sb?.close();
+  });
+
+  it('under 20 % faults and a session ended mid-read: the mirror ends equal to the API, each change announced once', async () => {
+    const key = await sb.makeKey('live');
+    // No retries: a fault ends the round part-way, and the next must pick up without skipping a page.
+    const m = await mirrorOn(sb, key, logs, { client: { maxRetries: 0 } });
+    const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
+    const expected: Expected[] = [];
+    let failed = 0;
+    await sb.faults(0.2, ['500', 'reset']);
+    try {
+      for (let round = 0; round < 60; round++) {
+        if (round === 1) await sb.endSessions(key.key_id);
+        if (round >= 2 && round - 2 < ops.length) expected.push(...(await ops[round - 2]!.run()));
+        await m.mirror.round().catch(() => void failed++);
+      }
+    } finally {
+      await sb.clearFaults();
+    }
+    await m.mirror.round();
+    await m.mirror.round();
+    await sleep(50);
+    try {
+      expect(failed).toBeGreaterThan(5);
+      expect(await differences(m.mirror, await groundTruth(sb, sb.keys.live))).toEqual([]);
+      const heard = m.heard.map((h) => `${h.event.kind} ${h.event.record.kind}/${h.event.record.id}`).sort();
+      expect(heard).toEqual(expected.map((e) => `${e.kind} ${e.record.replace('invoicing://', '')}`).sort());
+    } finally {
+      await m.close();
+    }
+  }, 60_000);
+});
