@@ -24,7 +24,7 @@ export async function mirrorOn(
   sb: TestSandbox,
   key: KeyPair,
   logs: LogCapture,
-  options: { path?: string; client?: ClientOptionsInput; mirror?: Partial<MirrorOptions> } = {},
+  options: { path?: string; client?: ClientOptionsInput; mirror?: Partial<MirrorOptions>; identity?: string } = {},
 ): Promise<MirrorUnderTest> {
   const api = makeClient(sb, key, logs, options.client ?? {});
   const heard: MirrorUnderTest['heard'] = [];
@@ -32,7 +32,7 @@ export async function mirrorOn(
   bus.listen((event, uris) => heard.push({ event, uris }));
   const store = await openMirrorStore({
     location: options.path ? { kind: 'file', path: options.path, explicit: true } : { kind: 'memory' },
-    identity: `${sb.baseUrl}|${key.key_id}`,
+    identity: options.identity ?? `${sb.baseUrl}|${key.key_id}`,
     warn: (m) => logs.logger.warn({}, m),
   });
   const mirror = await startMirror({ api, store, bus, logger: logs.logger, pollSeconds: 0, ...options.mirror });
