@@ -5,14 +5,15 @@
 // by side instead of one graph after the other.
 
 const argv = process.argv.slice(2);
-const SERVING = !['sandbox', 'check', 'help', '--help', '-h'].includes(argv[0] ?? '');
+const SERVING = !['sandbox', 'check', 'mirror', 'help', '--help', '-h'].includes(argv[0] ?? '');
 const serveModule = SERVING ? import('./commands/serve.js') : null;
 
 async function usage(): Promise<string> {
   const { SERVE_USAGE } = await import('./serve-options.js');
   return `${SERVE_USAGE}
        invoicing-mcp check        sign in and print mode, business, scopes, limits and usable tools
-       invoicing-mcp sandbox ...  run the emulated Invoicing Service (see --help there)`;
+       invoicing-mcp sandbox ...  run the emulated Invoicing Service (see --help there)
+       invoicing-mcp mirror status|forget [--mirror PATH]  what the local copy of the books holds; delete it`;
 }
 
 const stderr = (text: string): void => {
@@ -37,6 +38,11 @@ async function main(): Promise<void> {
     const stop = (): void => void sb.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    return;
+  }
+  if (command === 'mirror') {
+    const { runMirrorCommand } = await import('./commands/mirror.js');
+    process.stdout.write(`${await runMirrorCommand(rest, process.env)}\n`);
     return;
   }
   if (command === 'check') {

@@ -58,7 +58,7 @@ export function planEventSources(options: ServeOptions, connection: Connection, 
     } else if (options.transport === 'stdio' && secret !== null) {
       lines.push('Webhooks: SVC_WEBHOOK_SECRET is set but no --webhook-port is given, so no webhook is received.');
     }
-    if (!connection.sandbox && lines.length === 0) {
+    if (!connection.sandbox && pollSeconds === 0 && secret === null) {
       lines.push('Events: no SVC_WEBHOOK_SECRET and SVC_POLL_SECONDS=0, so resource subscriptions are not offered.');
     }
     return lines;
