@@ -3,6 +3,7 @@
 // using the key, nine tenths less theirs when they are not (the pacer keeps the last tenth free for them
 // either way), spread evenly over the window rather than spent at its start.
 import type { ApiClient } from '../api/client.js';
+import { sleep } from '../api/http.js';
 
 export interface BudgetOptions {
   windowMs?: number;
@@ -13,20 +14,6 @@ export interface BudgetOptions {
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
-
-const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 
 export class BackgroundBudget {
   readonly windowMs: number;
@@ -48,7 +35,7 @@ export class BackgroundBudget {
     this.#busyShare = options.busyShare ?? 0.25;
     this.#idleShare = options.idleShare ?? 0.9;
     this.#now = options.now ?? Date.now;
-    this.#sleep = options.sleep ?? defaultSleep;
+    this.#sleep = options.sleep ?? sleep;
   }
 
   /** Background calls allowed per window now; null until the service has told its limit. */

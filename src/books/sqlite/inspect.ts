@@ -1,4 +1,5 @@
 // What a mirror file holds, read without changing it (for `invoicing-mcp mirror status` and `forget`).
+import { pathToFileURL } from 'node:url';
 import type { Client } from '@libsql/client';
 import { sqliteWriter } from './writer.js';
 import { SCHEMA_VERSION } from './schema.js';
@@ -28,7 +29,7 @@ async function value(db: Client, sql: string, args: (string | number)[] = []): P
 
 export async function inspectMirrorFile(path: string): Promise<MirrorFileReport> {
   const { createClient } = await import('@libsql/client');
-  const db = createClient({ url: `file:${path}`, intMode: 'number' });
+  const db = createClient({ url: pathToFileURL(path).href, intMode: 'number' });
   try {
     await db.execute('PRAGMA query_only = ON');
     const schemaVersion = (await value(db, "SELECT value FROM meta WHERE key = 'schema_version'")) as string | null;

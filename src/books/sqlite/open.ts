@@ -3,6 +3,7 @@
 // one is set aside beside itself and rebuilt, with a warning; a file of another key or service is refused.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Client } from '@libsql/client';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 
@@ -62,7 +63,7 @@ function createOwnerOnly(path: string): void {
 
 async function openFile(path: string, identity: string): Promise<Client> {
   createOwnerOnly(path);
-  const db = await createClient(`file:${path}`);
+  const db = await createClient(pathToFileURL(path).href);
   try {
     await db.execute('PRAGMA busy_timeout = 10000');
     await db.execute('PRAGMA journal_mode = WAL');
