@@ -61,19 +61,21 @@ export class World {
     this.callLimiter = new FixedWindowLimiter(options.rateLimit, options.rateWindowSeconds * 1000);
     this.signInLimiter = new FixedWindowLimiter(options.signInLimit, 60_000);
     this.webhooks = new WebhookSender(this.clock, options.webhookBackoffMs);
-    // Live books draw from the shared sequences; the frozen test books are an identical copy.
-    for (const [profile, scale] of [
-      [MAIN_BUSINESS, options.scale],
-      [OTHER_BUSINESS, 1],
-    ] as const) {
-      const live = new Books(generateBooks(profile, this.ids, { scale, seed: options.seed + profile.id }));
-      this.businesses.set(profile.id, { profile, live, test: live, apiAccess: true });
-    }
+    // Live books draw from the shared sequences; the frozen test books are an identical copy. Each
+    // business's books end the day before its own today.
+    const now = this.clock.now();
+    const generate = (profile: BusinessProfile, ids: IdSequences): Books =>
+      new Books(
+        generateBooks(profile, ids, {
+          scale: profile.id === MAIN_BUSINESS.id ? options.scale : 1,
+          seed: options.seed + profile.id,
+          today: localDate(now, profile.timeZone),
+        }),
+      );
+    const lives = [MAIN_BUSINESS, OTHER_BUSINESS].map((profile) => ({ profile, live: generate(profile, this.ids) }));
     const testIds = newIdSequences();
-    for (const business of this.businesses.values()) {
-      const scale = business.profile.id === MAIN_BUSINESS.id ? options.scale : 1;
-      const test = new Books(generateBooks(business.profile, testIds, { scale, seed: options.seed + business.profile.id }));
-      this.businesses.set(business.profile.id, { ...business, test });
+    for (const { profile, live } of lives) {
+      this.businesses.set(profile.id, { profile, live, test: generate(profile, testIds), apiAccess: true });
     }
     this.keepTime();
   }

@@ -4,20 +4,21 @@ import { MAIN_BUSINESS, OTHER_BUSINESS, generateBooks } from '../../src/sandbox/
 import { Money, sum, toAmount } from '../../src/sandbox/money.js';
 
 const SEED = 20261101;
+const TODAY = '2027-03-15';
 
 describe('the sample books', () => {
   it('are the same on every run', () => {
-    const a = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 1, seed: SEED });
-    const b = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 1, seed: SEED });
+    const a = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 1, seed: SEED, today: TODAY });
+    const b = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 1, seed: SEED, today: TODAY });
     expect(b).toEqual(a);
-    const c = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 1, seed: SEED + 1 });
+    const c = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 1, seed: SEED + 1, today: TODAY });
     expect(c.invoices.map((i) => i.total)).not.toEqual(a.invoices.map((i) => i.total));
   });
 
   it('never share an id between businesses', () => {
     const ids = newIdSequences();
-    const main = generateBooks(MAIN_BUSINESS, ids, { scale: 1, seed: SEED });
-    const other = generateBooks(OTHER_BUSINESS, ids, { scale: 1, seed: SEED });
+    const main = generateBooks(MAIN_BUSINESS, ids, { scale: 1, seed: SEED, today: TODAY });
+    const other = generateBooks(OTHER_BUSINESS, ids, { scale: 1, seed: SEED, today: TODAY });
     for (const kind of ['customers', 'invoices', 'quotes', 'payments', 'products'] as const) {
       const mainIds = new Set(main[kind].map((r) => r.id));
       expect(other[kind].every((r) => !mainIds.has(r.id)), kind).toBe(true);
@@ -26,7 +27,7 @@ describe('the sample books', () => {
   });
 
   it('balance every invoice against the payments allocated to it', () => {
-    const books = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 1, seed: SEED });
+    const books = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 1, seed: SEED, today: TODAY });
     const allocated = new Map<number, string[]>();
     for (const p of books.payments) {
       expect(p.amount).toBe(toAmount(sum(p.allocations.map((a) => a.amount))));
@@ -41,7 +42,7 @@ describe('the sample books', () => {
   });
 
   it('grow with --scale: 25 times the books hold more than 10,000 invoices', () => {
-    const books = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 25, seed: SEED });
+    const books = generateBooks(MAIN_BUSINESS, newIdSequences(), { scale: 25, seed: SEED, today: TODAY });
     expect(books.invoices.length).toBeGreaterThanOrEqual(10_000);
     expect(new Set(books.invoices.map((i) => i.number)).size).toBe(books.invoices.length);
     expect(new Set(books.customers.map((c) => c.code)).size).toBe(books.customers.length);

@@ -1,27 +1,30 @@
 // Sample payments that settle the paid and part-paid invoices exactly: some paid in two instalments,
-// some payments split over several invoices of one customer and currency. Balances follow.
-import type { BusinessProfile, Invoice, Payment } from '../books.js';
+// some payments split over several invoices of one customer and currency. Balances follow. Till sales are
+// paid at the till when they are made; the recent ones take each method in turn, so every recent month
+// holds payments by every method. Times are moments of the timeline until the books are finished.
+import type { Invoice, Payment, PaymentMethod } from '../books.js';
 import { PAYMENT_METHODS } from '../books.js';
 import { Money, toAmount } from '../money.js';
 import type { Rng } from '../prng.js';
-import { localDate } from '../time.js';
-import { DAY_MS, laterTime } from './timeline.js';
+import { DAY, type Timeline, laterTime } from './timeline.js';
 
 type Draft = Omit<Payment, 'id'>;
 
-function draft(rng: Rng, profile: BusinessProfile, invoices: Invoice[], amounts: string[], afterMs: number): Draft {
-  const createdMs = laterTime(rng, afterMs, 25);
+const RECENT_DAYS = 91;
+
+function draft(timeline: Timeline, invoices: Invoice[], amounts: string[], at: number, method: PaymentMethod, rng: Rng): Draft {
+  const first = invoices[0] as Invoice;
   const total = amounts.reduce((acc, a) => acc.plus(a), new Money(0));
   return {
-    customerId: (invoices[0] as Invoice).customerId,
+    customerId: first.customerId,
     amount: toAmount(total),
-    currency: (invoices[0] as Invoice).currency,
-    payment_date: localDate(createdMs, profile.timeZone),
-    method: rng.pick(PAYMENT_METHODS),
-    reference: `REF-${(invoices[0] as Invoice).number.slice(4)}-${rng.int(100, 999)}`,
+    currency: first.currency,
+    payment_date: timeline.date(at),
+    method,
+    reference: `REF-${first.number.slice(4)}-${rng.int(100, 999)}`,
     allocations: invoices.map((inv, i) => ({ invoice_id: inv.id, amount: amounts[i] as string })),
-    createdMs,
-    updatedMs: createdMs,
+    createdMs: at,
+    updatedMs: at,
   };
 }
 
@@ -30,21 +33,46 @@ function part(rng: Rng, total: string): string {
   return toAmount(new Money(total).times(rng.int(20, 80)).dividedBy(100));
 }
 
-function settle(rng: Rng, profile: BusinessProfile, invoices: Invoice[]): Draft[] {
-  const drafts: Draft[] = [];
+class Settler {
+  readonly drafts: Draft[] = [];
+  #tillTurn = 0;
+
+  constructor(
+    readonly rng: Rng,
+    readonly timeline: Timeline,
+  ) {}
+
+  /** A payment some days after `after`, by a method drawn at random. */
+  later(invoices: Invoice[], amounts: string[], after: number): Draft {
+    const at = laterTime(this.rng, after, 25);
+    const made = draft(this.timeline, invoices, amounts, at, this.rng.pick(PAYMENT_METHODS), this.rng);
+    this.drafts.push(made);
+    return made;
+  }
+
+  /** A till sale paid in full when it is made. */
+  atTill(inv: Invoice): void {
+    const recent = this.timeline.age(inv.createdMs) <= RECENT_DAYS;
+    const method = recent ? (PAYMENT_METHODS[this.#tillTurn++ % PAYMENT_METHODS.length] as PaymentMethod) : this.rng.pick(['cash', 'card'] as const);
+    this.drafts.push(draft(this.timeline, [inv], [inv.total], inv.createdMs, method, this.rng));
+  }
+}
+
+function settle(rng: Rng, timeline: Timeline, invoices: Invoice[]): Draft[] {
+  const settler = new Settler(rng, timeline);
   const singles = new Map<string, Invoice[]>();
   for (const inv of invoices) {
     if (inv.status === 'part_paid') {
       const paid = part(rng, inv.total);
-      drafts.push(draft(rng, profile, [inv], [paid], inv.createdMs));
+      settler.later([inv], [paid], inv.createdMs);
       inv.balance = toAmount(new Money(inv.total).minus(paid));
     } else if (inv.status === 'paid' && inv.sales_channel === 'pos') {
-      drafts.push(draft(rng, profile, [inv], [inv.total], inv.createdMs));
+      settler.atTill(inv);
       inv.balance = '0.00';
     } else if (inv.status === 'paid' && rng.chance(0.3)) {
-      const first = draft(rng, profile, [inv], [part(rng, inv.total)], inv.createdMs);
+      const first = settler.later([inv], [part(rng, inv.total)], inv.createdMs);
       const rest = toAmount(new Money(inv.total).minus(first.amount));
-      drafts.push(first, draft(rng, profile, [inv], [rest], first.createdMs + DAY_MS));
+      settler.later([inv], [rest], Math.min(first.createdMs + DAY, timeline.anchor - 1));
       inv.balance = '0.00';
     } else if (inv.status === 'paid') {
       const key = `${inv.customerId}:${inv.currency}`;
@@ -56,16 +84,16 @@ function settle(rng: Rng, profile: BusinessProfile, invoices: Invoice[]): Draft[
     for (let i = 0; i < group.length; ) {
       const take = group.length - i >= 2 && rng.chance(0.25) ? rng.int(2, Math.min(3, group.length - i)) : 1;
       const batch = group.slice(i, i + take);
-      const lastMs = Math.max(...batch.map((inv) => inv.createdMs));
-      drafts.push(draft(rng, profile, batch, batch.map((inv) => inv.total), lastMs));
+      const last = Math.max(...batch.map((inv) => inv.createdMs));
+      settler.later(batch, batch.map((inv) => inv.total), last);
       i += take;
     }
   }
-  return drafts;
+  return settler.drafts;
 }
 
-export function makePayments(rng: Rng, profile: BusinessProfile, invoices: Invoice[], nextId: () => number): Payment[] {
-  const drafts = settle(rng, profile, invoices).sort((a, b) => a.createdMs - b.createdMs);
+export function makePayments(rng: Rng, timeline: Timeline, invoices: Invoice[], nextId: () => number): Payment[] {
+  const drafts = settle(rng, timeline, invoices).sort((a, b) => a.createdMs - b.createdMs);
   const payments = drafts.map((d) => ({ id: nextId(), ...d }));
   const byId = new Map(invoices.map((inv) => [inv.id, inv]));
   for (const p of payments) {

@@ -1,8 +1,5 @@
-// The two businesses of the sandbox and the instant their sample books end at.
+// The two businesses of the sandbox.
 import type { BusinessProfile } from '../books.js';
-
-/** 1 November 2026, 00:00 in Auckland: the books' last day is 31 October 2026. */
-export const BOOKS_ANCHOR_MS = Date.UTC(2026, 9, 31, 11, 0, 0);
 
 export const MAIN_BUSINESS: BusinessProfile = {
   id: 1,
