@@ -49,7 +49,7 @@ describe('the npm package', () => {
           .map((spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/')),
       ),
     );
-    expect([...packages].sort()).toEqual(['fastify', 'pino', 'undici']);
+    expect([...packages].sort()).toEqual(['@libsql/client', 'fastify', 'pino', 'undici']);
     for (const name of packages) expect(pkg.dependencies[name], name).toBeDefined();
   });
 });
