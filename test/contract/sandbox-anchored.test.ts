@@ -3,14 +3,10 @@
 // in every age band, and no past-due invoice still saying issued, sent or viewed. The same seed gives the
 // same records at the same distance from today whichever day the sandbox starts on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, cents, listAll, signIn, start, type Json, type SandboxHandle } from './sandbox-http.js';
+import { admin, cents, dayNumber, listAll, plusDays, signIn, start, type Json, type SandboxHandle } from './sandbox-http.js';
 import { INVOICE_STATUSES, PAYMENT_METHODS, QUOTE_STATUSES } from './sandbox-records.js';
 
 const DAYS = ['2026-11-01', '2027-03-15', '2030-01-31'];
-
-// The test's own calendar arithmetic on YYYY-MM-DD dates.
-const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
-const plusDays = (date: string, days: number): string => new Date((dayNumber(date) + days) * 86_400_000).toISOString().slice(0, 10);
 
 function lastMonth(today: string): { from: string; to: string } {
   const [y, m] = today.split('-').map(Number) as [number, number];

@@ -229,3 +229,11 @@ export async function eventually<T>(check: () => T | undefined | Promise<T | und
     await sleep(10);
   }
 }
+
+// ---- the tests' own calendar arithmetic on YYYY-MM-DD dates (never the sandbox's) ----
+
+/** Days since 1970-01-01 of a calendar date. */
+export const dayNumber = (date: string): number => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+
+/** `date` plus `days`. */
+export const plusDays = (date: string, days: number): string => new Date((dayNumber(date) + days) * 86_400_000).toISOString().slice(0, 10);

@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   admin,
   cents,
+  dayNumber,
   listAll,
   nzMidnight,
+  plusDays,
   signIn,
   start,
   type Json,
@@ -18,14 +20,6 @@ const TODAY = '2026-11-01';
 const OVERDUE_FROM = ['issued', 'sent', 'viewed'];
 const EXPIRE_FROM = ['draft', 'sent', 'viewed'];
 
-/** `date` plus `days`, by the test's own calendar arithmetic. */
-function plusDays(date: string, days: number): string {
-  const t = new Date(`${date}T00:00:00Z`);
-  t.setUTCDate(t.getUTCDate() + days);
-  return t.toISOString().slice(0, 10);
-}
-
-const daysBetween = (from: string, to: string): number => (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000;
 
 function pastDueButNotOverdue(invoices: Json[], today: string): Json[] {
   return invoices.filter((i) => OVERDUE_FROM.includes(i.status) && i.due_date < today && cents(i.balance) > 0n);
@@ -83,7 +77,7 @@ describe.each(['test', 'live'] as const)('time moves statuses (%s mode)', (mode)
     const partPaid = invoices.filter((i) => i.status === 'part_paid').map((i) => i.id);
 
     const lastDay = [invoice.due_date, quote.valid_until].sort().at(-1) as string;
-    const days = daysBetween(before.today, lastDay) + 1;
+    const days = dayNumber(lastDay) - dayNumber(before.today) + 1;
     const advanced = await admin(sb, 'POST', '/clock', { advance_days: days });
     expect(advanced.status).toBe(200);
     expect(advanced.body.today).toBe(plusDays(before.today, days));

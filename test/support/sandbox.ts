@@ -37,6 +37,8 @@ export interface TestSandbox {
   baseUrl: string;
   adminToken: string;
   keys: { test: KeyPair; live: KeyPair };
+  /** The business day the sandbox started on (pinned with `today`, else today in Auckland). */
+  today: string;
   /** Every secret the sandbox handed out through this helper (for the log scan). */
   secrets: string[];
   admin(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }>;
@@ -49,6 +51,9 @@ export interface TestSandbox {
   faults(rate: number, kinds: string[], latencyMs?: number): Promise<void>;
   clearFaults(): Promise<void>;
   advanceClock(seconds: number): Promise<void>;
+  /** Moves the clock to the same time of day `days` dates later; time moves statuses on the way. */
+  advanceDays(days: number): Promise<{ now: string; today: string }>;
+  clock(): Promise<{ now: string; today: string }>;
   signIns(keyId?: string): Promise<SignInEntry[]>;
   requests(keyId?: string): Promise<RequestEntry[]>;
   close(): Promise<void>;
@@ -85,6 +90,7 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
     baseUrl: sb.baseUrl,
     adminToken: sb.adminToken,
     keys: sb.keys,
+    today: sb.today,
     secrets,
     admin,
     makeKey: async (mode, scopes = [...ALL_SCOPES], businessId = 1) =>
@@ -98,6 +104,8 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
       void (await ok('PUT', '/faults', { rate, kinds, ...(latencyMs === undefined ? {} : { latency_ms: latencyMs }) })),
     clearFaults: async () => void (await ok('DELETE', '/faults')),
     advanceClock: async (seconds) => void (await ok('POST', '/clock', { advance_seconds: seconds })),
+    advanceDays: (days) => ok('POST', '/clock', { advance_days: days }),
+    clock: () => ok('GET', '/clock'),
     signIns: async (keyId) => {
       const all: SignInEntry[] = (await ok('GET', '/logs?kind=signins')).data;
       return keyId === undefined ? all : all.filter((e) => e.key_id === keyId);

@@ -68,19 +68,26 @@ export function businessSecond(rng: Rng): number {
   return rng.int(OPENS, CLOSES - 1);
 }
 
-/** Rising creation moments for n records over the history up to yesterday, each in its own slot. */
+/**
+ * Rising creation moments for n records over the history up to yesterday, each in its own slot. Two draws
+ * a record, and one for a later change, as the books made before anchoring took: customers and products
+ * (their names, codes, details) stay what they were.
+ */
 export function creationTimes(rng: Rng, n: number): number[] {
   const span = HISTORY_DAYS * BUSINESS_SECONDS;
   const slot = Math.floor(span / Math.max(1, n));
   const times: number[] = [];
-  for (let i = 0; i < n; i++) times.push(businessMoment(Math.floor((span * i) / Math.max(1, n)) + rng.int(0, slot - 1)));
+  for (let i = 0; i < n; i++) {
+    const jitter = rng.int(0, slot - 61) + rng.int(0, 59);
+    times.push(businessMoment(Math.floor((span * i) / Math.max(1, n)) + jitter));
+  }
   return times;
 }
 
 /** A later change: on a day up to `maxDays` after `created`, in business hours, never today or later. */
 export function laterTime(rng: Rng, created: number, maxDays: number): number {
-  const lastDay = Math.min(HISTORY_DAYS - 1, Math.floor(created / DAY) + maxDays);
-  const day = rng.int(Math.floor(created / DAY), Math.max(Math.floor(created / DAY), lastDay));
-  const moment = day * DAY + businessSecond(rng);
-  return Math.max(created, moment);
+  const firstDay = Math.floor(created / DAY);
+  const days = Math.max(1, Math.min(HISTORY_DAYS - 1, firstDay + maxDays) - firstDay + 1);
+  const n = rng.int(0, days * BUSINESS_SECONDS - 1);
+  return Math.max(created, businessMoment(firstDay * BUSINESS_SECONDS + n));
 }
