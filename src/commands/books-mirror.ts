@@ -7,7 +7,7 @@ import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../logger.js';
 import type { Mirror } from '../books/mirror.js';
 import { mirrorIdentity, resolveMirrorLocation, type MirrorLocation } from '../books/location.js';
-import type { Books, MirroredKind } from '../books/types.js';
+import type { Books, MirroredKind, MirrorReader } from '../books/types.js';
 import { DEFAULT_POLL_SECONDS } from '../config.js';
 import type { Connection } from './connect.js';
 
@@ -24,14 +24,13 @@ export interface BooksMirror {
 
 const EVENT_KINDS: readonly MirroredKind[] = ['invoices', 'payments', 'quotes', 'products'];
 
+const READER_METHODS = ['customers', 'customer', 'invoices', 'lines', 'quotes', 'payments', 'products', 'raw'] as const satisfies readonly (keyof MirrorReader)[];
+
 /** A Books whose calls wait until the mirror is open. */
 function waitingBooks(ready: Promise<Mirror>): Books {
-  const read = new Proxy({} as Books['read'], {
-    get: (_t, name: keyof Books['read']) => async (...args: unknown[]) => {
-      const reader = (await ready).books.read;
-      return (reader[name] as (...a: unknown[]) => unknown)(...args);
-    },
-  });
+  const read = Object.fromEntries(
+    READER_METHODS.map((name) => [name, async (...args: unknown[]) => ((await ready).books.read[name] as (...a: unknown[]) => unknown)(...args)]),
+  ) as unknown as MirrorReader;
   return { ensureFresh: async (kinds, options) => (await ready).books.ensureFresh(kinds, options), read };
 }
 
