@@ -1,8 +1,8 @@
 // The server's books mirror, by the --mirror setting: on a file or in memory it holds every kind, fetches
 // lines and syncs in the background (on the embedded sandbox only once something first reads it); `off`
 // hands the tools no mirror, and keeps only what subscriptions need (the four kinds with events, in
-// memory, no lines) when polling is on. Opened after the server starts serving: the tools see a Books that
-// waits for it.
+// memory, no lines) when polling is on. Opened once the server serves (on the embedded sandbox, when a tool
+// first asks): the tools see a Books that waits for it.
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../logger.js';
 import type { Mirror } from '../books/mirror.js';
@@ -26,12 +26,12 @@ const EVENT_KINDS: readonly MirroredKind[] = ['invoices', 'payments', 'quotes', 
 
 const READER_METHODS = ['customers', 'customer', 'invoices', 'lines', 'quotes', 'payments', 'products', 'raw'] as const satisfies readonly (keyof MirrorReader)[];
 
-/** A Books whose calls wait until the mirror is open. */
-function waitingBooks(ready: Promise<Mirror>): Books {
+/** A Books whose calls open the mirror if need be, and wait until it is open. */
+function waitingBooks(open: () => Promise<Mirror>): Books {
   const read = Object.fromEntries(
-    READER_METHODS.map((name) => [name, async (...args: unknown[]) => ((await ready).books.read[name] as (...a: unknown[]) => unknown)(...args)]),
+    READER_METHODS.map((name) => [name, async (...args: unknown[]) => ((await open()).books.read[name] as (...a: unknown[]) => unknown)(...args)]),
   ) as unknown as MirrorReader;
-  return { ensureFresh: async (kinds, options) => (await ready).books.ensureFresh(kinds, options), read };
+  return { ensureFresh: async (kinds, options) => (await open()).books.ensureFresh(kinds, options), read };
 }
 
 export function planBooksMirror(setting: string | null, connection: Connection, bus: EventBus, loadLogger: () => Promise<Logger>): BooksMirror {
@@ -41,18 +41,11 @@ export function planBooksMirror(setting: string | null, connection: Connection, 
   const pollSeconds = connection.config?.pollSeconds ?? 0;
   const off = location.kind === 'off';
   const syncing = !sandbox && pollSeconds > 0;
-  let resolveReady: (m: Mirror) => void = () => undefined;
-  let rejectReady: (err: unknown) => void = () => undefined;
-  const ready = new Promise<Mirror>((resolve, reject) => {
-    resolveReady = resolve;
-    rejectReady = reject;
-  });
-  ready.catch(() => undefined);
   let mirror: Mirror | null = null;
+  let opening: Promise<Mirror> | null = null;
 
-  async function start(): Promise<string | null> {
-    if (off && !syncing) return 'Mirror: off (--mirror off); no background calls.';
-    try {
+  const open = (): Promise<Mirror> =>
+    (opening ??= (async () => {
       const logger = await loadLogger();
       const [{ openMirrorStore }, { startMirror }] = await Promise.all([import('../books/store.js'), import('../books/mirror.js')]);
       const store = await openMirrorStore({
@@ -69,23 +62,27 @@ export function planBooksMirror(setting: string | null, connection: Connection, 
         rounds: sandbox ? 'on-first-use' : 'now',
         ...(off ? { kinds: EVENT_KINDS, lines: false } : {}),
       });
-      resolveReady(mirror);
-    } catch (err) {
-      rejectReady(err);
-      throw err;
-    }
+      return mirror;
+    })());
+
+  async function start(): Promise<string | null> {
+    if (off && !syncing) return 'Mirror: off (--mirror off); no background calls.';
+    // On the embedded sandbox nothing is read until a tool asks: the store opens then.
+    if (sandbox) return 'Mirror: in memory, read from the sandbox when a tool first asks (--mirror off turns it off).';
+    const opened = await open();
     if (off) return `Mirror: off (--mirror off); changes are still read every ${pollSeconds} s for subscriptions.`;
-    const where = mirror.store.path ?? 'memory';
+    const where = opened.store.path ?? 'memory';
     const how = syncing ? `synced in the background at least every ${pollSeconds} s within a share of the rate limit` : 'synced when a tool reads it';
     return `Mirror: ${where}, ${how} (--mirror off turns it off).`;
   }
 
   return {
-    books: off ? null : waitingBooks(ready),
+    books: off ? null : waitingBooks(open),
     syncing,
     location,
     start,
     async close() {
+      await opening?.catch(() => undefined);
       if (!mirror) return;
       await mirror.stop();
       await mirror.store.close();

@@ -88,3 +88,25 @@ describe('two mirrors on one file', () => {
     }
   });
 });
+
+describe("the server's mirror on the embedded sandbox", () => {
+  it('makes no call until a tool first asks, then reads in memory and answers', async () => {
+    const { planBooksMirror } = await import('../../src/commands/books-mirror.js');
+    const { createEventBus } = await import('../../src/events/bus.js');
+    const { makeClient } = await import('../support/client.js');
+    const key = await sb.makeKey('test');
+    const api = makeClient(sb, key, logs);
+    const connection = { api, config: null, sandbox: { baseUrl: sb.baseUrl, close: async () => undefined }, close: () => api.close() };
+    const plan = planBooksMirror(null, connection, createEventBus({ invalidate: () => undefined }), async () => logs.logger);
+    expect(plan.location).toEqual({ kind: 'memory' });
+    expect(await plan.start()).toContain('in memory');
+    await sleep(300);
+    expect(await sb.requests(key.key_id)).toEqual([]);
+    const fresh = await plan.books!.ensureFresh(['customers']);
+    const customers = (await groundTruth(sb, key))['customers']!;
+    expect((await plan.books!.read.customers()).map((c) => c.id)).toEqual(customers.map((c) => c.id));
+    expect(fresh.lines.invoices).toBe(0);
+    await plan.close();
+    await api.close();
+  });
+});
