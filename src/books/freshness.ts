@@ -20,6 +20,18 @@ export function progressTally(onProgress: ((u: FreshProgress) => void) | undefin
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const HOLDER_ANSWERS_WITHIN_MS = 15_000;
+
+/** Waits until the lease holder has read these kinds since `asked` (or gives up, leaving them as they are). */
+export async function holderCaughtUp(store: MirrorStore, kinds: readonly MirroredKind[], asked: number, now: () => number, signal?: AbortSignal): Promise<void> {
+  const until = now() + HOLDER_ANSWERS_WITHIN_MS;
+  while (now() < until) {
+    const marks = await store.marks();
+    if (kinds.every((k) => (marks.get(k)?.syncedMs ?? -Infinity) >= asked)) return;
+    signal?.throwIfAborted();
+    await sleep(LOOK_EVERY_MS);
+  }
+}
 
 export async function freshness(
   store: MirrorStore,

@@ -8,7 +8,7 @@ import type { BooksEvent } from '../events/event.js';
 import type { Logger } from '../logger.js';
 import { BackgroundBudget, type BudgetOptions } from './budget.js';
 import { EventOutbox } from './outbox.js';
-import { freshness, progressTally } from './freshness.js';
+import { freshness, holderCaughtUp, progressTally } from './freshness.js';
 import { LinesFetcher } from './lines.js';
 import { stampOf, type Rec } from './rows.js';
 import { ServiceClock } from './service-clock.js';
@@ -55,6 +55,7 @@ export interface Mirror {
 
 const LEASE = 'sync';
 const LEASE_TTL_MS = 30_000;
+const WANTS_EVERY_MS = 250;
 
 export async function startMirror(options: MirrorOptions): Promise<Mirror> {
   const { api, store, bus } = options;
@@ -140,14 +141,29 @@ export async function startMirror(options: MirrorOptions): Promise<Mirror> {
     const signal = opts.signal ? AbortSignal.any([opts.signal, abort.signal]) : abort.signal;
     const tally = progressTally(opts.onProgress);
     const marks = await store.marks();
-    for (const kind of wanted) {
+    const stale = wanted.filter((kind) => {
       const mark = marks.get(kind);
-      const fresh = mark !== undefined && (now() - mark.syncedMs < freshMs || now() - (webhookAt.get(kind) ?? -Infinity) < freshMs);
-      if (fresh || !(await mayWrite())) continue;
-      await sync.sync(kind, { background: false, signal, onProgress: tally(kind) });
+      return !(mark !== undefined && (now() - mark.syncedMs < freshMs || now() - (webhookAt.get(kind) ?? -Infinity) < freshMs));
+    });
+    if (stale.length > 0 && !(await mayWrite())) {
+      // Another process holds the lease: it reads them for us.
+      const asked = now();
+      await store.requestSync(stale, asked);
+      await holderCaughtUp(store, stale, asked, now, signal);
+    } else {
+      for (const kind of stale) await sync.sync(kind, { background: false, signal, onProgress: tally(kind) });
     }
     return freshness(store, wanted, { signal, onProgress: opts.onProgress });
   }
+
+  // The lease holder answers other processes' requests at once (and so keeps its lease between rounds).
+  const wantsTimer = setInterval(() => {
+    void (async () => {
+      if (!(await mayWrite())) return;
+      for (const kind of await store.takeWants()) await sync.sync(kind, { background: false, signal: abort.signal });
+    })().catch(quiet('reading for another process'));
+  }, WANTS_EVERY_MS);
+  wantsTimer.unref();
 
   await outbox.start();
   if (options.rounds !== 'on-first-use') scheduleRounds();
@@ -160,6 +176,7 @@ export async function startMirror(options: MirrorOptions): Promise<Mirror> {
     async stop() {
       abort.abort();
       if (roundTimer) clearTimeout(roundTimer);
+      clearInterval(wantsTimer);
       unlisten?.();
       await roundRun;
       await linesRun;

@@ -1,7 +1,7 @@
 // Contract: the freshness contract and two holders of one file. ensureFresh reads a cold kind in full with
 // progress, then one updated_since call per kind, none for a kind just read; it reports the as-of time in
 // the service's clock and the lines coverage. Two mirrors on one file: one syncs (the lease), both read,
-// and both publish the events the syncing one found.
+// and both publish the events the syncing one found; the other's ensureFresh is answered by the holder.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,8 +64,8 @@ describe('two mirrors on one file', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'mirror-two-')), 'books.db');
     // Two keys of one business stand in for one key in two processes: the log tells their calls apart.
     const [keyA, keyB] = [await sb.makeKey('live'), await sb.makeKey('live')];
-    const a = await mirrorOn(sb, keyA, logs, { path, identity: 'shared' });
-    const b = await mirrorOn(sb, keyB, logs, { path, identity: 'shared' });
+    const a = await mirrorOn(sb, keyA, logs, { path, identity: 'shared', mirror: { freshMs: 0 } });
+    const b = await mirrorOn(sb, keyB, logs, { path, identity: 'shared', mirror: { freshMs: 0 } });
     try {
       const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
       await Promise.all([a.mirror.round(), b.mirror.round()]);
@@ -82,6 +82,16 @@ describe('two mirrors on one file', () => {
         await eventually(() => (m.heard.length >= expected.length ? true : undefined), 3000);
         expect(m.heard.map((h) => h.event.kind).sort()).toEqual(expected.map((e) => e.kind).sort());
       }
+      // The one without the lease asks for fresh data: the holder reads it, and it sees the change.
+      const [holder, reader] = callsA > 0 ? [a, b] : [b, a];
+      const [paid] = await ops[1]!.run();
+      const before = holder.mirror.stats().calls;
+      const fresh = await reader.mirror.books.ensureFresh(['payments']);
+      expect(holder.mirror.stats().calls - before).toBe(1);
+      expect(reader.mirror.stats().calls).toBe(0);
+      expect(await reader.mirror.books.read.raw('payments', Number(paid!.record.split('/').pop()))).not.toBeNull();
+      const clock = (await sb.admin('GET', '/clock')).body;
+      expect(Math.abs(Date.parse(fresh.asOf) - Date.parse(clock.now))).toBeLessThan(5_000);
     } finally {
       await a.close();
       await b.close();

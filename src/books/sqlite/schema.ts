@@ -33,4 +33,6 @@ export const SCHEMA: readonly string[] = [
   // publishes them once, and none is lost between the write and the publish.
   'CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, at_ms INTEGER NOT NULL, body TEXT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS lease (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_ms INTEGER NOT NULL)',
+  // Kinds a process without the lease needs fresh: the lease holder reads them at once.
+  'CREATE TABLE IF NOT EXISTS wants (kind TEXT PRIMARY KEY, at_ms INTEGER NOT NULL)',
 ];

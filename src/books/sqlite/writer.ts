@@ -130,6 +130,17 @@ export function sqliteWriter(db: Client) {
       return r.rows[0]?.['holder'] === holder;
     },
 
+    async requestSync(kinds: readonly MirroredKind[], atMs: number): Promise<void> {
+      await db.batch(kinds.map((kind) => ({ sql: 'INSERT OR REPLACE INTO wants (kind, at_ms) VALUES (?, ?)', args: [kind, atMs] })), 'write');
+    },
+
+    async takeWants(): Promise<MirroredKind[]> {
+      const found = await db.execute('SELECT kind, at_ms FROM wants');
+      if (found.rows.length === 0) return [];
+      await db.batch(found.rows.map((row) => ({ sql: 'DELETE FROM wants WHERE kind = ? AND at_ms = ?', args: [row['kind'] as string, row['at_ms'] as number] })), 'write');
+      return found.rows.map((row) => String(row['kind']) as MirroredKind);
+    },
+
     async releaseLease(name: string, holder: string): Promise<void> {
       await db.execute({ sql: 'DELETE FROM lease WHERE name = ? AND holder = ?', args: [name, holder] });
     },
