@@ -71,7 +71,7 @@ describe('tool calls flat out (60 calls per 3 s window)', () => {
 
   it('no background call meets a 429, and the mirror converges once they stop', async () => {
     const key = await sb.makeKey('live');
-    const m = await mirrorOn(sb, key, logs, { mirror: { pollSeconds: 1, lines: false, budget: { windowMs: 3000 } } });
+    const m = await mirrorOn(sb, key, logs, { mirror: { pollSeconds: 1, budget: { windowMs: 3000 } } });
     const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
     let running = true;
     const tool = async (): Promise<void> => {
@@ -85,6 +85,7 @@ describe('tool calls flat out (60 calls per 3 s window)', () => {
     await sleep(2000);
     running = false;
     await Promise.all(tools);
+    const stoppedAt = Date.now();
     const truth = await groundTruth(sb, sb.keys.live);
     await eventually(async () => ((await differences(m.mirror, truth)).length === 0 ? true : undefined), 30_000);
     await m.close();
@@ -94,6 +95,8 @@ describe('tool calls flat out (60 calls per 3 s window)', () => {
     expect(toolCalls.length).toBeGreaterThan(60);
     expect(background.length).toBeGreaterThan(5);
     expect(background.filter((c) => c.status === 429)).toEqual([]);
+    // While tool calls use the key, the background keeps to a quarter of it, spread over the window.
+    expect(busiestWindow(background.filter((c) => Date.parse(c.at) <= stoppedAt), 3000)).toBeLessThanOrEqual(15);
     // Tool calls alone meet one 429 a window at most: the pacer's probe when the budget reads spent. The
     // background adds none: it never starts into the last tenth, so it never spends the tools' last calls.
     const times = calls.map((c) => Date.parse(c.at));
