@@ -1,7 +1,6 @@
 // The books mirror at work: background rounds of the sync (within the budget, by the lease holder only),
 // the lines fetcher, the events outbox published to the bus in every process on the file, webhooks written
 // straight into the store, and the freshness contract (ensureFresh) for whatever reads it.
-import { randomUUID } from 'node:crypto';
 import type { ApiClient } from '../api/client.js';
 import type { EventBus } from '../events/bus.js';
 import type { BooksEvent } from '../events/event.js';
@@ -12,7 +11,8 @@ import { freshness, holderCaughtUp, progressTally } from './freshness.js';
 import { LinesFetcher } from './lines.js';
 import { stampOf, type Rec } from './rows.js';
 import { ServiceClock } from './service-clock.js';
-import type { MirrorStore } from './store.js';
+import { SyncLease } from './lease.js';
+import type { KindMark, MirrorStore } from './store.js';
 import { KindSync, LeaseLost, type SyncStats } from './sync.js';
 import { MIRRORED_KINDS, type Books, type EnsureFreshOptions, type Freshness, type MirroredKind } from './types.js';
 
@@ -53,135 +53,152 @@ export interface Mirror {
   stop(): Promise<void>;
 }
 
-const LEASE = 'sync';
-const LEASE_TTL_MS = 30_000;
 const WANTS_EVERY_MS = 250;
 
-export async function startMirror(options: MirrorOptions): Promise<Mirror> {
-  const { api, store, bus } = options;
-  const logger = options.logger.child({ component: 'mirror' });
-  const now = options.now ?? Date.now;
-  const kinds = options.kinds ?? MIRRORED_KINDS;
-  const freshMs = options.freshMs ?? 5_000;
-  const holder = randomUUID();
-  const abort = new AbortController();
-  const budget = new BackgroundBudget(api, { now, ...options.budget });
-  const clock = new ServiceClock(api, now);
-  let held = false;
-  let renewedAt = -Infinity;
-  const mayWrite = async (): Promise<boolean> => {
-    if (abort.signal.aborted) return false;
-    if (now() - renewedAt < LEASE_TTL_MS / 3) return held;
-    held = await store.takeLease(LEASE, holder, LEASE_TTL_MS, now());
-    renewedAt = now();
-    return held;
-  };
-  const outbox = new EventOutbox(store, bus, logger);
-  const sync = new KindSync({ api, store, clock, budget, mayWrite, onEvents: () => outbox.drain(), now });
-  const lines = options.lines === false ? null : new LinesFetcher({ api, store, budget, mayWrite });
-  const webhookAt = new Map<MirroredKind, number>();
-  let rounds = 0;
-  let roundTimer: NodeJS.Timeout | null = null;
-  let roundsStarted = false;
-  let linesRun: Promise<void> = Promise.resolve();
-  let roundRun: Promise<void> = Promise.resolve();
+class MirrorRuntime {
+  readonly abort = new AbortController();
+  readonly lease: SyncLease;
+  readonly sync: KindSync;
+  readonly lines: LinesFetcher | null;
+  readonly outbox: EventOutbox;
+  readonly #budget: BackgroundBudget;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  readonly #kinds: readonly MirroredKind[];
+  readonly #freshMs: number;
+  readonly #webhookAt = new Map<MirroredKind, number>();
+  rounds = 0;
+  #roundTimer: NodeJS.Timeout | null = null;
+  #roundsStarted = false;
+  linesRun: Promise<void> = Promise.resolve();
+  roundRun: Promise<void> = Promise.resolve();
 
-  const quiet = (what: string) => (err: unknown) => {
-    if (abort.signal.aborted || err instanceof LeaseLost) return;
-    logger.warn({ err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, `${what} failed; the next round goes on`);
-  };
+  constructor(private readonly options: MirrorOptions) {
+    const { api, store } = options;
+    this.#logger = options.logger.child({ component: 'mirror' });
+    this.#now = options.now ?? Date.now;
+    this.#kinds = options.kinds ?? MIRRORED_KINDS;
+    this.#freshMs = options.freshMs ?? 5_000;
+    this.#budget = new BackgroundBudget(api, { now: this.#now, ...options.budget });
+    this.lease = new SyncLease(store, this.#now, this.abort.signal);
+    const mayWrite = (): Promise<boolean> => this.lease.mayWrite();
+    this.outbox = new EventOutbox(store, options.bus, this.#logger);
+    const clock = new ServiceClock(api, this.#now);
+    this.sync = new KindSync({ api, store, clock, budget: this.#budget, mayWrite, onEvents: () => this.outbox.drain(), now: this.#now });
+    this.lines = options.lines === false ? null : new LinesFetcher({ api, store, budget: this.#budget, mayWrite });
+  }
 
-  async function round(): Promise<void> {
-    if (!(await mayWrite())) return;
-    rounds++;
-    for (const kind of kinds) {
-      if (abort.signal.aborted) return;
-      await sync.sync(kind, { background: true, signal: abort.signal });
+  /** Logs a background failure (not one caused by stopping or by losing the lease); the next round goes on. */
+  quiet(what: string): (err: unknown) => void {
+    return (err) => {
+      if (this.abort.signal.aborted || err instanceof LeaseLost) return;
+      this.#logger.warn({ err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, `${what} failed; the next round goes on`);
+    };
+  }
+
+  async round(): Promise<void> {
+    if (!(await this.lease.mayWrite())) return;
+    this.rounds++;
+    for (const kind of this.#kinds) {
+      if (this.abort.signal.aborted) return;
+      await this.sync.sync(kind, { background: true, signal: this.abort.signal });
     }
-    if (lines && kinds.includes('invoices')) linesRun = lines.run(abort.signal).catch(quiet('fetching lines'));
+    if (this.lines && this.#kinds.includes('invoices')) this.linesRun = this.lines.run(this.abort.signal).catch(this.quiet('fetching lines'));
   }
 
   /** The gap to the next round: the poll interval, or less when a tenth of the limit, spread evenly, allows. */
-  function roundGapMs(): number {
-    const limit = api.stats().rateLimit.limit;
-    const even = limit === null ? Infinity : (budget.windowMs * kinds.length) / Math.max(1, Math.floor(limit / 10));
-    return Math.max(1_000, Math.min(options.pollSeconds * 1000, even));
+  #roundGapMs(): number {
+    const limit = this.options.api.stats().rateLimit.limit;
+    const even = limit === null ? Infinity : (this.#budget.windowMs * this.#kinds.length) / Math.max(1, Math.floor(limit / 10));
+    return Math.max(1_000, Math.min(this.options.pollSeconds * 1000, even));
   }
 
-  function scheduleRounds(): void {
-    if (roundsStarted || options.pollSeconds <= 0 || abort.signal.aborted) return;
-    roundsStarted = true;
+  scheduleRounds(): void {
+    if (this.#roundsStarted || this.options.pollSeconds <= 0 || this.abort.signal.aborted) return;
+    this.#roundsStarted = true;
     const go = (): void => {
-      roundRun = round()
-        .catch(quiet('sync round'))
+      this.roundRun = this.round()
+        .catch(this.quiet('sync round'))
         .finally(() => {
-          if (abort.signal.aborted) return;
-          roundTimer = setTimeout(go, roundGapMs());
-          roundTimer.unref();
+          if (this.abort.signal.aborted) return;
+          this.#roundTimer = setTimeout(go, this.#roundGapMs());
+          this.#roundTimer.unref();
         });
     };
     go();
   }
 
-  const unlisten = bus?.listen((event) => void onWebhook(event).catch(quiet('storing a webhook record')));
-  async function onWebhook(event: BooksEvent): Promise<void> {
+  /** A webhook's record goes into the store at once; its kind is synced soon after (it may touch others). */
+  async onWebhook(event: BooksEvent): Promise<void> {
     if (event.source !== 'webhook') return;
     const kind = event.record.kind as MirroredKind;
-    if (!kinds.includes(kind) || typeof event.data['id'] !== 'number') return;
+    if (!this.#kinds.includes(kind) || typeof event.data['id'] !== 'number') return;
+    const { store } = this.options;
     const incoming = event.data as Rec;
     const stored = (await store.stored(kind, [incoming.id])).get(incoming.id);
     if (!stored || (stampOf(incoming) ?? '') >= (stampOf(stored) ?? '')) await store.write(kind, [incoming], []);
-    webhookAt.set(kind, now());
-    // The change may touch other records (a payment, its invoices): a sync of the kind soon after.
-    if (await mayWrite()) void sync.sync(kind, { background: true, signal: abort.signal }).catch(quiet('sync after a webhook'));
+    this.#webhookAt.set(kind, this.#now());
+    if (await this.lease.mayWrite()) void this.sync.sync(kind, { background: true, signal: this.abort.signal }).catch(this.quiet('sync after a webhook'));
   }
 
-  async function ensureFresh(wanted: readonly MirroredKind[], opts: EnsureFreshOptions = {}): Promise<Freshness> {
-    scheduleRounds();
-    const signal = opts.signal ? AbortSignal.any([opts.signal, abort.signal]) : abort.signal;
+  #isFresh(kind: MirroredKind, mark: KindMark | undefined): boolean {
+    const now = this.#now();
+    return mark !== undefined && (now - mark.syncedMs < this.#freshMs || now - (this.#webhookAt.get(kind) ?? -Infinity) < this.#freshMs);
+  }
+
+  async ensureFresh(wanted: readonly MirroredKind[], opts: EnsureFreshOptions = {}): Promise<Freshness> {
+    this.scheduleRounds();
+    const { store } = this.options;
+    const signal = opts.signal ? AbortSignal.any([opts.signal, this.abort.signal]) : this.abort.signal;
     const tally = progressTally(opts.onProgress);
     const marks = await store.marks();
-    const stale = wanted.filter((kind) => {
-      const mark = marks.get(kind);
-      return !(mark !== undefined && (now() - mark.syncedMs < freshMs || now() - (webhookAt.get(kind) ?? -Infinity) < freshMs));
-    });
-    if (stale.length > 0 && !(await mayWrite())) {
+    const stale = wanted.filter((kind) => !this.#isFresh(kind, marks.get(kind)));
+    if (stale.length > 0 && !(await this.lease.mayWrite())) {
       // Another process holds the lease: it reads them for us.
-      const asked = now();
+      const asked = this.#now();
       await store.requestSync(stale, asked);
-      await holderCaughtUp(store, stale, asked, now, signal);
+      await holderCaughtUp(store, stale, asked, this.#now, signal);
     } else {
-      for (const kind of stale) await sync.sync(kind, { background: false, signal, onProgress: tally(kind) });
+      for (const kind of stale) await this.sync.sync(kind, { background: false, signal, onProgress: tally(kind) });
     }
     return freshness(store, wanted, { signal, onProgress: opts.onProgress });
   }
 
-  // The lease holder answers other processes' requests at once (and so keeps its lease between rounds).
-  const wantsTimer = setInterval(() => {
-    void (async () => {
-      if (!(await mayWrite())) return;
-      for (const kind of await store.takeWants()) await sync.sync(kind, { background: false, signal: abort.signal });
-    })().catch(quiet('reading for another process'));
-  }, WANTS_EVERY_MS);
-  wantsTimer.unref();
+  /** The lease holder reads at once what other processes on the file asked for. */
+  async answerWants(): Promise<void> {
+    if (!(await this.lease.mayWrite())) return;
+    for (const kind of await this.options.store.takeWants()) await this.sync.sync(kind, { background: false, signal: this.abort.signal });
+  }
 
-  await outbox.start();
-  if (options.rounds !== 'on-first-use') scheduleRounds();
+  async stop(): Promise<void> {
+    this.abort.abort();
+    if (this.#roundTimer) clearTimeout(this.#roundTimer);
+    await this.roundRun;
+    await this.linesRun;
+    await this.outbox.stop();
+    await this.lease.release();
+  }
+}
+
+export async function startMirror(options: MirrorOptions): Promise<Mirror> {
+  const runtime = new MirrorRuntime(options);
+  const unlisten = options.bus?.listen((event) => void runtime.onWebhook(event).catch(runtime.quiet('storing a webhook record')));
+  // Also keeps the holder's lease alive between rounds.
+  const wantsTimer = setInterval(() => void runtime.answerWants().catch(runtime.quiet('reading for another process')), WANTS_EVERY_MS);
+  wantsTimer.unref();
+  await runtime.outbox.start();
+  if (options.rounds !== 'on-first-use') runtime.scheduleRounds();
+  const { sync, lines } = runtime;
   return {
-    books: { ensureFresh, read: store.read },
-    store,
-    stats: () => ({ ...sync.stats, reads: { ...sync.stats.reads }, lineCalls: lines?.calls ?? 0, rounds, holder: held }),
-    round,
-    linesSettled: () => linesRun,
+    books: { ensureFresh: (kinds, opts) => runtime.ensureFresh(kinds, opts), read: options.store.read },
+    store: options.store,
+    stats: () => ({ ...sync.stats, reads: { ...sync.stats.reads }, lineCalls: lines?.calls ?? 0, rounds: runtime.rounds, holder: runtime.lease.held }),
+    round: () => runtime.round(),
+    linesSettled: () => runtime.linesRun,
     async stop() {
-      abort.abort();
-      if (roundTimer) clearTimeout(roundTimer);
       clearInterval(wantsTimer);
       unlisten?.();
-      await roundRun;
-      await linesRun;
-      await outbox.stop();
-      if (held) await store.releaseLease(LEASE, holder).catch(() => undefined);
+      await runtime.stop();
     },
   };
 }
