@@ -96,6 +96,9 @@ describe('the file', () => {
     expect(resolveMirrorLocation({ setting: 'off', sandbox: false, baseUrl: 'x', keyId: 'y' })).toEqual({ kind: 'off' });
     const mac = resolveMirrorLocation({ setting: null, sandbox: false, baseUrl: 'x', keyId: 'y', env: {}, platform: 'darwin', home: '/Users/u' });
     expect(mac.kind === 'file' && mac.path.startsWith('/Users/u/Library/Caches/invoicing-mcp/')).toBe(true);
+    const win = resolveMirrorLocation({ setting: null, sandbox: false, baseUrl: 'x', keyId: 'y', env: { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, platform: 'win32', home: 'C:\\Users\\u' });
+    expect(win.kind === 'file' && win.path.startsWith('C:\\Users\\u\\AppData\\Local')).toBe(true);
+    expect(resolveMirrorLocation({ setting: '/srv/books.db', sandbox: true, baseUrl: 'x', keyId: 'y' })).toEqual({ kind: 'file', path: '/srv/books.db', explicit: true });
     if (a.kind !== 'file') return;
     const store = await openMirrorStore({ location: a, identity: mirrorIdentity('https://a.example', 'svck_live_x'), warn });
     await store.write('customers', records.customers.slice(0, 3) as Rec[], []);
