@@ -58,7 +58,7 @@ type Lister = (query: Record<string, unknown>, options: { cache: 'skip'; backgro
 
 export class KindSync {
   readonly stats: SyncStats = { calls: 0, records: 0, events: 0, reads: {} };
-  readonly #running = new Map<MirroredKind, Promise<void>>();
+  readonly #running = new Map<MirroredKind, { read: Promise<void>; options: ReadOptions }>();
   readonly #now: () => number;
   /** When this process began its first read (service clock): first reads announce changes from then on. */
   #firstRead: number | null = null;
@@ -67,12 +67,20 @@ export class KindSync {
     this.#now = deps.now ?? Date.now;
   }
 
-  /** Reads one kind up to now; joins a read of it already under way. */
+  /**
+   * Reads one kind up to now; joins a read of it already under way. A tool call joining a background read
+   * moves the rest of it to the main lane (no more spacing), and hears its progress.
+   */
   sync(kind: MirroredKind, options: ReadOptions): Promise<void> {
     const running = this.#running.get(kind);
-    if (running) return running;
-    const read = this.#read(kind, options).finally(() => this.#running.delete(kind));
-    this.#running.set(kind, read);
+    if (running) {
+      if (!options.background) running.options.background = false;
+      running.options.onProgress ??= options.onProgress;
+      return running.read;
+    }
+    const mine = { ...options };
+    const read = this.#read(kind, mine).finally(() => this.#running.delete(kind));
+    this.#running.set(kind, { read, options: mine });
     return read;
   }
 

@@ -120,3 +120,27 @@ describe("the server's mirror on the embedded sandbox", () => {
     await api.close();
   });
 });
+
+describe('a tool call joining a background read', () => {
+  it('moves the rest of a slow cold read to the main lane and hears its progress', async () => {
+    const slow = await startTestSandbox({ rateLimit: 120 });
+    try {
+      const key = await slow.makeKey('live');
+      // On 120 a minute the background spaces its calls by 0.55 s: customers take two, then invoices begin.
+      const m = await mirrorOn(slow, key, logs);
+      const background = m.mirror.round().catch(() => undefined);
+      await sleep(1500);
+      expect(m.api.stats().rateLimit.foregroundStarted).toBe(0);
+      const progress: FreshProgress[] = [];
+      await m.mirror.books.ensureFresh(['invoices'], { onProgress: (u) => progress.push(u) });
+      const invoices = (await groundTruth(slow, key))['invoices']!.length;
+      expect(progress.at(-1)?.progress).toBe(invoices);
+      // The pages left were read in the main lane.
+      expect(m.api.stats().rateLimit.foregroundStarted).toBeGreaterThan(0);
+      await m.close();
+      await background;
+    } finally {
+      await slow.close();
+    }
+  });
+});
