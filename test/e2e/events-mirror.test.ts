@@ -1,6 +1,9 @@
 // The mirror's sync to subscriptions, end to end: no webhook reaches the server (a desktop behind a
 // router), so its mirror finds the changes itself with updated_since at least every SVC_POLL_SECONDS, and
 // clients of both eras hear of each within the interval plus two seconds.
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/index.js';
 import { businessOps, type BusinessOps } from './support/business-ops.js';
@@ -91,6 +94,28 @@ describe('over HTTP, one server', () => {
     watchers.push(w);
     await watchBusinessDay(w, ops, LIMIT_MS);
     expect(server.stderr()).not.toContain(secret);
+  });
+});
+
+describe('with --mirror off', () => {
+  it('keeps no file and still announces every change to subscribers', async () => {
+    const { key, env } = await serverKey();
+    const cache = mkdtempSync(join(tmpdir(), 'mirror-off-'));
+    const server = await spawnHttpServer(['--mirror', 'off'], { ...env, XDG_CACHE_HOME: cache });
+    try {
+      await pollerPastBaseline(key);
+      expect(server.stderr()).toContain('Mirror: off (--mirror off); changes are still read every 1 s for subscriptions.');
+      const w = await legacyWatcher({ http: server.url });
+      await watchBusinessDay(w, ops, LIMIT_MS);
+      await w.close();
+      // Only the four lists with events are read (the watcher's reads of records are its own).
+      const lists = (await sb.requests(key.key_id)).map((r) => r.path).filter((p) => p.includes('?'));
+      expect(lists.length).toBeGreaterThan(8);
+      expect(lists.filter((p) => !/^\/api\/v1\/(invoices|payments|quotes|products)\?/.test(p))).toEqual([]);
+      expect(readdirSync(cache)).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 });
 
