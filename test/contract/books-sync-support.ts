@@ -24,9 +24,9 @@ export async function mirrorOn(
   sb: TestSandbox,
   key: KeyPair,
   logs: LogCapture,
-  options: { path?: string; client?: ClientOptionsInput; mirror?: Partial<MirrorOptions>; identity?: string } = {},
+  options: { path?: string; client?: ClientOptionsInput; clientDeps?: { now?: () => number }; mirror?: Partial<MirrorOptions>; identity?: string } = {},
 ): Promise<MirrorUnderTest> {
-  const api = makeClient(sb, key, logs, options.client ?? {});
+  const api = makeClient(sb, key, logs, options.client ?? {}, options.clientDeps ?? {});
   const heard: MirrorUnderTest['heard'] = [];
   const bus = createEventBus({ invalidate: () => undefined });
   bus.listen((event, uris) => heard.push({ event, uris }));

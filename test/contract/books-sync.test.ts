@@ -160,3 +160,39 @@ describe('time passing', () => {
     }
   });
 });
+
+describe('when the clocks differ', () => {
+  let skewed: TestSandbox;
+  beforeAll(async () => {
+    skewed = await startTestSandbox({ rateLimit: 6000 });
+    await skewed.advanceClock(6 * 3600);
+  });
+  afterAll(async () => {
+    await skewed?.close();
+  });
+
+  it.each([
+    ['the service 6 h ahead of us', 0],
+    ['the service 6 h behind us', 12 * 3600 * 1000],
+  ])('%s: nothing old is announced, a change after the first read is, once', async (_name, ourOffsetMs) => {
+    const key = await skewed.makeKey('live');
+    // Stamps are whole seconds: a change in the second the mirror starts counts as made during its read.
+    await new Promise((r) => setTimeout(r, 1100));
+    const now = (): number => Date.now() + ourOffsetMs;
+    const m = await mirrorOn(skewed, key, logs, { client: {}, mirror: { now }, clientDeps: { now } });
+    try {
+      const ops = await businessOps(skewed as never, await signIn(skewed.baseUrl, skewed.keys.live));
+      await new Promise((r) => setTimeout(r, 1100));
+      await m.mirror.round();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(m.heard).toEqual([]);
+      const expected = await ops[0]!.run();
+      await m.mirror.round();
+      await new Promise((r) => setTimeout(r, 50));
+      heardExactly(m, 0, expected, 'after the first read');
+      expect(await differences(m.mirror, await groundTruth(skewed, key))).toEqual([]);
+    } finally {
+      await m.close();
+    }
+  });
+});
