@@ -7,7 +7,7 @@
 const argv = process.argv.slice(2);
 const WANTS_HELP = argv[0] === 'help' || (argv[0] !== 'sandbox' && (argv.includes('--help') || argv.includes('-h')));
 const WANTS_VERSION = !WANTS_HELP && ['--version', '-V', 'version'].includes(argv[0] ?? '');
-const SERVING = !WANTS_HELP && !WANTS_VERSION && !['sandbox', 'check'].includes(argv[0] ?? '');
+const SERVING = !WANTS_HELP && !WANTS_VERSION && !['sandbox', 'check', 'mirror'].includes(argv[0] ?? '');
 const serveModule = SERVING ? import('./commands/serve.js') : null;
 
 async function version(): Promise<string> {
@@ -51,6 +51,11 @@ async function main(): Promise<void> {
     const stop = (): void => void sb.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    return;
+  }
+  if (command === 'mirror') {
+    const { runMirrorCommand } = await import('./commands/mirror.js');
+    process.stdout.write(`${await runMirrorCommand(rest, process.env)}\n`);
     return;
   }
   if (command === 'check') {

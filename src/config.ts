@@ -14,7 +14,7 @@ export interface ServiceConfig {
   readonly mode: Mode;
   /** The webhook endpoint's signing secret, when set; non-enumerable like `secret`. */
   readonly webhookSecret: string | null;
-  /** Polling interval of the fallback poller; 0 = off. */
+  /** The longest gap between the books mirror's background syncs (s); 0 = none. */
   readonly pollSeconds: number;
 }
 

@@ -27,10 +27,13 @@ export interface ServeOptions {
   readonly limits: HttpLimits;
   /** 2025-era HTTP sessions open at most. */
   readonly maxSessions: number;
+  /** The books mirror: a file path, `memory` or `off`; null = the default (see src/books/location.ts). */
+  readonly mirror: string | null;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
        invoicing-mcp [--webhook-port N] [--webhook-host H]   (stdio, with a webhook receiver at /webhooks)
+       invoicing-mcp [--mirror PATH|memory|off]   (the local copy of the books; mirror status|forget)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] ...
 ${HTTP_LIMITS_USAGE}
 Each flag also reads INVOICING_MCP_<FLAG> (e.g. INVOICING_MCP_READ_ONLY=1, INVOICING_MCP_HTTP_TOKEN=...).
@@ -114,6 +117,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       'webhook-port': { type: 'string' },
       'webhook-host': { type: 'string' },
       ...HTTP_LIMIT_FLAGS,
+      mirror: { type: 'string' },
     },
   });
   const host = (flagOrEnv(values, env, 'host') as string | undefined) ?? '127.0.0.1';
@@ -144,5 +148,6 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     webhookPort,
     webhookHost: (flagOrEnv(values, env, 'webhook-host') as string | undefined) ?? '127.0.0.1',
     ...readHttpLimits((flag) => flagOrEnv(values, env, flag)),
+    mirror: (flagOrEnv(values, env, 'mirror') as string | undefined) ?? null,
   });
 }

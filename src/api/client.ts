@@ -78,6 +78,8 @@ export interface SessionInfo {
   business: { id?: number | undefined; name?: string | undefined } | null;
   /** Epoch ms by the client's clock. */
   expiresAt: number | null;
+  /** The same moment as the service wrote it (`expires_at`, its clock and time zone); null when it did not. */
+  serviceExpiresAt: string | null;
 }
 
 export interface ClientStats {
@@ -179,6 +181,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
         scopes: grant?.scopes ?? [],
         business: grant?.business ? { id: grant.business.id, name: grant.business.name } : null,
         expiresAt: session.expiresAt,
+        serviceExpiresAt: grant?.expires_at ?? null,
       };
     },
     invalidate,

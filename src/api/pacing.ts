@@ -2,6 +2,9 @@
 // Retry-After), never from a hard-coded figure. Calls wait in one FIFO queue; when the budget reads empty
 // a single call goes ahead as a probe (a fresh window answers it, or a 429 tells how long to wait).
 // A call that would wait longer than its bound is refused with RateLimited saying when to retry.
+// Background calls (the mirror's sync) wait in a lane of their own: they start only when no other call
+// waits, one at a time, and never into the last tenth of the window's calls, so a tool call waits behind
+// at most one of them and never meets a 429 they caused.
 import { parseRetryAfter, RateLimited } from './errors.js';
 import { headerValue, type ResponseHeaders } from './http.js';
 
@@ -11,6 +14,8 @@ export interface PacerOptions {
   /** The longest a call may wait for its turn. */
   maxWaitMs: number;
   now: () => number;
+  /** The service's rate window (ms): a budget figure older than this is stale. Default 60 s. */
+  windowMs?: number;
 }
 
 export interface RateLimitState {
@@ -22,6 +27,10 @@ export interface RateLimitState {
   queued: number;
   /** Epoch ms until which calls are held after a 429; 0 when not held. */
   blockedUntil: number;
+  /** Calls of the background lane waiting and in flight. */
+  background?: { queued: number; inFlight: number };
+  /** Calls other than background ones started so far (a running count). */
+  foregroundStarted?: number;
 }
 
 /** A turn to make one request; release it exactly once, with the answer's headers when there was one. */
@@ -44,7 +53,14 @@ export interface AcquireOptions {
   front?: boolean;
   /** Overrides the bound for this call (ms). */
   maxWaitMs?: number;
+  /** The background lane: after every other waiting call, one at a time, never into the reserve. */
+  background?: boolean;
 }
+
+/** How long a background call may wait for its turn: tool calls may keep the key busy for minutes. */
+const BACKGROUND_MAX_WAIT_MS = 15 * 60_000;
+/** While the budget reads as too low for background calls, look again this often. */
+const BACKGROUND_RECHECK_MS = 1_000;
 
 function intHeader(headers: ResponseHeaders, name: string): number | null {
   const text = headerValue(headers, name);
@@ -60,6 +76,12 @@ export function retryAfterSeconds(headers: ResponseHeaders, now: number): number
 export class Pacer {
   readonly #options: PacerOptions;
   readonly #queue: Waiter[] = [];
+  readonly #backgroundQueue: Waiter[] = [];
+  #backgroundInFlight = 0;
+  #foregroundStarted = 0;
+  /** When X-RateLimit-Remaining was last learnt (ms). */
+  #learntAt = 0;
+  #recheckTimer: NodeJS.Timeout | null = null;
   #limit: number | null = null;
   #remaining: number | null = null;
   #inFlight = 0;
@@ -78,6 +100,8 @@ export class Pacer {
       inFlight: this.#inFlight,
       queued: this.#queue.length,
       blockedUntil: this.#blockedUntil > this.#options.now() ? this.#blockedUntil : 0,
+      background: { queued: this.#backgroundQueue.length, inFlight: this.#backgroundInFlight },
+      foregroundStarted: this.#foregroundStarted,
     };
   }
 
@@ -85,9 +109,15 @@ export class Pacer {
     if (this.#closed) return Promise.reject(new Error('the client is closed'));
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const now = this.#options.now();
-    const deadline = now + (options.maxWaitMs ?? this.#options.maxWaitMs);
+    const background = options.background === true;
+    const deadline = now + (options.maxWaitMs ?? (background ? BACKGROUND_MAX_WAIT_MS : this.#options.maxWaitMs));
     if (this.#blockedUntil > deadline) return Promise.reject(this.#tooLong(now));
-    if (this.#queue.length === 0 && this.#canStart(now)) return Promise.resolve(this.#start());
+    if (background) return this.#enqueue(this.#backgroundQueue, options, deadline, now);
+    if (this.#queue.length === 0 && this.#canStart(now)) return Promise.resolve(this.#start(false));
+    return this.#enqueue(this.#queue, options, deadline, now);
+  }
+
+  #enqueue(queue: Waiter[], options: AcquireOptions, deadline: number, now: number): Promise<Slot> {
     return new Promise<Slot>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, deadline, timer: null, signal: options.signal, onAbort: null };
       waiter.timer = setTimeout(() => this.#expire(waiter), Math.max(0, deadline - now));
@@ -95,8 +125,8 @@ export class Pacer {
         waiter.onAbort = () => this.#drop(waiter, options.signal?.reason);
         options.signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
-      if (options.front) this.#queue.unshift(waiter);
-      else this.#queue.push(waiter);
+      if (options.front) queue.unshift(waiter);
+      else queue.push(waiter);
       this.#pump();
     });
   }
@@ -113,7 +143,8 @@ export class Pacer {
   close(): void {
     this.#closed = true;
     if (this.#wakeTimer) clearTimeout(this.#wakeTimer);
-    for (const w of this.#queue.splice(0)) this.#settle(w, () => w.reject(new Error('the client is closed')));
+    if (this.#recheckTimer) clearTimeout(this.#recheckTimer);
+    for (const w of [...this.#queue.splice(0), ...this.#backgroundQueue.splice(0)]) this.#settle(w, () => w.reject(new Error('the client is closed')));
   }
 
   #canStart(now: number): boolean {
@@ -124,8 +155,19 @@ export class Pacer {
     return this.#remaining - this.#inFlight > 0 || this.#inFlight === 0;
   }
 
-  #start(): Slot {
+  /** A background call: nothing else waiting, none of its own in flight, and more than the reserve left. */
+  #canStartBackground(now: number): boolean {
+    if (this.#queue.length > 0 || this.#backgroundInFlight > 0 || !this.#canStart(now)) return false;
+    if (this.#remaining === null || this.#limit === null) return this.#inFlight === 0;
+    // A figure older than a window says nothing of the window now open: one call goes to learn it.
+    if (now - this.#learntAt >= (this.#options.windowMs ?? 60_000)) return this.#inFlight === 0;
+    return this.#remaining - this.#inFlight > Math.ceil(this.#limit / 10);
+  }
+
+  #start(background: boolean): Slot {
     this.#inFlight++;
+    if (background) this.#backgroundInFlight++;
+    else this.#foregroundStarted++;
     let released = false;
     return {
       release: (answer) => {
@@ -135,6 +177,7 @@ export class Pacer {
         if (answer) this.#learn(answer.headers);
         if (answer?.status === 429) this.holdFor(retryAfterSeconds(answer.headers, this.#options.now()));
         this.#inFlight--;
+        if (background) this.#backgroundInFlight--;
         this.#pump();
       },
     };
@@ -145,6 +188,7 @@ export class Pacer {
     if (limit !== null && limit > 0) this.#limit = limit;
     const remaining = intHeader(headers, 'x-ratelimit-remaining');
     if (remaining === null) return;
+    this.#learntAt = this.#options.now();
     // Answers can arrive out of order: a figure higher than ours counts only when the calls in flight
     // (this one included) cannot explain it, that is when a new window has begun.
     if (this.#remaining === null || remaining <= this.#remaining || remaining > this.#remaining + this.#inFlight) {
@@ -156,9 +200,24 @@ export class Pacer {
     const now = this.#options.now();
     while (this.#queue.length > 0 && this.#canStart(now)) {
       const w = this.#queue.shift() as Waiter;
-      this.#settle(w, () => w.resolve(this.#start()));
+      this.#settle(w, () => w.resolve(this.#start(false)));
+    }
+    if (this.#backgroundQueue.length > 0 && this.#canStartBackground(now)) {
+      const w = this.#backgroundQueue.shift() as Waiter;
+      this.#settle(w, () => w.resolve(this.#start(true)));
     }
     this.#schedule();
+    this.#scheduleRecheck();
+  }
+
+  /** Background calls held back by the reserve start once the window has turned, with or without other calls. */
+  #scheduleRecheck(): void {
+    if (this.#recheckTimer || this.#backgroundQueue.length === 0 || this.#closed) return;
+    this.#recheckTimer = setTimeout(() => {
+      this.#recheckTimer = null;
+      this.#pump();
+    }, BACKGROUND_RECHECK_MS);
+    this.#recheckTimer.unref();
   }
 
   #schedule(): void {
@@ -173,16 +232,18 @@ export class Pacer {
 
   #expire(w: Waiter): void {
     this.#pump(); // its turn may have come at this very moment
-    const i = this.#queue.indexOf(w);
+    const queue = this.#queue.includes(w) ? this.#queue : this.#backgroundQueue;
+    const i = queue.indexOf(w);
     if (i < 0) return;
-    this.#queue.splice(i, 1);
+    queue.splice(i, 1);
     this.#settle(w, () => w.reject(this.#tooLong(this.#options.now())));
   }
 
   #drop(w: Waiter, reason: unknown): void {
-    const i = this.#queue.indexOf(w);
+    const queue = this.#queue.includes(w) ? this.#queue : this.#backgroundQueue;
+    const i = queue.indexOf(w);
     if (i < 0) return;
-    this.#queue.splice(i, 1);
+    queue.splice(i, 1);
     this.#settle(w, () => w.reject(reason));
     this.#pump();
   }

@@ -54,6 +54,8 @@ export interface CallSpec<S extends z.ZodType> {
   decoder: Decoder<S>;
   idempotencyKey?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** The pacer's background lane (see Pacer): after tool calls, one at a time, never into the reserve. */
+  background?: boolean | undefined;
 }
 
 export interface CallResult<T> {
@@ -67,6 +69,8 @@ export interface CallResult<T> {
 export interface ReadOptions {
   signal?: AbortSignal | undefined;
   cache?: CacheMode | undefined;
+  /** A background read (the mirror's sync): the pacer's background lane; it never shares a cached read. */
+  background?: boolean | undefined;
 }
 
 interface Attempted {
@@ -103,7 +107,9 @@ export class RequestCore {
   async read<S extends z.ZodType<object>>(kind: ResourceKind, path: string, query: Query | undefined, decoder: Decoder<S>, options: ReadOptions = {}): Promise<z.output<S>> {
     const { cache } = this.#d;
     const mode = options.cache ?? 'use';
-    if (mode === 'skip' || !cache.enabled) return (await this.call({ method: 'GET', path, query, decoder, signal: options.signal })).value;
+    if (mode === 'skip' || !cache.enabled || options.background) {
+      return (await this.call({ method: 'GET', path, query, decoder, signal: options.signal, background: options.background })).value;
+    }
     const key = cache.key(kind, path, queryString(query));
     if (mode === 'use') {
       const hit = cache.get(key);
@@ -170,7 +176,7 @@ export class RequestCore {
    */
   async #attempt<S extends z.ZodType>(spec: CallSpec<S>, run: Run): Promise<{ res: WireResponse; token: string } | null> {
     const { pacer, session, transport, logger } = this.#d;
-    const slot = await pacer.acquire({ signal: spec.signal, front: run.facts.attempts > 0 });
+    const slot = await pacer.acquire({ signal: spec.signal, front: run.facts.attempts > 0, background: spec.background === true });
     let token: string;
     try {
       token = await session.token(spec.signal);

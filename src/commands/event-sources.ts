@@ -1,7 +1,8 @@
 // Where the server's events come from. With keys: the service's signed webhooks when SVC_WEBHOOK_SECRET is
 // set (to /webhooks beside /mcp in HTTP mode, to a listener of their own with --webhook-port in stdio
-// mode), and the poller unless SVC_POLL_SECONDS=0. On the embedded sandbox, neither: its books change only
-// through the model's own creates. Subscriptions are offered only when something feeds the bus.
+// mode), and the books mirror's sync (commands/books-mirror.ts) unless SVC_POLL_SECONDS=0: its diffs are the
+// events. On the embedded sandbox, neither: its books change only through the model's own creates.
+// Subscriptions are offered only when something feeds the bus.
 import type { FastifyInstance } from 'fastify';
 import { ConfigError } from '../config.js';
 import type { EventBus } from '../events/bus.js';
@@ -10,11 +11,11 @@ import type { ServeOptions } from '../serve-options.js';
 import type { Connection } from './connect.js';
 
 export interface EventSources {
-  /** True when webhooks or the poller feed the bus. */
+  /** True when webhooks or the mirror's background sync feed the bus. */
   readonly live: boolean;
   /** HTTP mode with a webhook secret: adds /webhooks to the server's app before it listens. */
   readonly routes: ((app: FastifyInstance) => Promise<void>) | undefined;
-  /** Starts the stdio-mode listener and the poller once the server serves; resolves with lines for the banner. */
+  /** Starts the stdio-mode listener once the server serves; resolves with lines for the banner. */
   start(mcpUrl: string | null): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -64,13 +65,7 @@ export function planEventSources(options: ServeOptions, connection: Connection, 
     } else if (options.transport === 'stdio' && secret !== null) {
       lines.push('Webhooks: SVC_WEBHOOK_SECRET is set but no --webhook-port is given, so no webhook is received.');
     }
-    if (pollSeconds > 0) {
-      const { startPoller } = await import('../events/poller.js');
-      const poller = startPoller({ api: connection.api, bus, intervalSeconds: pollSeconds, logger: await loadLogger() });
-      closers.push(poller.stop);
-      lines.push(`Polling for changes every ${pollSeconds} s, within a tenth of the rate limit (SVC_POLL_SECONDS=0 turns it off).`);
-    }
-    if (!connection.sandbox && lines.length === 0) {
+    if (!connection.sandbox && pollSeconds === 0 && secret === null) {
       lines.push('Events: no SVC_WEBHOOK_SECRET and SVC_POLL_SECONDS=0, so resource subscriptions are not offered.');
     }
     return lines;

@@ -10,6 +10,7 @@ import { createServerFactory } from '../mcp/server.js';
 import { createNoticeBoard } from '../notices.js';
 import { parseServeOptions, type ServeOptions } from '../serve-options.js';
 import { connect, type Connection } from './connect.js';
+import { planBooksMirror } from './books-mirror.js';
 import { planEventSources } from './event-sources.js';
 
 /**
@@ -44,8 +45,9 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   const connection = await connect(env, logs.load);
   const bus = createEventBus({ invalidate: (kind, id) => connection.api.invalidate(kind, id) });
   const events = planEventSources(options, connection, bus, logs.load);
+  const mirror = planBooksMirror(options.mirror, connection, bus, logs.load);
   const makeServer = await createServerFactory(
-    { api: connection.api, logger },
+    { api: connection.api, books: mirror.books, logger },
     {
       selection: { readOnly: options.readOnly, toolsets: options.toolsets },
       confirmWrites: options.confirmWrites,
@@ -84,6 +86,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
     if (stopping) return;
     stopping = true;
     await events.close();
+    await mirror.close().catch(() => undefined);
     await stop().catch(() => undefined);
     await connection.close().catch(() => undefined);
     process.exit(0);
@@ -91,5 +94,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   process.once('SIGINT', () => void shutdown());
   process.once('SIGTERM', () => void shutdown());
   const lines = await events.start(mcpUrl);
+  const mirrorLine = await mirror.start().catch((err: unknown) => `Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`);
+  if (mirrorLine) lines.push(mirrorLine);
   if (lines.length > 0) stderr(lines.join('\n'));
 }

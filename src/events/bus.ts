@@ -1,7 +1,7 @@
 // The event bus: each event, once, invalidates the cached reads of its records (and so their lists), is
 // kept in a short history for the events feed, and then reaches every listener with the URIs it changed.
-// Webhook deliveries and the poller may both report one change: a change key drops the second report when
-// it comes from the other source. Two webhooks with their own ids are two events even when their stamps
+// Webhook deliveries and the mirror's diffs may both report one change: a change key drops the second
+// report when it comes from the other source. Two webhooks with their own ids are two events even when their stamps
 // match (the service's stamps are to the second, and stock can drop, rise and drop again within one).
 import type { ResourceKind } from '../api/schemas.js';
 import { BoundedMemory } from './bounded-memory.js';
@@ -27,7 +27,7 @@ export interface EventBus {
   recent(): readonly BooksEvent[];
 }
 
-/** The same change reported by webhook and by poller has the same key. */
+/** The same change reported by webhook and by the mirror's diffs has the same key. */
 export function changeKey(event: BooksEvent): string {
   const stamp = event.data['updated_at'] ?? event.data['created_at'] ?? event.createdAt;
   return `${event.kind}|${event.record.id}|${String(stamp)}`;

@@ -1,4 +1,4 @@
-// An event, as data: what the service's webhooks carry and what the poller works out from lists, in one
+// An event, as data: what the service's webhooks carry and what the mirror works out from its diffs, in one
 // shape. `uris` are the MCP resources whose content it changes; the bus notifies their subscribers.
 import type { ResourceKind } from '../api/schemas.js';
 
@@ -9,10 +9,10 @@ export const EVENTS_FEED_URI = 'invoicing://events';
 export const LOW_STOCK_FEED_URI = 'invoicing://products/low-stock';
 
 export interface BooksEvent {
-  /** The service's `evt_…` id for a webhook; `poll_…` for an event the poller worked out. */
+  /** The service's `evt_…` id for a webhook; `poll_…` for an event the mirror worked out from a diff. */
   id: string;
   kind: EventKind;
-  /** As the service wrote it (webhook `created_at`), or when the poller saw the change. */
+  /** As the service wrote it (webhook `created_at`), or when the mirror saw the change. */
   createdAt: string;
   source: 'webhook' | 'poll';
   /** The record the event is about. */

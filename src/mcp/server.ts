@@ -19,7 +19,7 @@ export const SERVER_VERSION = '0.1.0';
 export interface ServerOptions {
   selection: ToolSelection;
   confirmWrites: boolean;
-  /** Where events arrive; subscriptions are offered only when something feeds it (webhooks or the poller). */
+  /** Where events arrive; subscriptions are offered only when something feeds it (webhooks or the mirror's sync). */
   events: { bus: EventBus; live: boolean };
 }
 

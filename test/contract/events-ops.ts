@@ -1,5 +1,5 @@
 // The business operations both event tests drive through the sandbox's admin interface, and the events
-// each must produce (kind, record, related), so the receiver and the poller are held to one list.
+// each must produce (kind, record, related), so the receiver and the mirror are held to one list.
 import { randomUUID } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import { expect } from 'vitest';

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/index.js';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import { eventUris, type BooksEvent } from '../../src/events/event.js';
-import { startPoller } from '../../src/events/poller.js';
+import { startMirror } from '../../src/books/mirror.js';
+import { openMirrorStore } from '../../src/books/store.js';
 import { startWebhookListener, type WebhookListener } from '../../src/events/receiver.js';
 import { DEFAULT_HTTP_LIMITS } from '../../src/mcp/http-limits.js';
 import { captureLogs, type LogCapture } from '../support/logs.js';
@@ -107,23 +108,25 @@ describe('deliveries from the sandbox', () => {
   });
 });
 
-describe('webhooks and the poller on one bus', () => {
+describe('webhooks and the mirror on one bus', () => {
   it('each change notifies once, though both report it', async () => {
     const key = await makeKey(sb, 'live');
     const api = createApiClient({ baseUrl: sb.baseUrl, keyId: key.key_id, secret: key.secret }, { logger: logs.logger });
-    // The poller reports into a bus of its own that forwards to the receiver's: its own history shows it
+    // The mirror reports into a bus of its own that forwards to the receiver's: its own history shows it
     // worked each change out too, and the shared bus must still notify once.
-    const pollerBus = createEventBus({ invalidate: () => undefined });
-    pollerBus.listen((event) => void bus.publish(event));
-    const poller = startPoller({ api, bus: pollerBus, intervalSeconds: 1, logger: logs.logger });
+    const mirrorBus = createEventBus({ invalidate: () => undefined });
+    mirrorBus.listen((event) => void bus.publish(event));
+    const store = await openMirrorStore({ location: { kind: 'memory' }, identity: `${sb.baseUrl}|${key.key_id}`, warn: () => undefined });
+    const mirror = await startMirror({ api, store, bus: mirrorBus, logger: logs.logger, pollSeconds: 0 });
     try {
       const ops = await businessOps(sb, live);
-      await eventually(() => (poller.stats().polls >= 2 ? true : undefined), 5000);
+      await mirror.round();
       for (const op of ops) {
         const before = heard.length;
         const expected = await op.run();
+        await mirror.round();
         for (const want of expected) {
-          await eventually(() => pollerBus.recent().find((e) => e.source === 'poll' && matches(e, eventUris(e), want)), 3000);
+          await eventually(() => mirrorBus.recent().find((e) => e.source === 'poll' && matches(e, eventUris(e), want)), 3000);
         }
         await sleep(200);
         const got = heard.slice(before);
@@ -131,10 +134,35 @@ describe('webhooks and the poller on one bus', () => {
         for (const want of expected) expect(got.filter((h) => matches(h.event, h.uris, want))).toHaveLength(1);
       }
     } finally {
-      await poller.stop();
+      await mirror.stop();
+      await store.close();
       await api.close();
     }
-    expect(poller.stats().calls).toBeGreaterThan(0);
+    expect(mirror.stats().calls).toBeGreaterThan(0);
+  });
+
+  it('a webhook updates the record in the mirror at once, before any sync', async () => {
+    const key = await makeKey(sb, 'live');
+    const api = createApiClient({ baseUrl: sb.baseUrl, keyId: key.key_id, secret: key.secret }, { logger: logs.logger });
+    const store = await openMirrorStore({ location: { kind: 'memory' }, identity: `${sb.baseUrl}|${key.key_id}`, warn: () => undefined });
+    const mirror = await startMirror({ api, store, bus, logger: logs.logger, pollSeconds: 0 });
+    try {
+      const ops = await businessOps(sb, live);
+      await mirror.round();
+      const calls = mirror.stats().calls;
+      const [accepted] = await ops[2]!.run();
+      const id = Number(accepted!.record.split('/').pop());
+      const stored = await eventually(async () => {
+        const quote = await store.read.raw('quotes', id);
+        return quote?.['status'] === 'accepted' ? quote : undefined;
+      }, 3000);
+      expect(stored['accepted_at']).toEqual(expect.any(String));
+      expect(mirror.stats().calls - calls).toBeLessThanOrEqual(1);
+    } finally {
+      await mirror.stop();
+      await store.close();
+      await api.close();
+    }
   });
 });
 

@@ -116,3 +116,47 @@ describe('Pacer', () => {
     p.close();
   });
 });
+
+describe('Pacer: the background lane', () => {
+  it('starts a background call only when no other call waits, and one at a time', async () => {
+    const p = pacer({ maxConcurrent: 1 });
+    const order: string[] = [];
+    const held = await p.acquire();
+    const bgA = p.acquire({ background: true }).then((s) => (order.push('bgA'), s));
+    const bgB = p.acquire({ background: true }).then((s) => (order.push('bgB'), s));
+    const tool = p.acquire().then((s) => (order.push('tool'), s));
+    held.release(ok(50, 60));
+    (await tool).release(ok(49, 60));
+    const a = await bgA;
+    expect(p.state().background).toEqual({ queued: 1, inFlight: 1 });
+    // A tool call arriving now waits behind this one background call only.
+    const tool2 = p.acquire({}).then((s) => (order.push('tool2'), s));
+    await tick();
+    a.release(ok(48, 60));
+    (await tool2).release(ok(47, 60));
+    (await bgB).release(ok(46, 60));
+    expect(order).toEqual(['tool', 'bgA', 'tool2', 'bgB']);
+    expect(p.state().foregroundStarted).toBe(3);
+  });
+
+  it('leaves the last tenth of the window to other calls, and goes again once the window has turned', async () => {
+    let now = 1_000_000;
+    const p = pacer({ maxConcurrent: 4, windowMs: 60_000, now: () => now });
+    (await p.acquire()).release(ok(13, 120));
+    const bg = await p.acquire({ background: true });
+    bg.release(ok(12, 120));
+    let started = false;
+    void p.acquire({ background: true }).then((s) => {
+      started = true;
+      s.release(ok(119, 120));
+    });
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(started).toBe(false);
+    // A tool call still goes: the reserve is theirs.
+    (await p.acquire()).release(ok(11, 120));
+    now += 60_000;
+    await new Promise((r) => setTimeout(r, 1100));
+    expect(started).toBe(true);
+    p.close();
+  });
+});

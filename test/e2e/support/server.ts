@@ -3,16 +3,22 @@
 // the SDK clients spawn it themselves from `stdioCommand`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestSandbox } from '../../support/sandbox.js';
 
 export const CLI = new URL('../../../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
 
 export type Env = Record<string, string>;
 
+/** The cache directory of this test file's servers: their mirror files never land in the developer's own. */
+const CACHE_HOME = mkdtempSync(join(tmpdir(), 'invoicing-mcp-cache-'));
+
 /** The environment of a server child: the keys given (or none, for the embedded sandbox), nothing else of ours. */
 export function serverEnv(extra: Env = {}): Env {
-  const env: Env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' };
+  const env: Env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', XDG_CACHE_HOME: CACHE_HOME };
   return { ...env, ...extra };
 }
 

@@ -1,6 +1,9 @@
-// The poller to subscriptions, end to end: no webhook reaches the server (a desktop behind a router),
-// so it finds the changes itself with updated_since every SVC_POLL_SECONDS, and clients of both eras hear
-// of each within the interval plus two seconds.
+// The mirror's sync to subscriptions, end to end: no webhook reaches the server (a desktop behind a
+// router), so its mirror finds the changes itself with updated_since at least every SVC_POLL_SECONDS, and
+// clients of both eras hear of each within the interval plus two seconds.
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/index.js';
 import { businessOps, type BusinessOps } from './support/business-ops.js';
@@ -28,8 +31,8 @@ async function serverKey(): Promise<{ key: KeyPair; env: Record<string, string> 
 const LISTS = ['invoices', 'payments', 'quotes', 'products'].map((kind) => `/api/v1/${kind}`);
 
 /**
- * Resolves once the server's poller has begun its second round: its first, a silent baseline of what the
- * books hold, is then done (polls never overlap), so a change made now is news.
+ * Resolves once the server's mirror has made two incremental rounds: its first full read of the books (no
+ * updated_since) is then done, so a change made now is news.
  */
 async function pollerPastBaseline(key: KeyPair): Promise<void> {
   const deadline = Date.now() + 10_000;
@@ -38,11 +41,11 @@ async function pollerPastBaseline(key: KeyPair): Promise<void> {
     if (LISTS.every((list) => paths.filter((p) => p === list).length >= 2)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('the poller made no second round of list calls within 10 s');
+  throw new Error('the mirror made no second incremental round of list calls within 10 s');
 }
 
 beforeAll(async () => {
-  // The poller keeps to a tenth of the limit: a limit of 6,000 a minute lets it poll every second.
+  // A limit of 6,000 a minute lets the mirror read every second within its share.
   sb = await startTestSandbox({ rateLimit: 6000, rateWindowSeconds: 60 });
   api = makeClient(sb, sb.keys.live, captureLogs('warn'));
   ops = businessOps(sb, api);
@@ -94,7 +97,29 @@ describe('over HTTP, one server', () => {
   });
 });
 
-describe('with the poller off and no webhook secret', () => {
+describe('with --mirror off', () => {
+  it('keeps no file and still announces every change to subscribers', async () => {
+    const { key, env } = await serverKey();
+    const cache = mkdtempSync(join(tmpdir(), 'mirror-off-'));
+    const server = await spawnHttpServer(['--mirror', 'off'], { ...env, XDG_CACHE_HOME: cache });
+    try {
+      await pollerPastBaseline(key);
+      expect(server.stderr()).toContain('Mirror: off (--mirror off); changes are still read every 1 s for subscriptions.');
+      const w = await legacyWatcher({ http: server.url });
+      await watchBusinessDay(w, ops, LIMIT_MS);
+      await w.close();
+      // Only the four lists with events are read (the watcher's reads of records are its own).
+      const lists = (await sb.requests(key.key_id)).map((r) => r.path).filter((p) => p.includes('?'));
+      expect(lists.length).toBeGreaterThan(8);
+      expect(lists.filter((p) => !/^\/api\/v1\/(invoices|payments|quotes|products)\?/.test(p))).toEqual([]);
+      expect(readdirSync(cache)).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('with SVC_POLL_SECONDS=0 and no webhook secret', () => {
   it('makes no call of its own and offers no subscriptions', async () => {
     const { key, env } = await serverKey();
     const server = await spawnHttpServer([], { ...env, SVC_POLL_SECONDS: '0' });

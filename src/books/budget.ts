@@ -1,0 +1,72 @@
+// How fast the mirror may call in the background. The key's limit is shared with tool calls, which go first
+// (the pacer's background lane). From X-RateLimit-Limit: a quarter of the window's calls while tool calls are
+// using the key, nine tenths less theirs when they are not (the pacer keeps the last tenth free for them
+// either way), spread evenly over the window rather than spent at its start.
+import type { ApiClient } from '../api/client.js';
+import { sleep } from '../api/http.js';
+
+export interface BudgetOptions {
+  windowMs?: number;
+  /** Share of the limit while tool calls use the key. */
+  busyShare?: number;
+  /** Share of the limit, at most, while they do not. */
+  idleShare?: number;
+  now?: () => number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export class BackgroundBudget {
+  readonly windowMs: number;
+  readonly #busyShare: number;
+  readonly #idleShare: number;
+  readonly #now: () => number;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  #last = -Infinity;
+  /** Foreground starts seen, and when: tool calls are "using the key" if any started within a window. */
+  #foreground = 0;
+  #foregroundAt = -Infinity;
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly api: ApiClient,
+    options: BudgetOptions = {},
+  ) {
+    this.windowMs = options.windowMs ?? 60_000;
+    this.#busyShare = options.busyShare ?? 0.25;
+    this.#idleShare = options.idleShare ?? 0.9;
+    this.#now = options.now ?? Date.now;
+    this.#sleep = options.sleep ?? sleep;
+  }
+
+  /** Background calls allowed per window now; null until the service has told its limit. */
+  allowance(): number | null {
+    const state = this.api.stats().rateLimit;
+    const started = state.foregroundStarted ?? 0;
+    const now = this.#now();
+    if (started !== this.#foreground) {
+      this.#foreground = started;
+      this.#foregroundAt = now;
+    }
+    if (state.limit === null) return null;
+    const busy = now - this.#foregroundAt < this.windowMs;
+    const share = busy ? this.#busyShare : this.#idleShare;
+    return Math.max(1, Math.floor(share * state.limit));
+  }
+
+  /** The gap between two background calls, evenly spread (ms). */
+  spacingMs(): number {
+    const allowance = this.allowance();
+    return allowance === null ? 0 : Math.ceil(this.windowMs / allowance);
+  }
+
+  /** Waits for the next background call's turn; turns are taken one at a time, in order. */
+  turn(signal?: AbortSignal): Promise<void> {
+    const mine = this.#queue.then(async () => {
+      const wait = this.#last + this.spacingMs() - this.#now();
+      if (wait > 0) await this.#sleep(wait, signal);
+      this.#last = this.#now();
+    });
+    this.#queue = mine.catch(() => undefined);
+    return mine;
+  }
+}

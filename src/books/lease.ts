@@ -1,0 +1,38 @@
+// The sync lease in the store: of the processes on one mirror file, only its holder reads the service.
+// Taken or renewed at most every third of its life, so a holder that believes it holds it has at least
+// two thirds of it left; released on stop, and lapsing after a crash.
+import { randomUUID } from 'node:crypto';
+import type { MirrorStore } from './store.js';
+
+const LEASE = 'sync';
+const LEASE_TTL_MS = 30_000;
+
+export class SyncLease {
+  readonly #holder = randomUUID();
+  #held = false;
+  #renewedAt = -Infinity;
+
+  constructor(
+    private readonly store: MirrorStore,
+    private readonly now: () => number,
+    private readonly stopped: AbortSignal,
+  ) {}
+
+  get held(): boolean {
+    return this.#held;
+  }
+
+  /** True while this process holds the lease (taking it when free). */
+  async mayWrite(): Promise<boolean> {
+    if (this.stopped.aborted) return false;
+    if (this.now() - this.#renewedAt < LEASE_TTL_MS / 3) return this.#held;
+    this.#held = await this.store.takeLease(LEASE, this.#holder, LEASE_TTL_MS, this.now());
+    this.#renewedAt = this.now();
+    return this.#held;
+  }
+
+  async release(): Promise<void> {
+    if (this.#held) await this.store.releaseLease(LEASE, this.#holder).catch(() => undefined);
+    this.#held = false;
+  }
+}

@@ -1,0 +1,204 @@
+// The books mirror at work: background rounds of the sync (within the budget, by the lease holder only),
+// the lines fetcher, the events outbox published to the bus in every process on the file, webhooks written
+// straight into the store, and the freshness contract (ensureFresh) for whatever reads it.
+import type { ApiClient } from '../api/client.js';
+import type { EventBus } from '../events/bus.js';
+import type { BooksEvent } from '../events/event.js';
+import type { Logger } from '../logger.js';
+import { BackgroundBudget, type BudgetOptions } from './budget.js';
+import { EventOutbox } from './outbox.js';
+import { freshness, holderCaughtUp, progressTally } from './freshness.js';
+import { LinesFetcher } from './lines.js';
+import { stampOf, type Rec } from './rows.js';
+import { ServiceClock } from './service-clock.js';
+import { SyncLease } from './lease.js';
+import type { KindMark, MirrorStore } from './store.js';
+import { KindSync, LeaseLost, type SyncStats } from './sync.js';
+import { MIRRORED_KINDS, type Books, type EnsureFreshOptions, type Freshness, type MirroredKind } from './types.js';
+
+export interface MirrorOptions {
+  api: ApiClient;
+  store: MirrorStore;
+  /** Where derived events go; null = nowhere (no subscriptions). */
+  bus: EventBus | null;
+  logger: Logger;
+  /** The longest gap between background rounds (s); 0 = no rounds (ensureFresh and webhooks only). */
+  pollSeconds: number;
+  /** The kinds it holds (all by default). */
+  kinds?: readonly MirroredKind[];
+  /** Fetch invoice lines in the background (default true). */
+  lines?: boolean;
+  /** 'on-first-use': no background work until the first ensureFresh (the embedded sandbox). */
+  rounds?: 'now' | 'on-first-use';
+  /** A kind read this recently (or just updated by a webhook) is fresh without a call (ms). */
+  freshMs?: number;
+  budget?: BudgetOptions;
+  now?: () => number;
+}
+
+export interface MirrorStats extends SyncStats {
+  lineCalls: number;
+  rounds: number;
+  holder: boolean;
+}
+
+export interface Mirror {
+  readonly books: Books;
+  readonly store: MirrorStore;
+  stats(): MirrorStats;
+  /** One background round now (reads every kind, then starts the lines fetcher); resolves when the reads end. */
+  round(): Promise<void>;
+  /** Resolves when the lines fetcher has nothing left (or stops). */
+  linesSettled(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const WANTS_EVERY_MS = 250;
+
+class MirrorRuntime {
+  readonly abort = new AbortController();
+  readonly lease: SyncLease;
+  readonly sync: KindSync;
+  readonly lines: LinesFetcher | null;
+  readonly outbox: EventOutbox;
+  readonly #budget: BackgroundBudget;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  readonly #kinds: readonly MirroredKind[];
+  readonly #freshMs: number;
+  readonly #webhookAt = new Map<MirroredKind, number>();
+  rounds = 0;
+  #roundTimer: NodeJS.Timeout | null = null;
+  #roundsStarted = false;
+  linesRun: Promise<void> = Promise.resolve();
+  roundRun: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: MirrorOptions) {
+    const { api, store } = options;
+    this.#logger = options.logger.child({ component: 'mirror' });
+    this.#now = options.now ?? Date.now;
+    this.#kinds = options.kinds ?? MIRRORED_KINDS;
+    this.#freshMs = options.freshMs ?? 5_000;
+    this.#budget = new BackgroundBudget(api, { now: this.#now, ...options.budget });
+    this.lease = new SyncLease(store, this.#now, this.abort.signal);
+    const mayWrite = (): Promise<boolean> => this.lease.mayWrite();
+    this.outbox = new EventOutbox(store, options.bus, this.#logger);
+    const clock = new ServiceClock(api, this.#now);
+    this.sync = new KindSync({ api, store, clock, budget: this.#budget, mayWrite, onEvents: () => this.outbox.drain(), now: this.#now });
+    this.lines = options.lines === false ? null : new LinesFetcher({ api, store, budget: this.#budget, mayWrite });
+  }
+
+  /** Logs a background failure (not one caused by stopping or by losing the lease); the next round goes on. */
+  quiet(what: string): (err: unknown) => void {
+    return (err) => {
+      if (this.abort.signal.aborted || err instanceof LeaseLost) return;
+      this.#logger.warn({ err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, `${what} failed; the next round goes on`);
+    };
+  }
+
+  async round(): Promise<void> {
+    if (!(await this.lease.mayWrite())) return;
+    this.rounds++;
+    for (const kind of this.#kinds) {
+      if (this.abort.signal.aborted) return;
+      await this.sync.sync(kind, { background: true, signal: this.abort.signal });
+    }
+    if (this.lines && this.#kinds.includes('invoices')) this.linesRun = this.lines.run(this.abort.signal).catch(this.quiet('fetching lines'));
+  }
+
+  /** The gap to the next round: the poll interval, or less when a tenth of the limit, spread evenly, allows. */
+  #roundGapMs(): number {
+    const limit = this.options.api.stats().rateLimit.limit;
+    const even = limit === null ? Infinity : (this.#budget.windowMs * this.#kinds.length) / Math.max(1, Math.floor(limit / 10));
+    return Math.max(1_000, Math.min(this.options.pollSeconds * 1000, even));
+  }
+
+  scheduleRounds(): void {
+    if (this.#roundsStarted || this.options.pollSeconds <= 0 || this.abort.signal.aborted) return;
+    this.#roundsStarted = true;
+    const go = (): void => {
+      this.roundRun = this.round()
+        .catch(this.quiet('sync round'))
+        .finally(() => {
+          if (this.abort.signal.aborted) return;
+          this.#roundTimer = setTimeout(go, this.#roundGapMs());
+          this.#roundTimer.unref();
+        });
+    };
+    go();
+  }
+
+  /** A webhook's record goes into the store at once; its kind is synced soon after (it may touch others). */
+  async onWebhook(event: BooksEvent): Promise<void> {
+    if (event.source !== 'webhook') return;
+    const kind = event.record.kind as MirroredKind;
+    if (!this.#kinds.includes(kind) || typeof event.data['id'] !== 'number') return;
+    const { store } = this.options;
+    const incoming = event.data as Rec;
+    const stored = (await store.stored(kind, [incoming.id])).get(incoming.id);
+    if (!stored || (stampOf(incoming) ?? '') >= (stampOf(stored) ?? '')) await store.write(kind, [incoming], []);
+    this.#webhookAt.set(kind, this.#now());
+    if (await this.lease.mayWrite()) void this.sync.sync(kind, { background: true, signal: this.abort.signal }).catch(this.quiet('sync after a webhook'));
+  }
+
+  #isFresh(kind: MirroredKind, mark: KindMark | undefined): boolean {
+    const now = this.#now();
+    return mark !== undefined && (now - mark.syncedMs < this.#freshMs || now - (this.#webhookAt.get(kind) ?? -Infinity) < this.#freshMs);
+  }
+
+  async ensureFresh(wanted: readonly MirroredKind[], opts: EnsureFreshOptions = {}): Promise<Freshness> {
+    this.scheduleRounds();
+    const { store } = this.options;
+    const signal = opts.signal ? AbortSignal.any([opts.signal, this.abort.signal]) : this.abort.signal;
+    const tally = progressTally(opts.onProgress);
+    const marks = await store.marks();
+    const stale = wanted.filter((kind) => !this.#isFresh(kind, marks.get(kind)));
+    if (stale.length > 0 && !(await this.lease.mayWrite())) {
+      // Another process holds the lease: it reads them for us.
+      const asked = this.#now();
+      await store.requestSync(stale, asked);
+      await holderCaughtUp(store, stale, asked, this.#now, signal);
+    } else {
+      for (const kind of stale) await this.sync.sync(kind, { background: false, signal, onProgress: tally(kind) });
+    }
+    return freshness(store, wanted, { signal, onProgress: opts.onProgress });
+  }
+
+  /** The lease holder reads at once what other processes on the file asked for. */
+  async answerWants(): Promise<void> {
+    if (!(await this.lease.mayWrite())) return;
+    for (const kind of await this.options.store.takeWants()) await this.sync.sync(kind, { background: false, signal: this.abort.signal });
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    if (this.#roundTimer) clearTimeout(this.#roundTimer);
+    await this.roundRun;
+    await this.linesRun;
+    await this.outbox.stop();
+    await this.lease.release();
+  }
+}
+
+export async function startMirror(options: MirrorOptions): Promise<Mirror> {
+  const runtime = new MirrorRuntime(options);
+  const unlisten = options.bus?.listen((event) => void runtime.onWebhook(event).catch(runtime.quiet('storing a webhook record')));
+  // Also keeps the holder's lease alive between rounds.
+  const wantsTimer = setInterval(() => void runtime.answerWants().catch(runtime.quiet('reading for another process')), WANTS_EVERY_MS);
+  wantsTimer.unref();
+  await runtime.outbox.start();
+  if (options.rounds !== 'on-first-use') runtime.scheduleRounds();
+  const { sync, lines } = runtime;
+  return {
+    books: { ensureFresh: (kinds, opts) => runtime.ensureFresh(kinds, opts), read: options.store.read },
+    store: options.store,
+    stats: () => ({ ...sync.stats, reads: { ...sync.stats.reads }, lineCalls: lines?.calls ?? 0, rounds: runtime.rounds, holder: runtime.lease.held }),
+    round: () => runtime.round(),
+    linesSettled: () => runtime.linesRun,
+    async stop() {
+      clearInterval(wantsTimer);
+      unlisten?.();
+      await runtime.stop();
+    },
+  };
+}

@@ -1,0 +1,69 @@
+// The events the sync derived are written with the records that made them; this publishes them to the
+// bus, once, in every process on the mirror's file (so a second server's subscribers hear of the changes
+// the lease holder found). Events written before this process started are not replayed.
+import type { EventBus } from '../events/bus.js';
+import type { Logger } from '../logger.js';
+import type { MirrorStore } from './store.js';
+
+const LOOK_EVERY_MS = 1_000;
+const KEEP_MS = 24 * 3600 * 1000;
+
+export class EventOutbox {
+  #seq: number | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #draining: Promise<void> | null = null;
+  #again = false;
+  #stopped = false;
+  published = 0;
+
+  constructor(
+    private readonly store: MirrorStore,
+    private readonly bus: EventBus | null,
+    private readonly logger: Logger,
+  ) {}
+
+  async start(): Promise<void> {
+    if (!this.bus) return;
+    this.#seq = await this.store.lastEventSeq();
+    void this.store.pruneEvents(Date.now() - KEEP_MS).catch(() => undefined);
+    this.#timer = setInterval(() => void this.drain(), LOOK_EVERY_MS);
+    this.#timer.unref();
+  }
+
+  /** Publishes what is new; a call while one runs makes one more pass. */
+  drain(): Promise<void> {
+    if (!this.bus || this.#stopped) return Promise.resolve();
+    if (this.#draining) {
+      this.#again = true;
+      return this.#draining;
+    }
+    this.#draining = this.#pass()
+      .catch((err: unknown) => this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'publishing mirror events failed; retrying'))
+      .finally(() => {
+        this.#draining = null;
+        if (this.#again) {
+          this.#again = false;
+          void this.drain();
+        }
+      });
+    return this.#draining;
+  }
+
+  async #pass(): Promise<void> {
+    if (this.#seq === null) return;
+    for (;;) {
+      const batch = await this.store.eventsAfter(this.#seq);
+      if (batch.length === 0) return;
+      for (const { seq, event } of batch) {
+        if (this.bus?.publish(event)) this.published++;
+        this.#seq = seq;
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    await this.drain();
+    this.#stopped = true;
+  }
+}

@@ -1,0 +1,132 @@
+// The mirror's sync: one reader per kind. A kind never read in full is read whole; after that, only what
+// changed: `updated_since` from its watermark less an overlap, every page, through the client's pacing with
+// the cache bypassed. Each page is stored with the events its diffs made in one write; the watermark moves
+// only once every page of the read is stored, and never past the moment the read began, so a record
+// changed while later pages were read is read again next time rather than skipped.
+import type { ApiClient } from '../api/client.js';
+import { hasNextPage } from '../api/paginate.js';
+import type { Page } from '../api/schemas.js';
+import type { BackgroundBudget } from './budget.js';
+import { diffEvents } from './diff.js';
+import { stampOf, type Rec } from './rows.js';
+import type { ServiceClock } from './service-clock.js';
+import type { MirrorStore } from './store.js';
+import type { FreshProgress, MirroredKind } from './types.js';
+
+/** Stamps are whole seconds and our reading of the service's clock is good to about one. */
+export const OVERLAP_MS = 5_000;
+const PER_PAGE = 100;
+
+export interface ReadOptions {
+  /** A read a tool call waits for goes in the pacer's main lane; the sync's own rounds in the background lane. */
+  background: boolean;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((update: FreshProgress) => void) | undefined;
+}
+
+export interface SyncStats {
+  /** List calls made. */
+  calls: number;
+  /** Records stored. */
+  records: number;
+  /** Events the diffs made. */
+  events: number;
+  /** Complete reads, per kind. */
+  reads: Record<string, number>;
+}
+
+export interface SyncDeps {
+  api: ApiClient;
+  store: MirrorStore;
+  clock: ServiceClock;
+  budget: BackgroundBudget;
+  /** Called after each stored page that made events, so they are published at once. */
+  onEvents: () => void;
+  /** Checked before each page: false when this process no longer holds the sync lease. */
+  mayWrite: () => Promise<boolean>;
+  now?: () => number;
+}
+
+export class LeaseLost extends Error {
+  constructor() {
+    super('another process holds the mirror sync lease');
+    this.name = 'LeaseLost';
+  }
+}
+
+type Lister = (query: Record<string, unknown>, options: { cache: 'skip'; background: boolean; signal?: AbortSignal | undefined }) => Promise<Page<Rec>>;
+
+export class KindSync {
+  readonly stats: SyncStats = { calls: 0, records: 0, events: 0, reads: {} };
+  readonly #running = new Map<MirroredKind, { read: Promise<void>; options: ReadOptions }>();
+  readonly #now: () => number;
+  /** When this process began its first read (service clock): first reads announce changes from then on. */
+  #firstRead: number | null = null;
+
+  constructor(private readonly deps: SyncDeps) {
+    this.#now = deps.now ?? Date.now;
+  }
+
+  /**
+   * Reads one kind up to now; joins a read of it already under way. A tool call joining a background read
+   * moves the rest of it to the main lane (no more spacing), and hears its progress.
+   */
+  sync(kind: MirroredKind, options: ReadOptions): Promise<void> {
+    const running = this.#running.get(kind);
+    if (running) {
+      if (!options.background) running.options.background = false;
+      running.options.onProgress ??= options.onProgress;
+      return running.read;
+    }
+    const mine = { ...options };
+    const read = this.#read(kind, mine).finally(() => this.#running.delete(kind));
+    this.#running.set(kind, { read, options: mine });
+    return read;
+  }
+
+  async #read(kind: MirroredKind, options: ReadOptions): Promise<void> {
+    const { store, clock } = this.deps;
+    const mark = (await store.marks()).get(kind);
+    const startedMs = this.#now();
+    const startService = await clock.read(options.signal);
+    this.#firstRead ??= Math.floor(startService / 1000) * 1000;
+    // A first read announces only what changed after the mirror began reading (to the second the stamps carry).
+    const newSince = mark ? -Infinity : this.#firstRead;
+    const since = mark?.watermark ? new Date(Date.parse(mark.watermark) - OVERLAP_MS).toISOString() : undefined;
+    let newest = -Infinity;
+    let seen = 0;
+    for (let page = 1; ; page++) {
+      if (!(await this.deps.mayWrite())) throw new LeaseLost();
+      if (options.background) await this.deps.budget.turn(options.signal);
+      const query: Record<string, unknown> = { page, per_page: PER_PAGE, ...(since ? { updated_since: since } : {}) };
+      this.stats.calls++;
+      const answer = await this.#lister(kind)(query, { cache: 'skip', background: options.background, signal: options.signal });
+      const records = answer.data;
+      const before = await store.stored(kind, records.map((r) => r.id));
+      const events = records.flatMap((r) => diffEvents(kind, before.get(r.id), r, { newSince, now: this.#now }));
+      await store.write(kind, records, events);
+      for (const r of records) {
+        const stamp = stampOf(r);
+        if (stamp) {
+          clock.learnZone(stamp);
+          newest = Math.max(newest, Date.parse(stamp));
+        }
+      }
+      seen += records.length;
+      this.stats.records += records.length;
+      this.stats.events += events.length;
+      if (events.length > 0) this.deps.onEvents();
+      if (!mark) options.onProgress?.({ progress: seen, ...(typeof answer.meta?.total === 'number' ? { total: answer.meta.total } : {}), message: `reading ${kind}: ${seen} records` });
+      if (!hasNextPage(answer, { page, perPage: PER_PAGE })) break;
+    }
+    const previous = mark?.watermark ? Date.parse(mark.watermark) : -Infinity;
+    const watermark = Math.max(previous, Math.min(Number.isFinite(newest) ? newest : startService, startService));
+    await store.write(kind, [], [], { watermark: new Date(watermark).toISOString(), syncedAt: clock.format(startService), syncedMs: startedMs });
+    this.stats.reads[kind] = (this.stats.reads[kind] ?? 0) + 1;
+  }
+
+  #lister(kind: MirroredKind): Lister {
+    const api = this.deps.api;
+    return (query, options) => (api[kind].list as (q: unknown, o: unknown) => Promise<Page<Rec>>)(query, options);
+  }
+}

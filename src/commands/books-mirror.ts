@@ -1,0 +1,91 @@
+// The server's books mirror, by the --mirror setting: on a file or in memory it holds every kind, fetches
+// lines and syncs in the background (on the embedded sandbox only once something first reads it); `off`
+// hands the tools no mirror, and keeps only what subscriptions need (the four kinds with events, in
+// memory, no lines) when polling is on. Opened once the server serves (on the embedded sandbox, when a tool
+// first asks): the tools see a Books that waits for it.
+import type { EventBus } from '../events/bus.js';
+import type { Logger } from '../logger.js';
+import type { Mirror } from '../books/mirror.js';
+import { mirrorIdentity, resolveMirrorLocation, type MirrorLocation } from '../books/location.js';
+import type { Books, MirroredKind, MirrorReader } from '../books/types.js';
+import { DEFAULT_POLL_SECONDS } from '../config.js';
+import type { Connection } from './connect.js';
+
+export interface BooksMirror {
+  /** What the tools hold; null with `--mirror off`. */
+  readonly books: Books | null;
+  /** True when background reads feed the bus (subscriptions can be offered). */
+  readonly syncing: boolean;
+  readonly location: MirrorLocation;
+  /** Opens the store and starts the sync; resolves with a line for the banner. */
+  start(): Promise<string | null>;
+  close(): Promise<void>;
+}
+
+const EVENT_KINDS: readonly MirroredKind[] = ['invoices', 'payments', 'quotes', 'products'];
+
+const READER_METHODS = ['customers', 'customer', 'invoices', 'lines', 'quotes', 'payments', 'products', 'raw'] as const satisfies readonly (keyof MirrorReader)[];
+
+/** A Books whose calls open the mirror if need be, and wait until it is open. */
+function waitingBooks(open: () => Promise<Mirror>): Books {
+  const read = Object.fromEntries(
+    READER_METHODS.map((name) => [name, async (...args: unknown[]) => ((await open()).books.read[name] as (...a: unknown[]) => unknown)(...args)]),
+  ) as unknown as MirrorReader;
+  return { ensureFresh: async (kinds, options) => (await open()).books.ensureFresh(kinds, options), read };
+}
+
+export function planBooksMirror(setting: string | null, connection: Connection, bus: EventBus, loadLogger: () => Promise<Logger>): BooksMirror {
+  const api = connection.api;
+  const sandbox = connection.sandbox !== null;
+  const location = resolveMirrorLocation({ setting, sandbox, baseUrl: api.baseUrl, keyId: api.keyId });
+  const pollSeconds = connection.config?.pollSeconds ?? 0;
+  const off = location.kind === 'off';
+  const syncing = !sandbox && pollSeconds > 0;
+  let mirror: Mirror | null = null;
+  let opening: Promise<Mirror> | null = null;
+
+  const open = (): Promise<Mirror> =>
+    (opening ??= (async () => {
+      const logger = await loadLogger();
+      const [{ openMirrorStore }, { startMirror }] = await Promise.all([import('../books/store.js'), import('../books/mirror.js')]);
+      const store = await openMirrorStore({
+        location: off ? { kind: 'memory' } : location,
+        identity: mirrorIdentity(api.baseUrl, api.keyId),
+        warn: (message) => logger.warn({}, message),
+      });
+      mirror = await startMirror({
+        api,
+        store,
+        bus,
+        logger,
+        pollSeconds: sandbox ? DEFAULT_POLL_SECONDS : pollSeconds,
+        rounds: sandbox ? 'on-first-use' : 'now',
+        ...(off ? { kinds: EVENT_KINDS, lines: false } : {}),
+      });
+      return mirror;
+    })());
+
+  async function start(): Promise<string | null> {
+    if (off && !syncing) return 'Mirror: off (--mirror off); no background calls.';
+    // On the embedded sandbox nothing is read until a tool asks: the store opens then.
+    if (sandbox) return 'Mirror: in memory, read from the sandbox when a tool first asks (--mirror off turns it off).';
+    const opened = await open();
+    if (off) return `Mirror: off (--mirror off); changes are still read every ${pollSeconds} s for subscriptions.`;
+    const where = opened.store.path ?? 'memory';
+    const how = syncing ? `synced in the background at least every ${pollSeconds} s within a share of the rate limit` : 'synced when a tool reads it';
+    return `Mirror: ${where}, ${how} (--mirror off turns it off).`;
+  }
+
+  return {
+    books: off ? null : waitingBooks(open),
+    syncing,
+    location,
+    start,
+    async close() {
+      await opening?.catch(() => undefined);
+      if (!mirror) return;
+      await mirror.stop();
+      await mirror.store.close();
+    },
+  };
+}

@@ -1,0 +1,146 @@
+// Contract: the freshness contract and two holders of one file. ensureFresh reads a cold kind in full with
+// progress, then one updated_since call per kind, none for a kind just read; it reports the as-of time in
+// the service's clock and the lines coverage. Two mirrors on one file: one syncs (the lease), both read,
+// and both publish the events the syncing one found; the other's ensureFresh is answered by the holder.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FreshProgress } from '../../src/books/types.js';
+import { captureLogs } from '../support/logs.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { differences, groundTruth, mirrorOn } from './books-sync-support.js';
+import { businessOps } from './events-ops.js';
+import { eventually, signIn, sleep } from './sandbox-http.js';
+
+const logs = captureLogs('error');
+let sb: TestSandbox;
+
+beforeAll(async () => {
+  sb = await startTestSandbox({ rateLimit: 6000, today: '2026-11-01' });
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+describe('ensureFresh', () => {
+  it('reads a cold kind in full with progress, then one call per kind, none when just read', async () => {
+    const key = await sb.makeKey('live');
+    const m = await mirrorOn(sb, key, logs, { mirror: { freshMs: 1500 } });
+    try {
+      const progress: FreshProgress[] = [];
+      const total = (await groundTruth(sb, sb.keys.live))['invoices']!.length;
+      const cold = await m.mirror.books.ensureFresh(['invoices'], { onProgress: (u) => progress.push(u) });
+      expect(progress.length).toBe(Math.ceil(total / 100));
+      expect(progress.at(-1)).toMatchObject({ progress: total, total });
+      expect(progress.map((p) => p.progress)).toEqual([...progress.map((p) => p.progress)].sort((a, b) => a - b));
+      // The service's clock and the business's day, as the sandbox's own clock says.
+      const clock = (await sb.admin('GET', '/clock')).body;
+      expect(Math.abs(Date.parse(cold.asOf) - Date.parse(clock.now))).toBeLessThan(5_000);
+      expect(cold.today).toBe(clock.today);
+      expect(cold.lines).toEqual({ withLines: 0, invoices: total });
+
+      const calls = m.mirror.stats().calls;
+      await m.mirror.books.ensureFresh(['invoices']);
+      expect(m.mirror.stats().calls).toBe(calls);
+      await sleep(1600);
+      await m.mirror.books.ensureFresh(['invoices', 'payments']);
+      // One updated_since call for invoices; payments were cold, so read in full (a page or more).
+      const paymentPages = Math.ceil((await groundTruth(sb, sb.keys.live))['payments']!.length / 100);
+      expect(m.mirror.stats().calls - calls).toBe(1 + paymentPages);
+      await sleep(1600);
+      const before = m.mirror.stats().calls;
+      const fresh = await m.mirror.books.ensureFresh(['invoices', 'payments']);
+      expect(m.mirror.stats().calls - before).toBe(2);
+      expect(Date.parse(fresh.asOf)).toBeGreaterThan(Date.parse(cold.asOf));
+    } finally {
+      await m.close();
+    }
+  });
+});
+
+describe('two mirrors on one file', () => {
+  it('one syncs, both read the same books, both publish what the syncing one found', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'mirror-two-')), 'books.db');
+    // Two keys of one business stand in for one key in two processes: the log tells their calls apart.
+    const [keyA, keyB] = [await sb.makeKey('live'), await sb.makeKey('live')];
+    const a = await mirrorOn(sb, keyA, logs, { path, identity: 'shared', mirror: { freshMs: 0 } });
+    const b = await mirrorOn(sb, keyB, logs, { path, identity: 'shared', mirror: { freshMs: 0 } });
+    try {
+      const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
+      await Promise.all([a.mirror.round(), b.mirror.round()]);
+      const [send] = ops;
+      const expected = await send!.run();
+      await Promise.all([a.mirror.round(), b.mirror.round()]);
+      const callsA = (await sb.requests(keyA.key_id)).filter((r) => r.path.startsWith('/api/v1/')).length;
+      const callsB = (await sb.requests(keyB.key_id)).filter((r) => r.path.startsWith('/api/v1/')).length;
+      expect([callsA, callsB].filter((n) => n > 0)).toHaveLength(1);
+      const truth = await groundTruth(sb, sb.keys.live);
+      expect(await differences(a.mirror, truth)).toEqual([]);
+      expect(await differences(b.mirror, truth)).toEqual([]);
+      for (const m of [a, b]) {
+        await eventually(() => (m.heard.length >= expected.length ? true : undefined), 3000);
+        expect(m.heard.map((h) => h.event.kind).sort()).toEqual(expected.map((e) => e.kind).sort());
+      }
+      // The one without the lease asks for fresh data: the holder reads it, and it sees the change.
+      const [holder, reader] = callsA > 0 ? [a, b] : [b, a];
+      const [paid] = await ops[1]!.run();
+      const before = holder.mirror.stats().calls;
+      const fresh = await reader.mirror.books.ensureFresh(['payments']);
+      expect(holder.mirror.stats().calls - before).toBe(1);
+      expect(reader.mirror.stats().calls).toBe(0);
+      expect(await reader.mirror.books.read.raw('payments', Number(paid!.record.split('/').pop()))).not.toBeNull();
+      const clock = (await sb.admin('GET', '/clock')).body;
+      expect(Math.abs(Date.parse(fresh.asOf) - Date.parse(clock.now))).toBeLessThan(5_000);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+describe("the server's mirror on the embedded sandbox", () => {
+  it('makes no call until a tool first asks, then reads in memory and answers', async () => {
+    const { planBooksMirror } = await import('../../src/commands/books-mirror.js');
+    const { createEventBus } = await import('../../src/events/bus.js');
+    const { makeClient } = await import('../support/client.js');
+    const key = await sb.makeKey('test');
+    const api = makeClient(sb, key, logs);
+    const connection = { api, config: null, sandbox: { baseUrl: sb.baseUrl, close: async () => undefined }, close: () => api.close() };
+    const plan = planBooksMirror(null, connection, createEventBus({ invalidate: () => undefined }), async () => logs.logger);
+    expect(plan.location).toEqual({ kind: 'memory' });
+    expect(await plan.start()).toContain('in memory');
+    await sleep(300);
+    expect(await sb.requests(key.key_id)).toEqual([]);
+    const fresh = await plan.books!.ensureFresh(['customers']);
+    const customers = (await groundTruth(sb, key))['customers']!;
+    expect((await plan.books!.read.customers()).map((c) => c.id)).toEqual(customers.map((c) => c.id));
+    expect(fresh.lines.invoices).toBe(0);
+    await plan.close();
+    await api.close();
+  });
+});
+
+describe('a tool call joining a background read', () => {
+  it('moves the rest of a slow cold read to the main lane and hears its progress', async () => {
+    const slow = await startTestSandbox({ rateLimit: 120 });
+    try {
+      const key = await slow.makeKey('live');
+      // On 120 a minute the background spaces its calls by 0.55 s: customers take two, then invoices begin.
+      const m = await mirrorOn(slow, key, logs);
+      const background = m.mirror.round().catch(() => undefined);
+      await sleep(1500);
+      expect(m.api.stats().rateLimit.foregroundStarted).toBe(0);
+      const progress: FreshProgress[] = [];
+      await m.mirror.books.ensureFresh(['invoices'], { onProgress: (u) => progress.push(u) });
+      const invoices = (await groundTruth(slow, key))['invoices']!.length;
+      expect(progress.at(-1)?.progress).toBe(invoices);
+      // The pages left were read in the main lane.
+      expect(m.api.stats().rateLimit.foregroundStarted).toBeGreaterThan(0);
+      await m.close();
+      await background;
+    } finally {
+      await slow.close();
+    }
+  });
+});

@@ -1,0 +1,78 @@
+// `invoicing-mcp mirror status` and `mirror forget`, as shipped: what a server on a real key left in its
+// mirror file, counted again by the test from the sandbox's raw API; forgetting deletes it, and refuses
+// while a server is syncing it.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listAll, signIn } from '../contract/sandbox-http.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { CLI, serverEnv, spawnHttpServer } from './support/server.js';
+
+const run = promisify(execFile);
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox({ rateLimit: 6000 });
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(process.execPath, [CLI, ...args], { env: serverEnv(env) });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('invoicing-mcp mirror', () => {
+  it('status prints what a server stored; forget refuses while it syncs, then deletes the file', async () => {
+    const key = await sb.makeKey('live');
+    const cache = mkdtempSync(join(tmpdir(), 'mirror-cmd-'));
+    const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: key.key_id, SVC_SECRET: key.secret, SVC_POLL_SECONDS: '1', XDG_CACHE_HOME: cache };
+    const server = await spawnHttpServer([], env);
+    let status = '';
+    try {
+      const session = await signIn(sb.baseUrl, key);
+      const invoices = (await listAll(session, '/api/v1/invoices')).length;
+      const customers = (await listAll(session, '/api/v1/customers')).length;
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline) {
+        status = (await cli(['mirror', 'status'], env)).stdout;
+        if (!status.includes('first read not finished') && status.includes('invoices')) break;
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      expect(status).toMatch(new RegExp(`Mirror: ${cache}/invoicing-mcp/mirror-[0-9a-f]+\\.db \\(`));
+      expect(status).toContain(`key ${key.key_id}`);
+      expect(status).not.toContain(key.secret);
+      expect(status).toMatch(new RegExp(`invoices\\s+${invoices}\\s+read as of`));
+      expect(status).toMatch(new RegExp(`customers\\s+${customers}\\s+read as of`));
+      expect(status).toMatch(new RegExp(`lines\\s+\\d+\\s+for \\d+ of ${invoices} invoices`));
+      expect(status).toContain('A server is syncing it now.');
+      const refused = await cli(['mirror', 'forget'], env);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('a server is syncing');
+    } finally {
+      await server.close();
+    }
+    const path = /Mirror: (\S+)/.exec(status)?.[1] as string;
+    expect(existsSync(path)).toBe(true);
+    expect((await cli(['mirror', 'status'], env)).stdout).toContain('No server is syncing it now.');
+    const forgot = await cli(['mirror', 'forget'], env);
+    expect(forgot.stdout).toContain(`Forgot the mirror at ${path}`);
+    expect(existsSync(path)).toBe(false);
+    expect((await cli(['mirror', 'status'], env)).stdout).toContain('No mirror at');
+  });
+
+  it('says there is no file on the embedded sandbox or with --mirror memory', async () => {
+    const none = await cli(['mirror', 'status'], {});
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('on the embedded sandbox the mirror lives in memory');
+    expect((await cli(['mirror', 'status', '--mirror', 'memory'], {})).stdout).toContain('there is no file');
+  });
+});

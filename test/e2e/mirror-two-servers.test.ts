@@ -1,0 +1,63 @@
+// Two server processes on one mirror file (two desktop clients with the same key): one syncs, the other
+// only reads the file; the file stays consistent with the API, and subscribers of both servers hear of a
+// change the syncing one found.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspectMirrorFile } from '../../src/books/sqlite/inspect.js';
+import { businessOps } from '../contract/events-ops.js';
+import { listAll, signIn } from '../contract/sandbox-http.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { modernWatcher } from './support/mcp-watchers.js';
+import { spawnHttpServer, type HttpServer } from './support/server.js';
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox({ rateLimit: 6000 });
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+/** The service calls a server logged (at debug), list reads and gets alike. */
+const serviceCalls = (server: HttpServer): number => server.stderr().split('\n').filter((l) => l.includes('"msg":"service call"')).length;
+
+describe('two servers on one mirror file', () => {
+  it('one syncs, both announce, and the file matches the API', async () => {
+    const key = await sb.makeKey('live');
+    const path = join(mkdtempSync(join(tmpdir(), 'mirror-two-')), 'books.db');
+    const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: key.key_id, SVC_SECRET: key.secret, SVC_POLL_SECONDS: '1' };
+    const args = ['--mirror', path, '--log-level', 'debug'];
+    const servers = [await spawnHttpServer(args, env), await spawnHttpServer(args, env)];
+    const watchers = [await modernWatcher({ http: servers[0]!.url }), await modernWatcher({ http: servers[1]!.url })];
+    try {
+      const session = await signIn(sb.baseUrl, key);
+      const invoices = (await listAll(session, '/api/v1/invoices')).length;
+      const deadline = Date.now() + 20_000;
+      let report = await inspectMirrorFile(path);
+      while (Date.now() < deadline && report.marks.size < 5) {
+        await new Promise((r) => setTimeout(r, 200));
+        report = await inspectMirrorFile(path);
+      }
+      expect(report.counts?.invoices).toBe(invoices);
+      const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
+      for (const w of watchers) await w.subscribe(['invoicing://events']);
+      const since = Date.now();
+      const [sent] = await ops[0]!.run();
+      for (const w of watchers) await w.updated('invoicing://events', since, 6000);
+      for (const w of watchers) {
+        const feed = await w.readJson('invoicing://events');
+        expect(JSON.stringify(feed)).toContain(`"id":${Number(sent!.record.split('/').pop())}`);
+      }
+      const calls = servers.map(serviceCalls);
+      expect(calls.filter((n) => n > 0), `service calls per server: ${calls}`).toHaveLength(1);
+      const stored = (await inspectMirrorFile(path)).counts;
+      expect(stored?.invoices).toBe((await listAll(session, '/api/v1/invoices')).length);
+      expect(stored?.payments).toBe((await listAll(session, '/api/v1/payments')).length);
+    } finally {
+      for (const w of watchers) await w.close().catch(() => undefined);
+      for (const s of servers) await s.close();
+    }
+  }, 60_000);
+});
