@@ -6,8 +6,11 @@ import { parseRetryAfter, RateLimited } from './errors.js';
 import { headerValue, type ResponseHeaders } from './http.js';
 
 export interface PacerOptions {
-  /** Calls in flight at once, whatever the budget says. */
-  maxConcurrent: number;
+  /**
+   * Calls in flight at once, whatever the budget says; null to follow the key's budget alone: at most
+   * the service's stated calls per window (UNSTATED_LIMIT_CONCURRENCY until it has stated them).
+   */
+  maxConcurrent: number | null;
   /** The longest a call may wait for its turn. */
   maxWaitMs: number;
   now: () => number;
@@ -56,6 +59,9 @@ function intHeader(headers: ResponseHeaders, name: string): number | null {
 export function retryAfterSeconds(headers: ResponseHeaders, now: number): number {
   return Math.max(1, parseRetryAfter(headerValue(headers, 'retry-after'), now) ?? 1);
 }
+
+/** Calls in flight before the service has stated its limit (the first answer does), with no cap set. */
+export const UNSTATED_LIMIT_CONCURRENCY = 16;
 
 export class Pacer {
   readonly #options: PacerOptions;
@@ -118,7 +124,7 @@ export class Pacer {
 
   #canStart(now: number): boolean {
     if (now < this.#blockedUntil) return false;
-    if (this.#inFlight >= this.#options.maxConcurrent) return false;
+    if (this.#inFlight >= (this.#options.maxConcurrent ?? this.#limit ?? UNSTATED_LIMIT_CONCURRENCY)) return false;
     if (this.#remaining === null) return true;
     // With the budget read as spent, one call at a time goes as a probe.
     return this.#remaining - this.#inFlight > 0 || this.#inFlight === 0;
