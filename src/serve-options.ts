@@ -20,11 +20,14 @@ export interface ServeOptions {
   /** stdio mode: a listener for the service's webhooks at /webhooks on this port; null = none. */
   readonly webhookPort: number | null;
   readonly webhookHost: string;
+  /** Service calls in flight at most; null follows the key's budget (the service's stated limit). */
+  readonly maxConcurrency: number | null;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
        invoicing-mcp [--webhook-port N] [--webhook-host H]   (stdio, with a webhook receiver at /webhooks)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] ...
+       any of them with [--max-concurrency N]   (service calls in flight; default: as the key's limit allows)
 Each flag also reads INVOICING_MCP_<FLAG> (e.g. INVOICING_MCP_READ_ONLY=1, INVOICING_MCP_HTTP_TOKEN=...).
 Toolsets: ${TOOLSETS.filter((t) => t !== 'connection').join(', ')}.`;
 
@@ -70,6 +73,15 @@ function readPort(values: Record<string, unknown>, env: Env, flag: string): numb
   return Number(v);
 }
 
+function readMaxConcurrency(values: Record<string, unknown>, env: Env): number | null {
+  const v = flagOrEnv(values, env, 'max-concurrency');
+  if (v === undefined) return null;
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 10_000) {
+    throw new ConfigError('--max-concurrency', `--max-concurrency must be a whole number of calls from 1 to 10000, not "${String(v)}"`);
+  }
+  return Number(v);
+}
+
 export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   const { values } = parseArgs({
     args: argv,
@@ -87,6 +99,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       'log-level': { type: 'string' },
       'webhook-port': { type: 'string' },
       'webhook-host': { type: 'string' },
+      'max-concurrency': { type: 'string' },
     },
   });
   const host = (flagOrEnv(values, env, 'host') as string | undefined) ?? '127.0.0.1';
@@ -115,5 +128,6 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     logLevel: (flagOrEnv(values, env, 'log-level') as string | undefined) ?? 'info',
     webhookPort,
     webhookHost: (flagOrEnv(values, env, 'webhook-host') as string | undefined) ?? '127.0.0.1',
+    maxConcurrency: readMaxConcurrency(values, env),
   });
 }

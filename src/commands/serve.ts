@@ -29,7 +29,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   const options = parseServeOptions(argv, env);
   const logs = deferredLogger({ level: options.logLevel });
   const logger = logs.sink;
-  const connection = await connect(env, logs.load);
+  const connection = await connect(env, logs.load, { maxConcurrent: options.maxConcurrency });
   const bus = createEventBus({ invalidate: (kind, id) => connection.api.invalidate(kind, id) });
   const events = planEventSources(options, connection, bus, logs.load);
   const factory = await createServerFactory(

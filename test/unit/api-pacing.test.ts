@@ -1,7 +1,7 @@
 // The pacer: budget from headers, FIFO order, one probe when spent, holds after 429, bounded waits.
 import { describe, expect, it } from 'vitest';
 import { RateLimited } from '../../src/api/errors.js';
-import { Pacer, type Slot } from '../../src/api/pacing.js';
+import { Pacer, UNSTATED_LIMIT_CONCURRENCY, type Slot } from '../../src/api/pacing.js';
 
 const ok = (remaining: number, limit = 10) => ({
   status: 200,
@@ -24,6 +24,19 @@ describe('Pacer', () => {
     started[0]?.release(ok(9));
     await tick();
     expect(started).toHaveLength(5);
+    p.close();
+  });
+
+  it('with no cap set, follows the key: a few calls until the service states its limit, then as many as it allows', async () => {
+    const p = pacer({ maxConcurrent: null });
+    const started: Slot[] = [];
+    for (let i = 0; i < 60; i++) void p.acquire().then((s) => started.push(s), () => undefined);
+    await tick();
+    expect(started).toHaveLength(UNSTATED_LIMIT_CONCURRENCY);
+    started[0]?.release(ok(40, 40));
+    await tick();
+    // 40 calls a window and 40 left: 40 in flight (the first has ended), however many were started before.
+    expect(p.state()).toMatchObject({ limit: 40, inFlight: 40, queued: 60 - 41 });
     p.close();
   });
 

@@ -13,7 +13,7 @@ const usageFlags = [...new Set([...SERVE_USAGE.matchAll(/--([a-z][a-z-]+)/g)].ma
 const SAMPLE: Record<string, string> = {
   http: '1', port: '9000', host: '127.0.0.2', 'http-token': 'a-token-of-twenty-chars', 'allowed-hosts': 'mcp.example.com',
   'allowed-origins': 'app.example.com', 'read-only': 'true', toolsets: 'invoices', 'confirm-writes': 'yes', 'log-level': 'debug',
-  'webhook-port': '8787', 'webhook-host': '0.0.0.0',
+  'webhook-port': '8787', 'webhook-host': '0.0.0.0', 'max-concurrency': '16',
 };
 
 describe("the README's flags", () => {
