@@ -4,13 +4,13 @@
 // legacy-sessions.ts). Bound to 127.0.0.1 by default with Host and Origin checks; a bearer token when one
 // is set (required beyond loopback).
 import { createMcpFastifyApp, originValidation } from '@modelcontextprotocol/fastify';
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isLoopbackHost } from '../api/url.js';
 import type { EventBus } from '../events/bus.js';
 import { LegacySessions } from './legacy-sessions.js';
+import { nodeHandler } from './node-bridge.js';
 import type { ServerFactory } from './server.js';
 
 export interface HttpServeOptions {
@@ -59,7 +59,7 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
   // The token guards /mcp only: the service's webhooks prove themselves with their signature.
   const guard = options.httpToken ? { onRequest: bearerCheck(options.httpToken) } : {};
   const handler = createMcpHandler((ctx) => factory({ era: ctx.era, lifetime: 'request' }));
-  const node = toNodeHandler(handler);
+  const node = nodeHandler(handler);
   const sessions = new LegacySessions(factory, LEGACY_SESSIONS);
   const unlisten = options.events?.listen((_event, uris) => {
     for (const uri of uris) handler.notify.resourceUpdated(uri);
