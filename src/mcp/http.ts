@@ -10,7 +10,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { isLoopbackHost } from '../api/url.js';
 import type { EventBus } from '../events/bus.js';
 import { LegacySessions } from './legacy-sessions.js';
-import { nodeHandler } from './node-bridge.js';
+import { nodeHandler, parsedBodyOf } from './node-bridge.js';
 import type { ServerFactory } from './server.js';
 
 export interface HttpServeOptions {
@@ -58,7 +58,7 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
   if (!loopback && options.allowedOrigins.length === 0) app.addHook('onRequest', originValidation([]));
   // The token guards /mcp only: the service's webhooks prove themselves with their signature.
   const guard = options.httpToken ? { onRequest: bearerCheck(options.httpToken) } : {};
-  const handler = createMcpHandler((ctx) => factory({ era: ctx.era, lifetime: 'request' }));
+  const handler = createMcpHandler((ctx) => factory({ era: ctx.era, lifetime: 'request', message: parsedBodyOf(ctx.requestInfo) }));
   const node = nodeHandler(handler);
   const sessions = new LegacySessions(factory, LEGACY_SESSIONS);
   const unlisten = options.events?.listen((_event, uris) => {

@@ -7,6 +7,11 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
+const parsedBodies = new WeakMap<Request, unknown>();
+
+/** The parsed body of a Request this bridge made, so a server factory can see what it will answer. */
+export const parsedBodyOf = (request: Request | undefined): unknown => (request ? parsedBodies.get(request) : undefined);
+
 export type NodeMcpHandler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
 
 function headersOnlyRequest(req: IncomingMessage, signal: AbortSignal): Request {
@@ -27,7 +32,13 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
   for (const [name, value] of response.headers) headers[name] = value;
   res.writeHead(response.status, headers);
   if (response.body === null) return void res.end();
-  const gone = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  // undici keeps a Request's signal (and so its listeners) until the Request itself is collected: the
+  // listener is removed once the response is written, so it does not hold this response that long.
+  let onAbort = (): void => undefined;
+  const gone = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
   const reader = response.body.getReader();
   try {
     for (;;) {
@@ -38,6 +49,7 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
   } catch {
     // The stream failed or the client left: end what was sent.
   } finally {
+    signal.removeEventListener('abort', onAbort);
     if (signal.aborted) void reader.cancel().catch(() => undefined);
     res.end();
   }
@@ -54,7 +66,9 @@ export function nodeHandler(handler: McpHttpHandler): NodeMcpHandler {
     });
     let response: Response;
     try {
-      response = await handler.fetch(headersOnlyRequest(req, abort.signal), { parsedBody });
+      const request = headersOnlyRequest(req, abort.signal);
+      parsedBodies.set(request, parsedBody);
+      response = await handler.fetch(request, { parsedBody });
     } catch {
       const id = (parsedBody as { id?: unknown } | null)?.id;
       response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: typeof id === 'string' || typeof id === 'number' ? id : null }, { status: 500 });

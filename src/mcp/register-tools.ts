@@ -63,7 +63,7 @@ type ToolConfig = Pick<ToolManifestEntry, 'title' | 'description' | 'annotations
  * and deferred schemas, the annotations) is built once here; each instance gets only its own handlers,
  * since confirmation asks through the instance that serves the call.
  */
-export function toolRegistrar(entries: readonly ToolManifestEntry[], runtime: ToolRuntime): (server: McpServer) => void {
+export function toolRegistrar(entries: readonly ToolManifestEntry[], runtime: ToolRuntime): (server: McpServer, only?: string) => void {
   const configs = entries.map((entry): [ToolManifestEntry, ToolConfig] => [
     entry,
     {
@@ -74,8 +74,9 @@ export function toolRegistrar(entries: readonly ToolManifestEntry[], runtime: To
       annotations: entry.annotations,
     },
   ]);
-  return (server) => {
+  return (server, only) => {
     for (const [entry, config] of configs) {
+      if (only !== undefined && entry.name !== only) continue;
       server.registerTool(entry.name, config, (args: unknown, ctx: ServerContext) => call(server, entry, runtime, args as Record<string, unknown>, ctx));
     }
   };

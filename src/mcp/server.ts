@@ -5,6 +5,7 @@ import type { ToolContext } from '../../tools/context.js';
 import type { EventBus } from '../events/bus.js';
 import { promptRegistrar } from './prompts.js';
 import { toolRegistrar } from './register-tools.js';
+import { EVERYTHING, surfaceFor } from './request-surface.js';
 import { resourceRegistrar } from './resources.js';
 import { selectTools, type ToolSelection } from './select-tools.js';
 import type { ServingUnit } from './serving-unit.js';
@@ -33,8 +34,9 @@ const INSTRUCTIONS =
 /**
  * The factory. Everything that does not depend on the serving unit (the tools' schemas, the resource
  * templates and readers, the prompts' argument schemas and completions) is built once, on the first
- * instance (start-up stays lazy), and shared: an instance per request then costs little more than the
- * SDK's own object. Instances themselves are never reused: each holds its client's capabilities and era.
+ * instance (start-up stays lazy), and shared; an instance that answers one request gets only what that
+ * request needs (request-surface.ts). Instances themselves are never reused: the SDK refuses an instance
+ * still serving, and each holds its own client's capabilities, identity and protocol version.
  */
 export async function createServerFactory(ctx: ToolContext, options: ServerOptions): Promise<ServerFactory> {
   const tools = selectTools(await loadToolManifest(), options.selection);
@@ -43,11 +45,13 @@ export async function createServerFactory(ctx: ToolContext, options: ServerOptio
   const registerTools = toolRegistrar(tools, { context: ctx, confirmWrites: options.confirmWrites });
   const registerResources = resourceRegistrar(ctx, bus);
   const registerPrompts = promptRegistrar(ctx);
+  const toolNames = new Set(tools.map((t) => t.name));
   return (unit) => {
     const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, serverOptions);
-    registerTools(server);
-    registerResources(server);
-    registerPrompts(server);
+    const surface = unit.lifetime === 'request' ? surfaceFor(unit.message, toolNames) : EVERYTHING;
+    if (surface.tools !== 'none') registerTools(server, surface.tools === 'all' ? undefined : surface.tools.only);
+    if (surface.resources) registerResources(server);
+    if (surface.prompts) registerPrompts(server);
     if (live) serveSubscriptions(server, bus, unit);
     return server;
   };

@@ -78,4 +78,19 @@ describe('stateless requests over HTTP', () => {
     }
     expect(promptSchemaBuilds()).toBe(1);
   });
+
+  it('give an instance only what its request needs, and tell the client the same as ever', async () => {
+    // A resource read meets the resources, a listing every tool, an unknown tool the SDK's own refusal.
+    const invoice = (await raw('/api/v1/invoices/3')).data;
+    const read = await client.readResource({ uri: 'invoicing://invoices/3' });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ id: 3, number: invoice.number, total: invoice.total });
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('get_invoice');
+    expect(tools.length).toBeGreaterThan(5);
+    const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
+    expect(unknown.isError).toBe(true);
+    expect(JSON.stringify(unknown.content)).toContain('no_such_tool');
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('invoicing://invoices/{id}');
+  });
 });
