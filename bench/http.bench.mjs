@@ -1,6 +1,6 @@
 // HTTP mode against a bare SDK server making the same service call (bench/support/bare-http-server.mjs),
-// each in its own process, the sandbox in a third (25 invoices a business scaled up so that every
-// get_invoice names an invoice neither server has asked for within our cache's lifetime):
+// each in its own process, the sandbox in a third (100 times the sample books, 42,000 invoices, so that
+// no get_invoice names an invoice our server has asked for within its cache's 30 s):
 //   1. get_invoice (a different invoice each call) and tools/list, stateless (2026-07-28) and in a
 //      2025-era session, at 8 and 32 clients: throughput as a ratio ours / bare       (goals below)
 //   2. get_invoice stateless with the service 10 ms away (the sandbox's latency fault), rate limit lifted
