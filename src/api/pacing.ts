@@ -7,8 +7,9 @@ import { headerValue, type ResponseHeaders } from './http.js';
 
 export interface PacerOptions {
   /**
-   * Calls in flight at once, whatever the budget says; null to follow the key's budget alone: at most
-   * the service's stated calls per window (UNSTATED_LIMIT_CONCURRENCY until it has stated them).
+   * Calls in flight at once, whatever the budget says; null to follow the key's budget alone: one call
+   * until the service's first answer states its calls per window, then at most that many
+   * (UNSTATED_LIMIT_CONCURRENCY if it answers without stating them).
    */
   maxConcurrent: number | null;
   /** The longest a call may wait for its turn. */
@@ -60,8 +61,8 @@ export function retryAfterSeconds(headers: ResponseHeaders, now: number): number
   return Math.max(1, parseRetryAfter(headerValue(headers, 'retry-after'), now) ?? 1);
 }
 
-/** Calls in flight before the service has stated its limit (the first answer does), with no cap set. */
-export const UNSTATED_LIMIT_CONCURRENCY = 16;
+/** Calls in flight with no cap set when the service answers without stating its limit. */
+export const UNSTATED_LIMIT_CONCURRENCY = 8;
 
 export class Pacer {
   readonly #options: PacerOptions;
@@ -70,6 +71,7 @@ export class Pacer {
   #remaining: number | null = null;
   #inFlight = 0;
   #blockedUntil = 0;
+  #answered = false;
   #wakeTimer: NodeJS.Timeout | null = null;
   #closed = false;
 
@@ -124,10 +126,17 @@ export class Pacer {
 
   #canStart(now: number): boolean {
     if (now < this.#blockedUntil) return false;
-    if (this.#inFlight >= (this.#options.maxConcurrent ?? this.#limit ?? UNSTATED_LIMIT_CONCURRENCY)) return false;
+    if (this.#inFlight >= this.#concurrency()) return false;
     if (this.#remaining === null) return true;
     // With the budget read as spent, one call at a time goes as a probe.
     return this.#remaining - this.#inFlight > 0 || this.#inFlight === 0;
+  }
+
+  /** The cap if one is set; else the key's stated limit, one call until the first answer states it. */
+  #concurrency(): number {
+    if (this.#options.maxConcurrent !== null) return this.#options.maxConcurrent;
+    if (this.#limit !== null) return this.#limit;
+    return this.#answered ? UNSTATED_LIMIT_CONCURRENCY : 1;
   }
 
   #start(): Slot {
@@ -138,7 +147,10 @@ export class Pacer {
         if (released) return;
         released = true;
         // Learnt while this call still counts as in flight: see #learn.
-        if (answer) this.#learn(answer.headers);
+        if (answer) {
+          this.#answered = true;
+          this.#learn(answer.headers);
+        }
         if (answer?.status === 429) this.holdFor(retryAfterSeconds(answer.headers, this.#options.now()));
         this.#inFlight--;
         this.#pump();
