@@ -29,6 +29,8 @@ export interface ServeOptions {
   readonly maxSessions: number;
   /** The books mirror: a file path, `memory` or `off`; null = the default (see src/books/location.ts). */
   readonly mirror: string | null;
+  /** Service calls in flight at most; null follows the key's budget (the service's stated limit). */
+  readonly maxConcurrency: number | null;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
@@ -36,6 +38,7 @@ export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST]
        invoicing-mcp [--mirror PATH|memory|off]   (the local copy of the books; mirror status|forget)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] ...
 ${HTTP_LIMITS_USAGE}
+       any of them with [--max-concurrency N]   (service calls in flight; default: as the key's limit allows)
 Each flag also reads INVOICING_MCP_<FLAG> (e.g. INVOICING_MCP_READ_ONLY=1, INVOICING_MCP_HTTP_TOKEN=...).
 Toolsets: ${TOOLSETS.filter((t) => t !== 'connection').join(', ')}.`;
 
@@ -99,6 +102,15 @@ function readLogLevel(values: Record<string, unknown>, env: Env): LogLevel {
   return level;
 }
 
+function readMaxConcurrency(values: Record<string, unknown>, env: Env): number | null {
+  const v = flagOrEnv(values, env, 'max-concurrency');
+  if (v === undefined) return null;
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 10_000) {
+    throw new ConfigError('--max-concurrency', `--max-concurrency must be a whole number of calls from 1 to 10000, not "${String(v)}"`);
+  }
+  return Number(v);
+}
+
 export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   const { values } = parseArgs({
     args: argv,
@@ -118,6 +130,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       'webhook-host': { type: 'string' },
       ...HTTP_LIMIT_FLAGS,
       mirror: { type: 'string' },
+      'max-concurrency': { type: 'string' },
     },
   });
   const host = (flagOrEnv(values, env, 'host') as string | undefined) ?? '127.0.0.1';
@@ -149,5 +162,6 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     webhookHost: (flagOrEnv(values, env, 'webhook-host') as string | undefined) ?? '127.0.0.1',
     ...readHttpLimits((flag) => flagOrEnv(values, env, flag)),
     mirror: (flagOrEnv(values, env, 'mirror') as string | undefined) ?? null,
+    maxConcurrency: readMaxConcurrency(values, env),
   });
 }

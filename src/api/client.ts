@@ -31,8 +31,8 @@ export interface ClientOptions {
   requestTimeoutMs: number;
   /** A call that would wait longer than this for the rate limit fails with RateLimited (ms). */
   maxWaitMs: number;
-  /** Calls in flight at once. */
-  maxConcurrent: number;
+  /** Calls in flight at once; null (the default) follows the key's budget (see Pacer). */
+  maxConcurrent: number | null;
   /** Sign in again when the session has less than this left (ms). */
   renewMarginMs: number;
   /** Answered sign-in requests (retries included) in any 60 s; the service allows 10 per address. */
@@ -50,7 +50,7 @@ export const DEFAULT_CLIENT_OPTIONS: ClientOptions = {
   backoffMaxMs: 8_000,
   requestTimeoutMs: 15_000,
   maxWaitMs: 30_000,
-  maxConcurrent: 8,
+  maxConcurrent: null,
   renewMarginMs: 120_000,
   maxSignInsPerMinute: 8,
   signInFailureCooldownMs: 20_000,
@@ -128,7 +128,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
     dispatcher: deps.dispatcher,
     userAgent: options.userAgent,
     timeoutMs: options.requestTimeoutMs,
-    connections: Math.max(options.maxConcurrent, 1),
+    connections: options.maxConcurrent === null ? null : Math.max(options.maxConcurrent, 1),
   });
   const pacer = new Pacer({ maxConcurrent: options.maxConcurrent, maxWaitMs: options.maxWaitMs, now });
   const cache = new ReadCache(`${config.keyId}|${mode}`, options.cache);

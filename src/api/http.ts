@@ -91,7 +91,8 @@ export interface TransportOptions {
   dispatcher?: Dispatcher | undefined;
   userAgent: string;
   timeoutMs: number;
-  connections: number;
+  /** Connections to the service at most; null for as many as the calls in flight. */
+  connections: number | null;
 }
 
 export class Transport {

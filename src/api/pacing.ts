@@ -9,8 +9,12 @@ import { parseRetryAfter, RateLimited } from './errors.js';
 import { headerValue, type ResponseHeaders } from './http.js';
 
 export interface PacerOptions {
-  /** Calls in flight at once, whatever the budget says. */
-  maxConcurrent: number;
+  /**
+   * Calls in flight at once, whatever the budget says; null to follow the key's budget alone: one call
+   * until the service's first answer states its calls per window, then at most that many
+   * (UNSTATED_LIMIT_CONCURRENCY if it answers without stating them).
+   */
+  maxConcurrent: number | null;
   /** The longest a call may wait for its turn. */
   maxWaitMs: number;
   now: () => number;
@@ -73,6 +77,9 @@ export function retryAfterSeconds(headers: ResponseHeaders, now: number): number
   return Math.max(1, parseRetryAfter(headerValue(headers, 'retry-after'), now) ?? 1);
 }
 
+/** Calls in flight with no cap set when the service answers without stating its limit. */
+export const UNSTATED_LIMIT_CONCURRENCY = 8;
+
 export class Pacer {
   readonly #options: PacerOptions;
   readonly #queue: Waiter[] = [];
@@ -86,6 +93,7 @@ export class Pacer {
   #remaining: number | null = null;
   #inFlight = 0;
   #blockedUntil = 0;
+  #answered = false;
   #wakeTimer: NodeJS.Timeout | null = null;
   #closed = false;
 
@@ -149,7 +157,7 @@ export class Pacer {
 
   #canStart(now: number): boolean {
     if (now < this.#blockedUntil) return false;
-    if (this.#inFlight >= this.#options.maxConcurrent) return false;
+    if (this.#inFlight >= this.#concurrency()) return false;
     if (this.#remaining === null) return true;
     // With the budget read as spent, one call at a time goes as a probe.
     return this.#remaining - this.#inFlight > 0 || this.#inFlight === 0;
@@ -164,6 +172,13 @@ export class Pacer {
     return this.#remaining - this.#inFlight > Math.ceil(this.#limit / 10);
   }
 
+  /** The cap if one is set; else the key's stated limit, one call until the first answer states it. */
+  #concurrency(): number {
+    if (this.#options.maxConcurrent !== null) return this.#options.maxConcurrent;
+    if (this.#limit !== null) return this.#limit;
+    return this.#answered ? UNSTATED_LIMIT_CONCURRENCY : 1;
+  }
+
   #start(background: boolean): Slot {
     this.#inFlight++;
     if (background) this.#backgroundInFlight++;
@@ -174,7 +189,10 @@ export class Pacer {
         if (released) return;
         released = true;
         // Learnt while this call still counts as in flight: see #learn.
-        if (answer) this.#learn(answer.headers);
+        if (answer) {
+          this.#answered = true;
+          this.#learn(answer.headers);
+        }
         if (answer?.status === 429) this.holdFor(retryAfterSeconds(answer.headers, this.#options.now()));
         this.#inFlight--;
         if (background) this.#backgroundInFlight--;

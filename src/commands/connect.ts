@@ -1,6 +1,6 @@
 // The service connection the server and `check` use: the keys from the environment, or, with none, the
 // embedded sandbox in test mode (loaded only then).
-import type { ApiClient } from '../api/client.js';
+import type { ApiClient, ClientOptionsInput } from '../api/client.js';
 import { hasServiceKey, loadServiceConfig, type ServiceConfig, type ServiceEnv } from '../config.js';
 import type { Logger } from '../logger.js';
 import { lazyApiClient } from './lazy-api.js';
@@ -14,15 +14,15 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-export async function connect(env: ServiceEnv, loadLogger: () => Promise<Logger>): Promise<Connection> {
+export async function connect(env: ServiceEnv, loadLogger: () => Promise<Logger>, options: ClientOptionsInput = {}): Promise<Connection> {
   if (hasServiceKey(env) || env.SVC_BASE_URL) {
     const config = loadServiceConfig(env);
-    const api = lazyApiClient({ baseUrl: config.baseUrl, keyId: config.keyId, secret: config.secret }, loadLogger);
+    const api = lazyApiClient({ baseUrl: config.baseUrl, keyId: config.keyId, secret: config.secret }, loadLogger, { options });
     return { api, config, sandbox: null, close: () => api.close() };
   }
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({ port: 0 });
-  const api = lazyApiClient({ baseUrl: sandbox.baseUrl, keyId: sandbox.keys.test.key_id, secret: sandbox.keys.test.secret }, loadLogger);
+  const api = lazyApiClient({ baseUrl: sandbox.baseUrl, keyId: sandbox.keys.test.key_id, secret: sandbox.keys.test.secret }, loadLogger, { options });
   return {
     api,
     config: null,

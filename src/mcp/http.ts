@@ -4,7 +4,6 @@
 // legacy-sessions.ts). Bound to 127.0.0.1 by default with Host and Origin checks (host-guard.ts); a bearer
 // token when one is set (required beyond loopback), checked before any body is read. Every connection is
 // held to the limits of http-limits.ts.
-import { toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -15,6 +14,7 @@ import { hostGuardHook } from './host-guard.js';
 import { MCP_BODY_LIMIT, limitedFastify, type HttpLimits } from './http-limits.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { boundedJsonParser } from './json-body.js';
+import { nodeHandler, parsedBodyOf } from './node-bridge.js';
 import { reportingFactory, sdkErrorReporter } from './sdk-errors.js';
 import type { ServerFactory } from './server.js';
 
@@ -78,8 +78,8 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
   const instance = reportingFactory(factory, report);
   // The token guards /mcp only: the service's webhooks prove themselves with their signature.
   const guard = options.httpToken ? { onRequest: bearerCheck(options.httpToken) } : {};
-  const handler = createMcpHandler((ctx) => instance({ era: ctx.era, lifetime: 'request' }), { onerror: report });
-  const node = toNodeHandler(handler);
+  const handler = createMcpHandler((ctx) => instance({ era: ctx.era, lifetime: 'request', message: parsedBodyOf(ctx.requestInfo) }), { onerror: report });
+  const node = nodeHandler(handler);
   const sessions = new LegacySessions(instance, { ...LEGACY_IDLE, maxSessions: options.maxSessions });
   const unlisten = options.events?.listen((_event, uris) => {
     for (const uri of uris) handler.notify.resourceUpdated(uri);

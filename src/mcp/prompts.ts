@@ -1,16 +1,41 @@
-// Registers the prompts of prompts/ on a server instance.
+// Registers the prompts of prompts/ on server instances. Their argument schemas (with the completions
+// that read the books) are built once, for the first instance that needs them, and shared by every
+// instance after: a stateless HTTP request builds a server of its own, and must not pay for zod again.
 import type { McpServer } from '@modelcontextprotocol/server';
+import type * as z from 'zod/v4';
 import { PROMPTS } from '../../prompts/index.js';
 import type { ToolContext } from '../../tools/context.js';
 
-export function registerPrompts(server: McpServer, ctx: ToolContext): void {
-  for (const prompt of PROMPTS) {
-    server.registerPrompt(
-      prompt.name,
-      { title: prompt.title, description: prompt.description, argsSchema: prompt.args(ctx) },
-      (args: Record<string, unknown>) => ({
-        messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text(args as never) } }],
-      }),
-    );
-  }
+type PromptConfig = { title: string; description: string; argsSchema: z.ZodObject };
+type PromptCallback = (args: Record<string, unknown>) => { messages: { role: 'user'; content: { type: 'text'; text: string } }[] };
+
+interface BuiltPrompt {
+  name: string;
+  config: PromptConfig;
+  callback: PromptCallback;
+}
+
+let schemaBuilds = 0;
+
+/** How many times this process has built the prompts' argument schemas (a test holds it at one). */
+export const promptSchemaBuilds = (): number => schemaBuilds;
+
+function buildPrompts(ctx: ToolContext): BuiltPrompt[] {
+  schemaBuilds++;
+  return PROMPTS.map((prompt) => ({
+    name: prompt.name,
+    config: { title: prompt.title, description: prompt.description, argsSchema: prompt.args(ctx) },
+    callback: (args) => ({
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text(args as never) } }],
+    }),
+  }));
+}
+
+/** Puts the prompts on an instance; the schemas are built on the first call and reused by the rest. */
+export function promptRegistrar(ctx: ToolContext): (server: McpServer) => void {
+  let built: BuiltPrompt[] | null = null;
+  return (server) => {
+    built ??= buildPrompts(ctx);
+    for (const prompt of built) server.registerPrompt(prompt.name, prompt.config, prompt.callback as never);
+  };
 }

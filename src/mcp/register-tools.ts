@@ -1,7 +1,7 @@
-// Puts the selected tools on a server instance: what tools/list shows comes from the manifest; the tool
+// Puts the selected tools on server instances: what tools/list shows comes from the manifest; the tool
 // modules load on the first call. Every call goes through the one error boundary, and creates through
 // the confirmation step when --confirm-writes is on.
-import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolResult, McpServer, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { ToolDefinition } from '../../tools/index.js';
 import { deferredSchema } from './compact-schema.js';
@@ -12,6 +12,8 @@ import { logToolFailure } from './refusals.js';
 // Loaded with the first call, like the tools themselves.
 const errorResultOf = async (err: unknown, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
   (await import('./tool-errors.js')).errorResult(err, name, args);
+
+type Schema = StandardSchemaWithJSON<Record<string, unknown>>;
 
 export interface ToolRuntime {
   context: ToolContext;
@@ -56,18 +58,28 @@ async function call(server: McpServer, entry: ToolManifestEntry, runtime: ToolRu
   return run(tool, runtime, args);
 }
 
-export function registerTools(server: McpServer, entries: readonly ToolManifestEntry[], runtime: ToolRuntime): void {
-  for (const entry of entries) {
-    server.registerTool(
-      entry.name,
-      {
-        title: entry.title,
-        description: entry.description,
-        inputSchema: strictInput(entry.name, deferredSchema(entry.inputSchema, async () => (await loadTool(entry.name)).input), async () => (await loadTool(entry.name)).input),
-        outputSchema: deferredSchema(entry.outputSchema, async () => (await loadTool(entry.name)).output),
-        annotations: entry.annotations,
-      },
-      (args: unknown, ctx: ServerContext) => call(server, entry, runtime, args as Record<string, unknown>, ctx),
-    );
-  }
+type ToolConfig = Pick<ToolManifestEntry, 'title' | 'description' | 'annotations'> & { inputSchema: Schema; outputSchema: Schema };
+
+/**
+ * Puts the selected tools on server instances. What does not depend on the instance (the advertised
+ * and deferred schemas, the annotations) is built once here; each instance gets only its own handlers,
+ * since confirmation asks through the instance that serves the call.
+ */
+export function toolRegistrar(entries: readonly ToolManifestEntry[], runtime: ToolRuntime): (server: McpServer, only?: string) => void {
+  const configs = entries.map((entry): [ToolManifestEntry, ToolConfig] => [
+    entry,
+    {
+      title: entry.title,
+      description: entry.description,
+      inputSchema: strictInput(entry.name, deferredSchema(entry.inputSchema, async () => (await loadTool(entry.name)).input), async () => (await loadTool(entry.name)).input),
+      outputSchema: deferredSchema(entry.outputSchema, async () => (await loadTool(entry.name)).output),
+      annotations: entry.annotations,
+    },
+  ]);
+  return (server, only) => {
+    for (const [entry, config] of configs) {
+      if (only !== undefined && entry.name !== only) continue;
+      server.registerTool(entry.name, config, (args: unknown, ctx: ServerContext) => call(server, entry, runtime, args as Record<string, unknown>, ctx));
+    }
+  };
 }

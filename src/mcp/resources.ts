@@ -30,9 +30,16 @@ const eventView = (event: BooksEvent) => ({
   data: event.data,
 });
 
-function registerFeeds(server: McpServer, ctx: ToolContext, bus: EventBus): void {
-  // Registered before the templates, so that products/low-stock is not read as a product id.
-  server.registerResource(
+/** Puts one resource on an instance; built once per process with everything the resource needs. */
+type Registration = (server: McpServer) => void;
+type Metadata = { title: string; description: string; mimeType: string };
+
+function fixed(name: string, uri: string, metadata: Metadata, read: (uri: URL) => Promise<ReturnType<typeof json>>): Registration {
+  return (server) => void server.registerResource(name, uri, metadata, read);
+}
+
+function feeds(ctx: ToolContext, bus: EventBus): Registration[] {
+  const lowStock = fixed(
     'low-stock',
     LOW_STOCK_FEED_URI,
     {
@@ -47,7 +54,7 @@ function registerFeeds(server: McpServer, ctx: ToolContext, bus: EventBus): void
         return json(uri.href, { products });
       }),
   );
-  server.registerResource(
+  const events = fixed(
     'events',
     EVENTS_FEED_URI,
     {
@@ -57,24 +64,25 @@ function registerFeeds(server: McpServer, ctx: ToolContext, bus: EventBus): void
     },
     async (uri) => json(uri.href, { events: bus.recent().map(eventView) }),
   );
+  return [lowStock, events];
 }
 
-export function registerResources(server: McpServer, ctx: ToolContext, bus: EventBus): void {
-  registerFeeds(server, ctx, bus);
-  for (const { kind, noun, article = 'A' } of KINDS) {
-    server.registerResource(
-      kind,
-      new ResourceTemplate(`invoicing://${kind}/{id}`, { list: undefined }),
-      { title: `${article} ${noun.split(' ')[0]}`, description: `One ${noun} as JSON`, mimeType: 'application/json' },
-      async (uri, { id }) =>
-        readingResource(uri.href, ctx.logger, async () => {
-          const n = decimalId(Array.isArray(id) ? id[0] : id);
-          if (!Number.isSafeInteger(n) || n < 1) throw malformedResourceUri(uri.href, 'the id must be a positive whole number, as in invoicing://invoices/12');
-          return json(uri.href, await ctx.api[kind].get(n));
-        }),
-    );
-  }
-  server.registerResource(
+function records(ctx: ToolContext): Registration[] {
+  return KINDS.map(({ kind, noun, article = 'A' }) => {
+    const template = new ResourceTemplate(`invoicing://${kind}/{id}`, { list: undefined });
+    const metadata = { title: `${article} ${noun.split(' ')[0]}`, description: `One ${noun} as JSON`, mimeType: 'application/json' };
+    const read = async (uri: URL, { id }: Record<string, string | string[]>) =>
+      readingResource(uri.href, ctx.logger, async () => {
+        const n = decimalId(Array.isArray(id) ? id[0] : id);
+        if (!Number.isSafeInteger(n) || n < 1) throw malformedResourceUri(uri.href, 'the id must be a positive whole number, as in invoicing://invoices/12');
+        return json(uri.href, await ctx.api[kind].get(n));
+      });
+    return (server: McpServer) => void server.registerResource(kind, template, metadata, read);
+  });
+}
+
+const business = (ctx: ToolContext): Registration =>
+  fixed(
     'business',
     'invoicing://business',
     { title: 'The business', description: 'The business these keys belong to, the mode and the key\'s scopes', mimeType: 'application/json' },
@@ -84,4 +92,16 @@ export function registerResources(server: McpServer, ctx: ToolContext, bus: Even
         return json(uri.href, { business: session.business, mode: session.mode, key_id: session.keyId, scopes: session.scopes });
       }),
   );
+
+/**
+ * Puts the resources on server instances. The templates and readers are built once, on the first
+ * instance, and shared: none holds anything of the instance or the request.
+ */
+export function resourceRegistrar(ctx: ToolContext, bus: EventBus): Registration {
+  let registrations: Registration[] | null = null;
+  return (server) => {
+    // The feeds go before the templates, so that products/low-stock is not read as a product id.
+    registrations ??= [...feeds(ctx, bus), ...records(ctx), business(ctx)];
+    for (const register of registrations) register(server);
+  };
 }

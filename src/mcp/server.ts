@@ -3,9 +3,10 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { EventBus } from '../events/bus.js';
-import { registerPrompts } from './prompts.js';
-import { registerTools } from './register-tools.js';
-import { registerResources } from './resources.js';
+import { promptRegistrar } from './prompts.js';
+import { toolRegistrar } from './register-tools.js';
+import { EVERYTHING, surfaceFor } from './request-surface.js';
+import { resourceRegistrar } from './resources.js';
 import { selectTools, type ToolSelection } from './select-tools.js';
 import type { ServingUnit } from './serving-unit.js';
 import { serveSubscriptions } from './subscriptions.js';
@@ -30,18 +31,28 @@ const INSTRUCTIONS =
   'Amounts are exact decimal strings in the record\'s currency. Lists are oldest first and paged (per_page up to 100). ' +
   'Creates make customers and DRAFT invoices only; a person in the business reviews and sends every invoice.';
 
+/**
+ * The factory. Everything that does not depend on the serving unit (the tools' schemas, the resource
+ * templates and readers, the prompts' argument schemas and completions) is built once, on the first
+ * instance (start-up stays lazy), and shared; an instance that answers one request gets only what that
+ * request needs (request-surface.ts). Instances themselves are never reused: the SDK refuses an instance
+ * still serving, and each holds its own client's capabilities, identity and protocol version.
+ */
 export async function createServerFactory(ctx: ToolContext, options: ServerOptions): Promise<ServerFactory> {
   const tools = selectTools(await loadToolManifest(), options.selection);
   const { bus, live } = options.events;
+  // `logging`: the SDK answers logging/setLevel and filters the notices sent as notifications/message.
+  const serverOptions = { instructions: INSTRUCTIONS, capabilities: { logging: {}, ...(live ? { resources: { subscribe: true } } : {}) } };
+  const registerTools = toolRegistrar(tools, { context: ctx, confirmWrites: options.confirmWrites });
+  const registerResources = resourceRegistrar(ctx, bus);
+  const registerPrompts = promptRegistrar(ctx);
+  const toolNames = new Set(tools.map((t) => t.name));
   return (unit) => {
-    const server = new McpServer(
-      { name: SERVER_NAME, version: SERVER_VERSION },
-      // `logging`: the SDK answers logging/setLevel and filters the notices sent as notifications/message.
-      { instructions: INSTRUCTIONS, capabilities: { logging: {}, ...(live ? { resources: { subscribe: true } } : {}) } },
-    );
-    registerTools(server, tools, { context: ctx, confirmWrites: options.confirmWrites });
-    registerResources(server, ctx, bus);
-    registerPrompts(server, ctx);
+    const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, serverOptions);
+    const surface = unit.lifetime === 'request' ? surfaceFor(unit.message, toolNames) : EVERYTHING;
+    if (surface.tools !== 'none') registerTools(server, surface.tools === 'all' ? undefined : surface.tools.only);
+    if (surface.resources) registerResources(server);
+    if (surface.prompts) registerPrompts(server);
     if (live) serveSubscriptions(server, bus, unit);
     return server;
   };

@@ -3,4 +3,6 @@
 export interface ServingUnit {
   era: 'legacy' | 'modern';
   lifetime: 'connection' | 'request';
+  /** The JSON-RPC message a single-request instance answers, when known (see request-surface.ts). */
+  message?: unknown;
 }

@@ -1,7 +1,7 @@
 // The pacer: budget from headers, FIFO order, one probe when spent, holds after 429, bounded waits.
 import { describe, expect, it } from 'vitest';
 import { RateLimited } from '../../src/api/errors.js';
-import { Pacer, type Slot } from '../../src/api/pacing.js';
+import { Pacer, UNSTATED_LIMIT_CONCURRENCY, type Slot } from '../../src/api/pacing.js';
 
 const ok = (remaining: number, limit = 10) => ({
   status: 200,
@@ -24,6 +24,30 @@ describe('Pacer', () => {
     started[0]?.release(ok(9));
     await tick();
     expect(started).toHaveLength(5);
+    p.close();
+  });
+
+  it('with no cap set, follows the key: one call until the service states its limit, then as many as it allows', async () => {
+    const p = pacer({ maxConcurrent: null });
+    const started: Slot[] = [];
+    for (let i = 0; i < 60; i++) void p.acquire().then((s) => started.push(s), () => undefined);
+    await tick();
+    expect(started).toHaveLength(1);
+    started[0]?.release(ok(40, 40));
+    await tick();
+    // 40 calls a window and 40 left: 40 in flight, well past any fixed cap.
+    expect(p.state()).toMatchObject({ limit: 40, inFlight: 40, queued: 60 - 41 });
+    p.close();
+  });
+
+  it('with no cap set and a service that states no limit, goes on with a few calls at a time', async () => {
+    const p = pacer({ maxConcurrent: null });
+    const started: Slot[] = [];
+    for (let i = 0; i < 30; i++) void p.acquire().then((s) => started.push(s), () => undefined);
+    await tick();
+    started[0]?.release({ status: 200, headers: {} });
+    await tick();
+    expect(p.state()).toMatchObject({ limit: null, inFlight: UNSTATED_LIMIT_CONCURRENCY });
     p.close();
   });
 

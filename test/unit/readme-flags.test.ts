@@ -14,7 +14,7 @@ const SAMPLE: Record<string, string> = {
   http: '1', port: '9000', host: '127.0.0.2', 'http-token': 'a-token-of-twenty-chars', 'allowed-hosts': 'mcp.example.com',
   'allowed-origins': 'app.example.com', 'read-only': 'true', toolsets: 'invoices', 'confirm-writes': 'yes', 'log-level': 'debug',
   'webhook-port': '8787', 'webhook-host': '0.0.0.0', 'headers-timeout': '5', 'request-timeout': '30', 'idle-timeout': '10',
-  'max-connections': '64', 'max-sessions': '50', mirror: '/tmp/books.db',
+  'max-connections': '64', 'max-sessions': '50', mirror: '/tmp/books.db', 'max-concurrency': '16',
 };
 
 describe("the README's flags", () => {

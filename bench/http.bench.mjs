@@ -1,0 +1,148 @@
+// HTTP mode against a bare SDK server making the same service call (bench/support/bare-http-server.mjs),
+// each in its own process, the sandbox in a third (100 times the sample books, 42,000 invoices, so that
+// no get_invoice names an invoice our server has asked for within its cache's 30 s):
+//   1. get_invoice (a different invoice each call) and tools/list, stateless (2026-07-28) and in a
+//      2025-era session, at 8 and 32 clients: throughput as a ratio ours / bare       (goals below)
+//   2. get_invoice stateless with the service 10 ms away (the sandbox's latency fault), rate limit lifted
+//   3. the RSS of each process after 20,000 more stateless get_invoice calls          (goal <= 1.2x)
+// Runs alternate ours and bare within each repetition (the order flips each time); each ratio is the
+// median of the repetitions' ratios, so both sides meet the same machine.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { runLoad } from './support/mcp-load.mjs';
+import { startSandboxProcess } from './sandbox-process.mjs';
+
+const cli = new URL('../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
+const bareServer = new URL('./support/bare-http-server.mjs', import.meta.url).pathname;
+const REPS = 3;
+const RUN_MS = 2000;
+const RSS_CALLS = 20_000;
+const SERVICE_MS = 10;
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+function startOurs(env) {
+  const child = spawn(process.execPath, [cli, '--http', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    child.stderr.on('data', (chunk) => {
+      seen += chunk;
+      const m = /Streamable HTTP at (http:\/\/[^\s,]+)/.exec(seen);
+      if (m && !resolve.done) {
+        resolve.done = true;
+        resolve({ url: m[1], pid: child.pid, child });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`our server exited with ${code}: ${seen}`)));
+  });
+}
+
+async function startBare(env) {
+  const child = spawn(process.execPath, [bareServer], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  return { ...JSON.parse(line), child };
+}
+
+const stop = (server) => new Promise((resolve) => {
+  server.child.once('exit', resolve);
+  server.child.kill('SIGTERM');
+});
+
+const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+const sb = await startSandboxProcess(['--scale', '100', '--rate-limit', '1000000000', '--sign-in-limit', '100000']);
+const setLatency = async (ms) => {
+  const res = await fetch(`${sb.base_url}/_sandbox/faults`, {
+    method: ms ? 'PUT' : 'DELETE',
+    headers: { authorization: `Bearer ${sb.admin_token}`, ...(ms ? { 'content-type': 'application/json' } : {}) },
+    body: ms ? JSON.stringify({ rate: 1, kinds: ['latency'], latency_ms: ms }) : undefined,
+  });
+  if (res.status >= 300) throw new Error(`sandbox faults: ${res.status} ${await res.text()}`);
+};
+const env = { ...process.env, SVC_BASE_URL: sb.base_url, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, INVOICING_MCP_LOG_LEVEL: 'warn' };
+const servers = {};
+
+try {
+  [servers.ours, servers.bare] = await Promise.all([startOurs(env), startBare(env)]);
+  const total = await invoiceCount();
+  // Each side walks the invoices in its own order; ours never meets an id again within its cache's 30 s.
+  const cursors = { ours: 0, bare: Math.floor(total / 2) };
+  const getInvoice = (side) => () => ({ method: 'tools/call', name: 'get_invoice', params: { name: 'get_invoice', arguments: { id: (cursors[side]++ % total) + 1 } } });
+  const listTools = () => ({ method: 'tools/list', params: {} });
+  const load = (side, shape, extra = {}) =>
+    runLoad({ url: servers[side].url, mode: shape.mode, clients: shape.clients, ms: RUN_MS, next: shape.tool === 'get_invoice' ? getInvoice(side) : listTools, ...extra });
+
+  for (const side of ['ours', 'bare']) {
+    for (const mode of ['stateless', 'session']) await load(side, { mode, clients: 8, tool: 'get_invoice' }, { ms: 1000 });
+  }
+  const compare = async (shape) => {
+    const runs = { ours: [], bare: [] };
+    for (let rep = 0; rep < REPS; rep++) {
+      const order = rep % 2 === 0 ? ['ours', 'bare'] : ['bare', 'ours'];
+      for (const side of order) runs[side].push(await load(side, shape));
+    }
+    const ratios = runs.ours.map((r, i) => r.rps / runs.bare[i].rps);
+    const pick = (side, key) => median(runs[side].map((r) => r[key]));
+    return { ...shape, ratio: median(ratios), ours: { rps: pick('ours', 'rps'), p99: pick('ours', 'p99') }, bare: { rps: pick('bare', 'rps'), p99: pick('bare', 'p99') } };
+  };
+
+  const rows = [];
+  for (const mode of ['stateless', 'session']) {
+    for (const tool of ['get_invoice', 'tools/list']) {
+      for (const clients of [8, 32]) rows.push(await compare({ mode, tool, clients }));
+    }
+  }
+  await setLatency(SERVICE_MS);
+  for (const clients of [8, 32]) rows.push({ ...(await compare({ mode: 'stateless', tool: 'get_invoice', clients })), remote: true });
+  await setLatency(0);
+
+  const rss = {};
+  for (const side of ['bare', 'ours']) {
+    await load(side, { mode: 'stateless', clients: 32, tool: 'get_invoice' }, { ms: Infinity, calls: RSS_CALLS });
+    rss[side] = rssMb(servers[side].pid);
+  }
+  report(rows, rss);
+} finally {
+  await Promise.all(Object.values(servers).map(stop));
+  await sb.stop();
+}
+
+async function invoiceCount() {
+  const signIn = await fetch(`${sb.base_url}/api/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(sb.keys.live),
+  });
+  const token = (await signIn.json()).access_token;
+  const res = await fetch(`${sb.base_url}/api/v1/invoices?per_page=1`, { headers: { authorization: `Bearer ${token}`, 'x-service-key': sb.keys.live.key_id } });
+  return (await res.json()).meta.total;
+}
+
+function goalOf(row) {
+  if (row.tool !== 'get_invoice') return null;
+  if (row.remote) return row.clients === 32 ? 0.9 : null;
+  return row.mode === 'stateless' ? 1.1 : 1.5;
+}
+
+function report(rows, rss) {
+  const lines = [`MCP over HTTP, ours vs a bare SDK server (node bench/run.mjs http; ${REPS} alternated runs of ${RUN_MS / 1000} s each)`];
+  for (const row of rows) {
+    const goal = goalOf(row);
+    const name = `${row.tool} ${row.mode}, ${row.clients} clients${row.remote ? `, service ${SERVICE_MS} ms away` : ''}`;
+    const verdict = goal === null ? '(no goal)          ' : `(goal >= ${goal.toFixed(2)}: ${row.ratio >= goal ? 'met' : 'NOT met'})`;
+    lines.push(
+      `  ${name.padEnd(52)} ${row.ratio.toFixed(2)}x ${verdict}  ${row.ours.rps.toFixed(0)} vs ${row.bare.rps.toFixed(0)} calls/s, p99 ${row.ours.p99.toFixed(1)} vs ${row.bare.p99.toFixed(1)} ms`,
+    );
+  }
+  const rssRatio = rss.ours / rss.bare;
+  lines.push(`  ${`RSS after ${RSS_CALLS} more get_invoice calls`.padEnd(52)} ${rssRatio.toFixed(2)}x (goal <= 1.20: ${rssRatio <= 1.2 ? 'met' : 'NOT met'})  ${rss.ours.toFixed(0)} vs ${rss.bare.toFixed(0)} MB`, '');
+  process.stdout.write(lines.join('\n'));
+}
