@@ -53,6 +53,12 @@ export class BackgroundBudget {
     return Math.max(1, Math.floor(share * state.limit));
   }
 
+  /** Background calls allowed per window while tool calls use the key; null until the service has told its limit. */
+  busyAllowance(): number | null {
+    const limit = this.api.stats().rateLimit.limit;
+    return limit === null ? null : Math.max(1, Math.floor(this.#busyShare * limit));
+  }
+
   /** The gap between two background calls, evenly spread (ms). */
   spacingMs(): number {
     const allowance = this.allowance();

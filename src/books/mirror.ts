@@ -102,12 +102,33 @@ class MirrorRuntime {
     for (const kind of this.#kinds) {
       if (this.abort.signal.aborted) return;
       await this.sync.sync(kind, { background: true, signal: this.abort.signal });
+      this.#tellIfWidened();
     }
     if (this.lines && this.#kinds.includes('invoices')) this.linesRun = this.lines.run(this.abort.signal).catch(this.quiet('fetching lines'));
   }
 
+  #widenedTold = false;
+
+  /**
+   * Says once, to the user as well (a notice), when SVC_POLL_SECONDS asks for rounds faster than the
+   * background's share allows while tools use the key: rounds then come as the share allows, not as asked.
+   */
+  #tellIfWidened(): void {
+    const allowance = this.#budget.busyAllowance();
+    if (this.#widenedTold || allowance === null) return;
+    const roundSeconds = Math.ceil((this.#budget.windowMs * this.#kinds.length) / allowance / 1000);
+    if (roundSeconds <= this.options.pollSeconds) return;
+    this.#widenedTold = true;
+    const limit = this.options.api.stats().rateLimit.limit;
+    this.#logger.warn(
+      { notice: true, pollSeconds: this.options.pollSeconds, limit, roundSeconds },
+      `SVC_POLL_SECONDS=${this.options.pollSeconds} needs more calls than the mirror's share of the rate limit (${limit} per ${this.#budget.windowMs / 1000} s) allows while tools are in use: changes are then found about every ${roundSeconds} s`,
+    );
+  }
+
   /** The gap to the next round: the poll interval, or less when a tenth of the limit, spread evenly, allows. */
   #roundGapMs(): number {
+    this.#tellIfWidened();
     const limit = this.options.api.stats().rateLimit.limit;
     const even = limit === null ? Infinity : (this.#budget.windowMs * this.#kinds.length) / Math.max(1, Math.floor(limit / 10));
     return Math.max(1_000, Math.min(this.options.pollSeconds * 1000, even));

@@ -6,7 +6,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/index.js';
 import { createEventBus } from '../../src/events/bus.js';
+import { DEFAULT_MAX_SESSIONS } from '../../src/http-limit-options.js';
 import { serveHttp, type HttpServer } from '../../src/mcp/http.js';
+import { DEFAULT_HTTP_LIMITS } from '../../src/mcp/http-limits.js';
 import { promptSchemaBuilds } from '../../src/mcp/prompts.js';
 import { createServerFactory } from '../../src/mcp/server.js';
 import { makeClient } from '../support/client.js';
@@ -40,7 +42,17 @@ beforeAll(async () => {
     { api, logger: logs.logger },
     { selection: { readOnly: true, toolsets: null }, confirmWrites: false, events: { bus, live: false } },
   );
-  server = await serveHttp(factory, { host: '127.0.0.1', port: 0, httpToken: null, allowedHosts: [], allowedOrigins: [], events: null });
+  server = await serveHttp(factory, {
+    host: '127.0.0.1',
+    port: 0,
+    httpToken: null,
+    allowedHosts: [],
+    allowedOrigins: [],
+    limits: DEFAULT_HTTP_LIMITS,
+    maxSessions: DEFAULT_MAX_SESSIONS,
+    logger: logs.logger,
+    events: null,
+  });
   client = new Client({ name: 'stateless', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
 });

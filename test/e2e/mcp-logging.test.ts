@@ -1,7 +1,8 @@
 // Logging the MCP way: the server declares the `logging` capability in both protocol eras; on the 2025
 // handshake (where server logging is not deprecated) it honours logging/setLevel, and a warning a user
 // should see (here a webhook delivery refused) reaches the client as notifications/message, unless the
-// client asked only for more severe messages.
+// client asked only for more severe messages; so does SVC_POLL_SECONDS asking for more background calls
+// than the mirror's share of the rate limit allows.
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -87,5 +88,29 @@ describe.each(['v1'] as Sdk[])('the %s client over stdio, with a webhook listene
     await (mcp.client as any).setLoggingLevel('warning');
     await refusedDelivery();
     expect(await until(() => messages(mcp).length > before, 3000)).toBe(true);
+  });
+});
+
+describe('the v1 client over stdio, with SVC_POLL_SECONDS shorter than the rate limit allows', () => {
+  let tight: TestSandbox;
+  let mcp: Connected;
+  beforeAll(async () => {
+    // 20 calls a minute: while tools use the key the mirror may spend 5, so a round of five lists takes a minute.
+    tight = await startTestSandbox({ rateLimit: 20 });
+    const env = { SVC_BASE_URL: tight.baseUrl, SVC_KEY_ID: tight.keys.live.key_id, SVC_SECRET: tight.keys.live.secret, SVC_POLL_SECONDS: '5' };
+    mcp = await connectClient('v1', { stdio: stdioCommand(['--mirror', 'memory'], env) });
+  });
+  afterAll(async () => {
+    await mcp?.close();
+    await tight?.close();
+  });
+
+  it('hears, once, how often changes will really be found', async () => {
+    expect(await until(() => messages(mcp).some((m) => String(m.params?.data).startsWith('SVC_POLL_SECONDS=5')), 15_000)).toBe(true);
+    const told = messages(mcp).filter((m) => String(m.params?.data).startsWith('SVC_POLL_SECONDS=5'));
+    expect(told).toHaveLength(1);
+    expect(told[0].params).toMatchObject({ level: 'warning', logger: 'invoicing-mcp' });
+    expect(String(told[0].params.data)).toContain('20 per 60 s');
+    expect(String(told[0].params.data)).toContain('about every 60 s');
   });
 });
