@@ -5,9 +5,11 @@ import { CREATE_HINTS, READ_HINTS, defineTool } from './define.js';
 import { money } from './format.js';
 import { getHandler, listHandler } from './handlers.js';
 import { summarizeDraft } from './invoice-summary.js';
-import { idempotencyKey, pageMeta, paging, recordId } from './params.js';
+import { INVOICE_STATUSES, idempotencyKey, pageMeta, paging, recordId } from './params.js';
 
-export const INVOICE_STATUSES = ['draft', 'approved', 'issued', 'sent', 'viewed', 'part_paid', 'paid', 'overdue', 'void'] as const;
+export { INVOICE_STATUSES };
+export { reportOwed } from './answers/owed.js';
+export { reportSales } from './answers/sales.js';
 
 const invoiceLine = (i: InvoiceSummary): string =>
   `#${i.id} ${i.number} ${i.status} ${i.customer.name} (customer ${i.customer.id}) total ${money(i.total, i.currency)}, ` +

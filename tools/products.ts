@@ -5,6 +5,8 @@ import { READ_HINTS, defineTool } from './define.js';
 import { getHandler, listHandler } from './handlers.js';
 import { pageMeta, paging, recordId } from './params.js';
 
+export { reportLowStock } from './answers/stock.js';
+
 type ProductLike = Partial<Product> & { id: number };
 
 const productLine = (p: ProductLike): string => {

@@ -31,7 +31,7 @@ const INSTRUCTIONS =
   'Creates make customers and DRAFT invoices only; a person in the business reviews and sends every invoice.';
 
 export async function createServerFactory(ctx: ToolContext, options: ServerOptions): Promise<ServerFactory> {
-  const tools = selectTools(await loadToolManifest(), options.selection);
+  const tools = selectTools(await loadToolManifest(), { ...options.selection, books: ctx.books != null });
   const { bus, live } = options.events;
   return (unit) => {
     const server = new McpServer(
