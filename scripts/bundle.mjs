@@ -2,7 +2,8 @@
 // files, and the tools list is inlined, so a starting server loads 14 modules instead of 138 (module
 // loading was most of its start-up). What loads later stays in chunks of its own and loads when
 // first needed (the API client, the sandbox, HTTP). pino, undici and fastify are left to node_modules:
-// they load workers or optional parts by name, which a bundle would break.
+// they load workers or optional parts by name, which a bundle would break. @libsql/client loads a native
+// binary for the platform, so it too stays in node_modules.
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -21,7 +22,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20.18',
-  external: ['pino', 'undici', 'fastify'],
+  external: ['pino', 'undici', 'fastify', '@libsql/client'],
   define: { BUNDLED_TOOL_MANIFEST: manifest },
   // Bundled CommonJS code may require Node's own modules.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },

@@ -1,0 +1,36 @@
+// The mirror's tables. SCHEMA_VERSION changes whenever they do: a file of another version is rebuilt,
+// never misread. Amounts, dates and stamps are TEXT exactly as the service sent them.
+import { COLUMNS, INTEGER_COLUMNS } from '../rows.js';
+import { MIRRORED_KINDS } from '../types.js';
+
+export const SCHEMA_VERSION = 1;
+
+const columnType = (name: string): string => (INTEGER_COLUMNS.has(name) ? 'INTEGER' : 'TEXT');
+
+function kindTable(kind: (typeof MIRRORED_KINDS)[number]): string {
+  const cols = COLUMNS[kind].map((c) => `${c} ${columnType(c)}`).join(', ');
+  // lines_stamp: the invoice's stamp when its lines were stored (lines match the header when equal).
+  const extra = kind === 'invoices' ? ', lines_stamp TEXT' : '';
+  return `CREATE TABLE IF NOT EXISTS ${kind} (id INTEGER PRIMARY KEY, ${cols}, stamp TEXT, raw TEXT NOT NULL${extra})`;
+}
+
+export const SCHEMA: readonly string[] = [
+  'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
+  ...MIRRORED_KINDS.map(kindTable),
+  'CREATE INDEX IF NOT EXISTS invoices_issue ON invoices (issue_date)',
+  'CREATE INDEX IF NOT EXISTS invoices_status ON invoices (status)',
+  'CREATE INDEX IF NOT EXISTS invoices_customer ON invoices (customer_id)',
+  'CREATE INDEX IF NOT EXISTS payments_date ON payments (payment_date)',
+  `CREATE TABLE IF NOT EXISTS lines (invoice_id INTEGER NOT NULL, position INTEGER NOT NULL, description TEXT, quantity TEXT,
+     unit_price TEXT, tax_amount TEXT, line_total TEXT, product_id INTEGER, PRIMARY KEY (invoice_id, position))`,
+  `CREATE TABLE IF NOT EXISTS allocations (payment_id INTEGER NOT NULL, position INTEGER NOT NULL, invoice_id INTEGER,
+     invoice_number TEXT, amount TEXT, PRIMARY KEY (payment_id, position))`,
+  'CREATE INDEX IF NOT EXISTS allocations_invoice ON allocations (invoice_id)',
+  // One row per kind once its first full read is complete: the watermark and the last complete read, both
+  // in the service's clock.
+  'CREATE TABLE IF NOT EXISTS marks (kind TEXT PRIMARY KEY, watermark TEXT, synced_at TEXT NOT NULL, synced_ms INTEGER NOT NULL)',
+  // The events the sync derived, written with the records that made them: every process on the file
+  // publishes them once, and none is lost between the write and the publish.
+  'CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, at_ms INTEGER NOT NULL, body TEXT NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS lease (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_ms INTEGER NOT NULL)',
+];

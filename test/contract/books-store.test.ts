@@ -1,0 +1,162 @@
+// The mirror's store against records read raw from the sandbox: what goes in comes out field for field,
+// the queries filter as the test's own arithmetic says, and the file rules hold (owner-only, another
+// key's file refused, a corrupt file set aside, another schema version rebuilt, one lease holder).
+import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Decimal } from 'decimal.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mirrorIdentity, resolveMirrorLocation } from '../../src/books/location.js';
+import type { Rec } from '../../src/books/rows.js';
+import { openMirrorStore, type MirrorStore } from '../../src/books/store.js';
+import { MIRRORED_KINDS, type MirroredKind } from '../../src/books/types.js';
+import { get, listAll, signIn, start, type Json, type SandboxHandle, type Session } from './sandbox-http.js';
+
+let sb: SandboxHandle;
+let live: Session;
+const records = {} as Record<MirroredKind, Json[]>;
+const identity = 'https://books.example|svck_test_one';
+const warnings: string[] = [];
+const warn = (m: string): void => void warnings.push(m);
+
+beforeAll(async () => {
+  sb = await start();
+  live = await signIn(sb.baseUrl, sb.keys.live);
+  for (const kind of MIRRORED_KINDS) records[kind] = await listAll(live, `/api/v1/${kind}`);
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+async function filled(): Promise<MirrorStore> {
+  const store = await openMirrorStore({ location: { kind: 'memory' }, identity, warn });
+  for (const kind of MIRRORED_KINDS) await store.write(kind, records[kind] as Rec[], []);
+  return store;
+}
+
+describe('the store holds the records as the service sent them', () => {
+  it('keeps every record raw and typed, and filters invoices and payments in SQL', async () => {
+    const store = await filled();
+    for (const kind of MIRRORED_KINDS) {
+      expect(records[kind].length).toBeGreaterThan(0);
+      for (const r of records[kind].slice(0, 40)) expect(await store.read.raw(kind, r.id)).toEqual(r);
+    }
+    const invoices = await store.read.invoices();
+    expect(invoices.map((i) => i.id)).toEqual(records.invoices.map((i: Json) => i.id).sort((a: number, b: number) => a - b));
+    const sample = records.invoices[7];
+    const row = invoices.find((i) => i.id === sample.id);
+    expect(row).toMatchObject({ number: sample.number, status: sample.status, customer_id: sample.customer.id, total: sample.total, balance: sample.balance, currency: sample.currency });
+
+    const receivable = records.invoices.filter((i: Json) => !['draft', 'void'].includes(i.status) && new Decimal(i.balance).gt(0));
+    expect((await store.read.invoices({ receivable: true })).map((i) => i.id).sort()).toEqual(receivable.map((i: Json) => i.id).sort());
+    const month = records.invoices.filter((i: Json) => i.issue_date >= '2025-01-01' && i.issue_date <= '2025-01-31' && i.status !== 'void');
+    expect(month.length).toBeGreaterThan(0);
+    const got = await store.read.invoices({ issuedFrom: '2025-01-01', issuedTo: '2025-01-31', excludeStatuses: ['void'] });
+    expect(got.map((i) => i.id).sort()).toEqual(month.map((i: Json) => i.id).sort());
+
+    const payments = await store.read.payments();
+    expect(payments).toHaveLength(records.payments.length);
+    const p = records.payments.find((x: Json) => x.allocations.length > 0);
+    expect(payments.find((x) => x.id === p.id)?.allocations).toEqual(p.allocations.map((a: Json) => ({ invoice_id: a.invoice_id, invoice_number: a.invoice_number, amount: a.amount })));
+    const tracked = records.products.find((x: Json) => x.stock !== null);
+    expect((await store.read.products()).find((x) => x.id === tracked.id)?.stock).toEqual({
+      on_hand: tracked.stock.on_hand,
+      reorder_level: tracked.stock.reorder_level,
+      low: tracked.stock.low,
+      branches: tracked.stock.branches.map((b: Json) => ({ branch_id: b.branch_id, branch: b.branch, on_hand: b.on_hand })),
+    });
+    await store.close();
+  });
+
+  it('stores lines from get_invoice and counts an invoice covered only while its header is unchanged', async () => {
+    const store = await filled();
+    const first = records.invoices[0];
+    const detail = (await get(live, `/api/v1/invoices/${first.id}`)).body.data;
+    await store.setLines(first.id, detail.updated_at, detail.items);
+    expect((await store.read.lines([first.id])).map((l) => l.line_total)).toEqual(detail.items.map((l: Json) => l.line_total));
+    expect(await store.coverage()).toEqual({ withLines: 1, invoices: records.invoices.length });
+    const wanted = await store.linesWanted(3);
+    expect(wanted.map((w) => w.id)).toEqual(records.invoices.map((i: Json) => i.id).sort((a: number, b: number) => b - a).slice(0, 3));
+    await store.write('invoices', [{ ...first, updated_at: '2099-01-01T00:00:00+13:00' }], []);
+    expect((await store.coverage()).withLines).toBe(0);
+    await store.close();
+  });
+});
+
+describe('the file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mirror-store-'));
+
+  it('defaults to a file per service and key under the cache directory, owner-only', async () => {
+    const env = { XDG_CACHE_HOME: dir };
+    const a = resolveMirrorLocation({ setting: null, sandbox: false, baseUrl: 'https://a.example', keyId: 'svck_live_x', env, platform: 'linux', home: '/h' });
+    const b = resolveMirrorLocation({ setting: null, sandbox: false, baseUrl: 'https://a.example', keyId: 'svck_test_x', env, platform: 'linux', home: '/h' });
+    expect(a.kind === 'file' && a.path.startsWith(join(dir, 'invoicing-mcp'))).toBe(true);
+    expect(a).not.toEqual(b);
+    expect(resolveMirrorLocation({ setting: null, sandbox: true, baseUrl: 'x', keyId: 'y' })).toEqual({ kind: 'memory' });
+    expect(resolveMirrorLocation({ setting: 'off', sandbox: false, baseUrl: 'x', keyId: 'y' })).toEqual({ kind: 'off' });
+    const mac = resolveMirrorLocation({ setting: null, sandbox: false, baseUrl: 'x', keyId: 'y', env: {}, platform: 'darwin', home: '/Users/u' });
+    expect(mac.kind === 'file' && mac.path.startsWith('/Users/u/Library/Caches/invoicing-mcp/')).toBe(true);
+    if (a.kind !== 'file') return;
+    const store = await openMirrorStore({ location: a, identity: mirrorIdentity('https://a.example', 'svck_live_x'), warn });
+    await store.write('customers', records.customers.slice(0, 3) as Rec[], []);
+    await store.close();
+    expect(statSync(a.path).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'invoicing-mcp')).mode & 0o777).toBe(0o700);
+  });
+
+  it('refuses the file of another key (a memory mirror instead, with a warning), keeps its own across opens', async () => {
+    const path = join(dir, 'shared.db');
+    const mine = await openMirrorStore({ location: { kind: 'file', path, explicit: true }, identity, warn });
+    await mine.write('customers', records.customers.slice(0, 2) as Rec[], []);
+    await mine.close();
+    warnings.length = 0;
+    const other = await openMirrorStore({ location: { kind: 'file', path, explicit: true }, identity: 'https://books.example|svck_live_two', warn });
+    expect(other.path).toBeNull();
+    expect((await other.counts()).customers).toBe(0);
+    expect(warnings.join()).toMatch(/another key or service/);
+    await other.close();
+    const again = await openMirrorStore({ location: { kind: 'file', path, explicit: true }, identity, warn });
+    expect((await again.counts()).customers).toBe(2);
+    await again.close();
+  });
+
+  it('sets a corrupt file aside and rebuilds, without a crash', async () => {
+    const path = join(dir, 'corrupt.db');
+    writeFileSync(path, 'not a database '.repeat(500));
+    warnings.length = 0;
+    const store = await openMirrorStore({ location: { kind: 'file', path, explicit: true }, identity, warn });
+    expect(store.path).toBe(path);
+    expect((await store.counts()).invoices).toBe(0);
+    expect(warnings.join()).toMatch(/set aside as .*corrupt/);
+    expect(readdirSync(dir).some((f) => f.startsWith('corrupt.db.corrupt-'))).toBe(true);
+    await store.close();
+  });
+
+  it('rebuilds a file of another schema version rather than misreading it', async () => {
+    const path = join(dir, 'old.db');
+    const store = await openMirrorStore({ location: { kind: 'file', path, explicit: true }, identity, warn });
+    await store.write('customers', records.customers.slice(0, 2) as Rec[], []);
+    await store.close();
+    const { createClient } = await import('@libsql/client');
+    const raw = createClient({ url: `file:${path}` });
+    await raw.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'");
+    raw.close();
+    const reopened = await openMirrorStore({ location: { kind: 'file', path, explicit: true }, identity, warn });
+    expect((await reopened.counts()).customers).toBe(0);
+    await reopened.close();
+  });
+
+  it('gives the sync lease to one holder until it lapses', async () => {
+    const path = join(dir, 'lease.db');
+    const a = await openMirrorStore({ location: { kind: 'file', path, explicit: true }, identity, warn });
+    const b = await openMirrorStore({ location: { kind: 'file', path, explicit: true }, identity, warn });
+    expect(await a.takeLease('sync', 'a', 1000, 10_000)).toBe(true);
+    expect(await b.takeLease('sync', 'b', 1000, 10_500)).toBe(false);
+    expect(await a.takeLease('sync', 'a', 1000, 10_600)).toBe(true);
+    expect(await b.takeLease('sync', 'b', 1000, 12_000)).toBe(true);
+    await b.releaseLease('sync', 'b');
+    expect(await a.takeLease('sync', 'a', 1000, 12_001)).toBe(true);
+    await a.close();
+    await b.close();
+  });
+});
