@@ -2,8 +2,10 @@
 import * as z from 'zod/v4';
 import { InvoiceSchema, InvoiceSummarySchema, type Invoice, type InvoiceSummary } from '../src/api/schemas.js';
 import { CREATE_HINTS, READ_HINTS, defineTool } from './define.js';
+import { shortQuantity } from '../src/books/answers/money.js';
 import { money } from './format.js';
-import { getHandler, listHandler } from './handlers.js';
+import { listHandler } from './handlers.js';
+import { invoiceIdOf, invoiceRef } from './invoice-ref.js';
 import { summarizeDraft } from './invoice-summary.js';
 import { INVOICE_STATUSES, idempotencyKey, pageMeta, paging, recordId } from './params.js';
 
@@ -18,7 +20,7 @@ const invoiceLine = (i: InvoiceSummary): string =>
 export const listInvoices = defineTool({
   name: 'list_invoices',
   title: 'List invoices',
-  description: 'Invoices (no lines), oldest first. Unpaid: status overdue, part_paid or sent.',
+  description: 'Invoices (no lines), oldest first. Unpaid: any status but draft, void and paid, with balance > 0. Sums: report_owed, report_sales.',
   toolset: 'invoices',
   scope: 'invoices.read',
   input: z.object({
@@ -34,7 +36,7 @@ export const listInvoices = defineTool({
 
 export function invoiceText(inv: Invoice): string {
   const lines = inv.items.map(
-    (l) => `- ${l.quantity} x ${l.description} @ ${l.unit_price} = ${l.line_total} + tax ${l.tax_amount}${l.product_id ? ` (product ${l.product_id})` : ''}`,
+    (l) => `- ${shortQuantity(l.quantity)} x ${l.description} @ ${l.unit_price} = ${l.line_total} + tax ${l.tax_amount}${l.product_id ? ` (product ${l.product_id})` : ''}`,
   );
   return [
     invoiceLine(inv),
@@ -47,13 +49,16 @@ export function invoiceText(inv: Invoice): string {
 export const getInvoice = defineTool({
   name: 'get_invoice',
   title: 'Get an invoice',
-  description: 'One invoice with its lines and portal link.',
+  description: 'One invoice with its lines and portal link, by id or number.',
   toolset: 'invoices',
   scope: 'invoices.read',
-  input: z.object({ id: recordId('list_invoices') }),
+  input: z.object({ id: invoiceRef }),
   output: InvoiceSchema,
   annotations: READ_HINTS,
-  handler: getHandler<Invoice>('invoices', invoiceText),
+  async handler(ctx, { id }) {
+    const invoice = await ctx.api.invoices.get(await invoiceIdOf(ctx, id));
+    return { structured: invoice, text: invoiceText(invoice) };
+  },
 });
 
 const line = z.object({
