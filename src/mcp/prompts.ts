@@ -9,7 +9,7 @@ export function registerPrompts(server: McpServer, ctx: ToolContext): void {
       prompt.name,
       { title: prompt.title, description: prompt.description, argsSchema: prompt.args(ctx) },
       (args: Record<string, unknown>) => ({
-        messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text(args as never) } }],
+        messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text(args as never, ctx.books != null) } }],
       }),
     );
   }
