@@ -9,7 +9,8 @@ export interface PromptDefinition<A extends z.ZodObject = z.ZodObject> {
   description: string;
   /** Built per server, so completions can read the books through the context's client. */
   args(ctx: ToolContext): A;
-  text(args: z.infer<A>): string;
+  /** `books`: whether the books mirror (and so the answer tools) is on. */
+  text(args: z.infer<A>, books: boolean): string;
 }
 
 export function definePrompt<A extends z.ZodObject>(prompt: PromptDefinition<A>): PromptDefinition<A> {

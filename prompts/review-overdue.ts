@@ -1,20 +1,30 @@
 import * as z from 'zod/v4';
 import { definePrompt } from './define.js';
 
+/** "At least N days past due" is "more than N - 1"; none given: everything past due. */
+const overDays = (minDays: string | undefined): number => Math.max(0, Number(minDays || '1') - 1);
+
 export const reviewOverduePrompt = definePrompt({
   name: 'review_overdue_invoices',
   title: 'Review overdue invoices',
-  description: 'Who owes what, oldest first, with what each customer has paid lately.',
+  description: 'Who owes what past the due date, oldest first, with what each customer has paid lately.',
   args: () =>
     z.object({
       min_days: z.string().regex(/^\d*$/, 'a whole number of days').optional().describe('Only invoices at least this many days past due'),
     }),
-  text: ({ min_days }) =>
-    [
-      `Review the overdue invoices${min_days ? ` at least ${min_days} days past their due date` : ''}.`,
-      'Use list_invoices with status=overdue (all pages, per_page=100), and also status=part_paid for balances',
-      'still owed. Group by customer: total balance per currency, the oldest due date, and how many invoices.',
-      'For the largest debtors, check list_payments with their customer_id for recent payments.',
-      'Report amounts exactly as the service gives them, with their currency; do not round or convert currencies.',
-    ].join('\n'),
+  text: ({ min_days }, books) => {
+    const days = overDays(min_days);
+    const head = `Review the invoices past their due date${min_days ? ` by at least ${min_days} days` : ''}. Past due means the due date is before today, whatever the status says.`;
+    const how = books
+      ? [
+          `Call report_owed with over_days=${days}: it sums the balances exactly per currency, ages them and names the largest debtors.`,
+          'For each of the largest debtors, report_customer (by customer id) gives their unpaid invoices and latest payments.',
+        ]
+      : [
+          'Use list_invoices (all pages, per_page=100) and keep the invoices whose status is not draft, void or paid, whose balance',
+          `is above zero and whose due_date is more than ${days} days before today. Group by customer: total balance per currency, the`,
+          'oldest due date, and how many invoices. For the largest debtors, check list_payments with their customer_id.',
+        ];
+    return [head, ...how, 'Report amounts exactly as given, with their currency; never add amounts of different currencies.'].join('\n');
+  },
 });

@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   }
   if (command === 'check') {
     const { runCheck } = await import('./commands/check.js');
-    process.stdout.write(`${await runCheck(process.env)}\n`);
+    process.stdout.write(`${await runCheck(process.env, rest)}\n`);
     return;
   }
 }

@@ -33,6 +33,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   input: I;
   output: O;
   annotations: ToolHints;
+  /** Answers read the books mirror: hidden when it is off (--mirror off). */
+  books?: boolean;
   /** Present on tools that write: they are removed by --read-only and confirmed by --confirm-writes. */
   write?: WriteConfirmation<z.infer<I>>;
   handler(ctx: ToolContext, args: z.infer<I>): Promise<ToolOutcome<z.infer<O>>>;

@@ -2,12 +2,16 @@
 import * as z from 'zod/v4';
 import { InvoiceSchema, InvoiceSummarySchema, type Invoice, type InvoiceSummary } from '../src/api/schemas.js';
 import { CREATE_HINTS, READ_HINTS, defineTool } from './define.js';
+import { shortQuantity } from '../src/books/answers/money.js';
 import { money, replayNote } from './format.js';
-import { getHandler, listHandler } from './handlers.js';
+import { listHandler } from './handlers.js';
+import { invoiceIdOf, invoiceRef } from './invoice-ref.js';
 import { summarizeDraft } from './invoice-summary.js';
-import { decimalAmount, filterText, idempotencyKey, pageMeta, paging, recordId } from './params.js';
+import { INVOICE_STATUSES, decimalAmount, filterText, idempotencyKey, pageMeta, paging, recordId } from './params.js';
 
-export const INVOICE_STATUSES = ['draft', 'approved', 'issued', 'sent', 'viewed', 'part_paid', 'paid', 'overdue', 'void'] as const;
+export { INVOICE_STATUSES };
+export { reportOwed } from './answers/owed.js';
+export { reportSales } from './answers/sales.js';
 
 const invoiceLine = (i: InvoiceSummary): string =>
   `#${i.id} ${i.number} ${i.status} ${i.customer.name} (customer ${i.customer.id}) total ${money(i.total, i.currency)}, ` +
@@ -16,7 +20,7 @@ const invoiceLine = (i: InvoiceSummary): string =>
 export const listInvoices = defineTool({
   name: 'list_invoices',
   title: 'List invoices',
-  description: 'Invoices (no lines), oldest first. Unpaid: status overdue, part_paid or sent.',
+  description: 'Invoices (no lines), oldest first. Unpaid: any status but draft, void and paid, with balance > 0. Sums: report_owed, report_sales.',
   toolset: 'invoices',
   scope: 'invoices.read',
   input: z.object({
@@ -32,7 +36,7 @@ export const listInvoices = defineTool({
 
 export function invoiceText(inv: Invoice): string {
   const lines = inv.items.map(
-    (l) => `- ${l.quantity} x ${l.description} @ ${l.unit_price} = ${l.line_total} + tax ${l.tax_amount}${l.product_id ? ` (product ${l.product_id})` : ''}`,
+    (l) => `- ${shortQuantity(l.quantity)} x ${l.description} @ ${l.unit_price} = ${l.line_total} + tax ${l.tax_amount}${l.product_id ? ` (product ${l.product_id})` : ''}`,
   );
   return [
     invoiceLine(inv),
@@ -45,13 +49,16 @@ export function invoiceText(inv: Invoice): string {
 export const getInvoice = defineTool({
   name: 'get_invoice',
   title: 'Get an invoice',
-  description: 'One invoice with its lines and portal link.',
+  description: 'One invoice with its lines and portal link, by id or number.',
   toolset: 'invoices',
   scope: 'invoices.read',
-  input: z.object({ id: recordId('list_invoices') }),
+  input: z.object({ id: invoiceRef }),
   output: InvoiceSchema,
   annotations: READ_HINTS,
-  handler: getHandler<Invoice>('invoices', invoiceText),
+  async handler(ctx, { id }) {
+    const invoice = await ctx.api.invoices.get(await invoiceIdOf(ctx, id));
+    return { structured: invoice, text: invoiceText(invoice) };
+  },
 });
 
 const line = z.object({

@@ -1,6 +1,8 @@
 // Input pieces every tool shares, named as in the API so the spec documents them too.
 import * as z from 'zod/v4';
 
+export const INVOICE_STATUSES = ['draft', 'approved', 'issued', 'sent', 'viewed', 'part_paid', 'paid', 'overdue', 'void'] as const;
+
 export const paging = {
   page: z.number().int().min(1).optional(),
   per_page: z.number().int().min(1).max(100).optional(),

@@ -1,16 +1,19 @@
 // Products and services: list and get, with stock per branch.
 import * as z from 'zod/v4';
 import { ProductDetailSchema, ProductSchema, type Product, type ProductDetail } from '../src/api/schemas.js';
+import { shortQuantity } from '../src/books/answers/money.js';
 import { READ_HINTS, defineTool } from './define.js';
 import { getHandler, listHandler } from './handlers.js';
 import { filterText, pageMeta, paging, recordId } from './params.js';
+
+export { reportLowStock } from './answers/stock.js';
 
 type ProductLike = Partial<Product> & { id: number };
 
 const productLine = (p: ProductLike): string => {
   const stock = p.stock
-    ? `, stock ${p.stock.on_hand} (reorder at ${p.stock.reorder_level})${p.stock.low ? ' LOW' : ''}: ` +
-      p.stock.branches.map((b) => `${b.branch} ${b.on_hand}`).join(', ')
+    ? `, stock ${shortQuantity(p.stock.on_hand)} (reorder at ${shortQuantity(p.stock.reorder_level)})${p.stock.low ? ' LOW' : ''}: ` +
+      p.stock.branches.map((b) => `${b.branch} ${shortQuantity(b.on_hand)}`).join(', ')
     : '';
   return `#${p.id} ${p.name ?? ''}${p.sku ? ` [${p.sku}]` : ''} ${p.type ?? ''} price ${p.default_price ?? '?'}` +
     `${p.is_active === false ? ', archived' : ''}${stock}`;

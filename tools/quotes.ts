@@ -5,6 +5,8 @@ import { READ_HINTS, defineTool } from './define.js';
 import { getHandler, listHandler } from './handlers.js';
 import { pageMeta, paging, recordId } from './params.js';
 
+export { reportQuotes } from './answers/quotes.js';
+
 const QUOTE_STATUSES = ['draft', 'sent', 'viewed', 'accepted', 'declined', 'expired', 'converted', 'cancelled'] as const;
 
 const quoteLine = (q: Quote): string =>

@@ -4,15 +4,25 @@ import type { ServiceEnv } from '../config.js';
 import { createLogger } from '../logger.js';
 import { connect } from './connect.js';
 
-export async function runCheck(env: ServiceEnv): Promise<string> {
+/** `--mirror off` (or INVOICING_MCP_MIRROR=off) turns the mirror off, and with it the answer tools. */
+export function mirrorOff(argv: readonly string[], env: Record<string, string | undefined>): boolean {
+  const at = argv.findIndex((a) => a === '--mirror' || a.startsWith('--mirror='));
+  const flag = at < 0 ? undefined : argv[at]?.includes('=') ? argv[at]?.split('=')[1] : argv[at + 1];
+  return (flag ?? env.INVOICING_MCP_MIRROR ?? '').trim() === 'off';
+}
+
+export async function runCheck(env: ServiceEnv, argv: readonly string[] = []): Promise<string> {
   const logger = createLogger({ level: 'warn' });
   const connection = await connect(env, async () => logger);
   try {
     const session = await connection.api.session();
     const ping = await connection.api.ping();
     const limit = connection.api.stats().rateLimit;
-    const usable = TOOLS.filter((t) => t.scope === null || session.scopes.includes(t.scope)).map((t) => t.name);
-    const refused = TOOLS.filter((t) => !usable.includes(t.name)).map((t) => `${t.name} (needs ${t.scope})`);
+    const off = mirrorOff(argv, env);
+    const shown = TOOLS.filter((t) => !(off && t.books));
+    const usable = shown.filter((t) => t.scope === null || session.scopes.includes(t.scope)).map((t) => t.name);
+    const refused = shown.filter((t) => !usable.includes(t.name)).map((t) => `${t.name} (needs ${t.scope})`);
+    const answers = TOOLS.filter((t) => t.books).map((t) => t.name);
     return [
       `service   ${connection.sandbox ? `${connection.api.baseUrl} (built-in sandbox)` : connection.api.baseUrl}`,
       `mode      ${ping.mode ?? session.mode}`,
@@ -23,6 +33,7 @@ export async function runCheck(env: ServiceEnv): Promise<string> {
       `limits    ${limit.limit ?? '?'} calls per window for this key, ${limit.remaining ?? '?'} left now (from X-RateLimit-*)`,
       `tools     ${usable.join(', ')}`,
       ...(refused.length > 0 ? [`refused   ${refused.join(', ')}`] : []),
+      off ? `answers   off: the mirror is off (--mirror off), so ${answers.join(', ')} are hidden` : `answers   ${answers.join(', ')} (from the books mirror)`,
     ].join('\n');
   } finally {
     await connection.close();

@@ -26,7 +26,7 @@ function buildPrompts(ctx: ToolContext): BuiltPrompt[] {
     name: prompt.name,
     config: { title: prompt.title, description: prompt.description, argsSchema: prompt.args(ctx) },
     callback: (args) => ({
-      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text(args as never) } }],
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: prompt.text(args as never, ctx.books != null) } }],
     }),
   }));
 }

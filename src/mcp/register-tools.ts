@@ -32,9 +32,24 @@ function loadTool(name: string): Promise<ToolDefinition> {
   });
 }
 
-async function run(tool: ToolDefinition, runtime: ToolRuntime, args: Record<string, unknown>): Promise<CallToolResult> {
+/** The context of one call: with a progress hook when the client sent a progress token. */
+function callContext(context: ToolContext, ctx: ServerContext): ToolContext {
+  const token = ctx.mcpReq._meta?.progressToken;
+  if (token === undefined) return context;
+  let last = -1;
+  const progress: ToolContext['progress'] = (update) => {
+    // The protocol wants progress to rise with every notification: a report that does not is skipped.
+    if (update.progress <= last) return;
+    last = update.progress;
+    const params = { progressToken: token, progress: last, message: update.message, ...(update.total === undefined ? {} : { total: update.total }) };
+    ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch((err: unknown) => context.logger.warn({ err }, 'progress notification failed'));
+  };
+  return { ...context, progress };
+}
+
+async function run(tool: ToolDefinition, runtime: ToolRuntime, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult> {
   try {
-    const outcome = await tool.handler(runtime.context, args);
+    const outcome = await tool.handler(callContext(runtime.context, ctx), args);
     return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured as Record<string, unknown> };
   } catch (err) {
     logToolFailure(runtime.context.logger, tool.name, err);
@@ -55,7 +70,7 @@ async function call(server: McpServer, entry: ToolManifestEntry, runtime: ToolRu
     }
     if (!confirmation.proceed) return confirmation.result;
   }
-  return run(tool, runtime, args);
+  return run(tool, runtime, args, ctx);
 }
 
 type ToolConfig = Pick<ToolManifestEntry, 'title' | 'description' | 'annotations'> & { inputSchema: Schema; outputSchema: Schema };

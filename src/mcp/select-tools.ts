@@ -7,6 +7,7 @@ export interface Selectable {
   toolset: Toolset;
   scope: string | null;
   write?: unknown;
+  books?: boolean;
 }
 
 export interface ToolSelection {
@@ -15,12 +16,15 @@ export interface ToolSelection {
   toolsets: readonly Toolset[] | null;
   /** The key's scopes when a session already told us; null when not known yet. */
   scopes?: readonly string[] | null;
+  /** Whether the books mirror is on; off (false) hides the answer tools that read it. */
+  books?: boolean;
 }
 
 export function selectTools<T extends Selectable>(tools: readonly T[], selection: ToolSelection): T[] {
   return tools.filter(
     (tool) =>
       !(selection.readOnly && tool.write) &&
+      !(selection.books === false && tool.books) &&
       (selection.toolsets === null || tool.toolset === 'connection' || selection.toolsets.includes(tool.toolset)) &&
       (!selection.scopes || tool.scope === null || selection.scopes.includes(tool.scope)),
   );

@@ -39,7 +39,7 @@ const INSTRUCTIONS =
  * still serving, and each holds its own client's capabilities, identity and protocol version.
  */
 export async function createServerFactory(ctx: ToolContext, options: ServerOptions): Promise<ServerFactory> {
-  const tools = selectTools(await loadToolManifest(), options.selection);
+  const tools = selectTools(await loadToolManifest(), { ...options.selection, books: ctx.books != null });
   const { bus, live } = options.events;
   // `logging`: the SDK answers logging/setLevel and filters the notices sent as notifications/message.
   const serverOptions = { instructions: INSTRUCTIONS, capabilities: { logging: {}, ...(live ? { resources: { subscribe: true } } : {}) } };

@@ -3,6 +3,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ApiError, Invalid, MissingScope, NotFound, RateLimited } from '../api/errors.js';
 import { redactText } from '../api/redact.js';
+import { RefusedQuestion } from '../books/answers/refused.js';
 
 export function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
@@ -37,7 +38,7 @@ export function errorResult(err: unknown, toolName: string, args: Record<string,
         : err.message,
     );
   }
-  if (err instanceof ApiError) return toolError(err.message);
+  if (err instanceof ApiError || err instanceof RefusedQuestion) return toolError(err.message);
   const message = err instanceof Error ? err.message : String(err);
   return toolError(`${toolName} failed unexpectedly: ${redactText(message)}`);
 }

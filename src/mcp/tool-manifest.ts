@@ -12,6 +12,8 @@ export interface ToolManifestEntry {
   toolset: Toolset;
   scope: string | null;
   write: boolean;
+  /** Reads the books mirror: hidden when it is off. */
+  books: boolean;
   annotations: ToolAnnotations;
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
@@ -29,6 +31,7 @@ export async function computeToolManifest(): Promise<ToolManifestEntry[]> {
     toolset: tool.toolset,
     scope: tool.scope,
     write: tool.write !== undefined,
+    books: tool.books === true,
     annotations: { ...tool.annotations },
     inputSchema: advertisedJson(tool.input, 'input'),
     outputSchema: advertisedJson(tool.output, 'output'),

@@ -17,6 +17,14 @@ export const API_NAMES: Record<string, readonly string[]> = {
   get_payment: ['id'],
   list_products: [...PAGING, 'active', 'barcode', 'sku', 'track_stock', 'low_stock'],
   get_product: ['id'],
+  // The answer tools ask questions the API has no words for; where one of its words fits, it is used.
+  find_records: ['search', 'limit'],
+  report_owed: ['customer_id', 'over_days', 'top', 'limit'],
+  report_sales: ['range', 'days', 'from', 'to', 'group_by', 'status', 'limit'],
+  report_received: ['range', 'days', 'from', 'to', 'group_by', 'customer_id', 'limit'],
+  report_customer: ['customer'],
+  report_quotes: ['expiring_days', 'customer_id', 'limit'],
+  report_low_stock: ['branch'],
 };
 
 /** Fields the API requires on a create: the tool must require them too. */
@@ -33,4 +41,6 @@ export const API_REQUIRED: Record<string, readonly string[]> = {
 export const PLAIN_PROPERTIES = new Set([
   'page', 'per_page', 'status', 'name', 'email', 'tax_number', 'address', 'line1', 'line2', 'city', 'region',
   'postal_code', 'notes', 'terms', 'items', 'description', 'barcode', 'sku', 'track_stock', 'low_stock',
+  // The answer tools' enumerations, whose values say it all (this_month, last_quarter; day, week, customer).
+  'range', 'group_by',
 ]);

@@ -8,7 +8,9 @@ import { API_NAMES, API_REQUIRED, PLAIN_PROPERTIES } from '../support/api-names.
 
 type Json = Record<string, unknown>;
 
-const VERBS = ['list', 'get', 'create', 'check'];
+const VERBS = ['list', 'get', 'create', 'check', 'report', 'find'];
+/** Answers sum and search the books mirror; they are read tools that neither page nor take an id. */
+const ANSWER_VERBS = ['report', 'find'];
 const DESCRIPTION_CHARS = { min: 20, max: 200 };
 const names = new Set(TOOLS.map((t) => t.name));
 const inputJson = (tool: ToolDefinition): Json => z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Json;
@@ -89,6 +91,10 @@ describe.each(TOOLS.map((t) => [t.name, t] as const))('tool %s', (name, tool) =>
     }
   });
 
+  it('reads the books mirror exactly when it answers (report_, find_), so --mirror off hides it', () => {
+    expect(tool.books === true).toBe(ANSWER_VERBS.includes(name.split('_')[0] ?? ''));
+  });
+
   it('pages (page, per_page) exactly when it lists', () => {
     expect('per_page' in props(inputJson(tool))).toBe(name.startsWith('list_'));
     expect('page' in props(inputJson(tool))).toBe(name.startsWith('list_'));
@@ -113,14 +119,17 @@ describe.each(lists.map((t) => [t.name, t] as const))('list tool %s', (_name, to
   });
 });
 
-describe.each(gets.map((t) => [t.name, t] as const))('get tool %s', (_name, tool) => {
+describe.each(gets.map((t) => [t.name, t] as const))('get tool %s', (name, tool) => {
   it('takes one id, described as coming from the list tool of its toolset', () => {
     const input = inputJson(tool);
     expect(Object.keys(props(input))).toEqual(['id']);
     expect(input.required).toEqual(['id']);
     const list = `list_${tool.toolset}`;
     expect(names.has(list)).toBe(true);
-    expect(props(input).id).toMatchObject({ type: 'integer', description: `From ${list}` });
+    // get_invoice also takes the number people quote (INV-00421).
+    const id = props(input).id ?? {};
+    expect(id.description).toBe(name === 'get_invoice' ? `From ${list}, or the number (INV-00421)` : `From ${list}`);
+    expect(id.type ?? (id.anyOf as Json[] | undefined)?.map((s) => s.type)).toEqual(name === 'get_invoice' ? ['integer', 'string'] : 'integer');
   });
 });
 

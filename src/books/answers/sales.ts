@@ -1,0 +1,147 @@
+// Sales: invoices issued in a date range, summed per currency (count, subtotal, tax, total) and grouped by
+// period, customer, sales channel, status or product. Product figures come from the stored lines, and say
+// how many of the range's invoices had their lines stored, so a partial figure never passes for a whole one.
+import type { InvoiceRow, LineRow } from '../types.js';
+import { inRange, periodOf, PERIODS, type DateRange, type Period } from './dates.js';
+import { Sum, byCurrency, compareAmounts, groupBy } from './money.js';
+
+export const SALES_GROUPS = [...PERIODS, 'customer', 'channel', 'status', 'product'] as const;
+export type SalesGroupBy = (typeof SALES_GROUPS)[number];
+
+export const LEFT_OUT_BY_DEFAULT = ['draft', 'void'] as const;
+
+export interface SalesFigures {
+  currency: string;
+  /** Invoices (for a product: invoices with a line of it). */
+  count: number;
+  subtotal: string;
+  tax: string;
+  total: string;
+}
+
+export interface SalesGroup extends SalesFigures {
+  /** The period label, customer id, channel (null: none), status or product id (null: lines without a product). */
+  key: string | number | null;
+  label: string;
+  /** Product groups: the quantity sold, in its shortest exact form. */
+  quantity?: string;
+}
+
+export interface SalesQuestion {
+  range: DateRange;
+  /** Only these statuses; by default every status but draft and void. */
+  statuses?: readonly string[] | undefined;
+  groupBy?: SalesGroupBy | undefined;
+  /** Groups to show, the largest first (periods: in date order). */
+  limit: number;
+}
+
+export interface SalesAnswer {
+  totals: SalesFigures[];
+  groups: SalesGroup[];
+  groups_left_out: number;
+  /** Product grouping only: invoices of the range whose lines are stored, of all the range's invoices. */
+  lines?: { with_lines: number; invoices: number };
+}
+
+export function salesInvoices(invoices: readonly InvoiceRow[], q: Pick<SalesQuestion, 'range' | 'statuses'>): InvoiceRow[] {
+  return invoices.filter(
+    (r) =>
+      inRange(r.issue_date, q.range) &&
+      (q.statuses ? q.statuses.includes(r.status) : !(LEFT_OUT_BY_DEFAULT as readonly string[]).includes(r.status)),
+  );
+}
+
+function figures(currency: string, rows: readonly InvoiceRow[]): SalesFigures {
+  const subtotal = new Sum();
+  const tax = new Sum();
+  const total = new Sum();
+  for (const r of rows) {
+    subtotal.add(r.subtotal);
+    tax.add(r.tax_total);
+    total.add(r.total);
+  }
+  return { currency, count: rows.length, subtotal: subtotal.toString(), tax: tax.toString(), total: total.toString() };
+}
+
+function perCurrency(rows: readonly InvoiceRow[]): SalesFigures[] {
+  return [...groupBy(rows, (r) => r.currency)].map(([currency, own]) => figures(currency, own)).sort(byCurrency);
+}
+
+type HeaderGroup = Exclude<SalesGroupBy, 'product'>;
+
+function headerKey(r: InvoiceRow, by: HeaderGroup): [string | number | null, string] {
+  if ((PERIODS as readonly string[]).includes(by)) {
+    const p = periodOf(r.issue_date, by as Period);
+    return [p, by === 'week' ? `week of ${p}` : p];
+  }
+  if (by === 'customer') return [r.customer_id, r.customer_name];
+  if (by === 'channel') return [r.sales_channel, r.sales_channel ?? 'no channel'];
+  return [r.status, r.status];
+}
+
+function headerGroups(rows: readonly InvoiceRow[], by: HeaderGroup): SalesGroup[] {
+  const groups = groupBy(rows, (r) => JSON.stringify([headerKey(r, by)[0], r.currency]));
+  return [...groups.values()].map((own) => {
+    const first = own[0] as InvoiceRow;
+    const [key, label] = headerKey(first, by);
+    return { key, label, ...figures(first.currency, own) };
+  });
+}
+
+function productGroups(rows: readonly InvoiceRow[], lines: readonly LineRow[], names: ReadonlyMap<number, string>): SalesGroup[] {
+  const byInvoice = new Map(rows.map((r) => [r.id, r]));
+  const ofRange = lines.filter((l) => byInvoice.has(l.invoice_id));
+  const groups = groupBy(ofRange, (l) => JSON.stringify([l.product_id, byInvoice.get(l.invoice_id)?.currency]));
+  return [...groups.values()].map((own) => {
+    const first = own[0] as LineRow;
+    const subtotal = new Sum();
+    const tax = new Sum();
+    const total = new Sum();
+    const quantity = new Sum();
+    for (const l of own) {
+      subtotal.add(l.line_total);
+      tax.add(l.tax_amount);
+      total.add(l.line_total).add(l.tax_amount);
+      quantity.add(l.quantity);
+    }
+    const label = first.product_id === null ? 'lines without a product' : (names.get(first.product_id) ?? first.description);
+    return {
+      key: first.product_id,
+      label,
+      currency: byInvoice.get(first.invoice_id)?.currency ?? '',
+      count: new Set(own.map((l) => l.invoice_id)).size,
+      subtotal: subtotal.toString(),
+      tax: tax.toString(),
+      total: total.toString(),
+      quantity: quantity.decimal.toFixed(),
+    };
+  });
+}
+
+const isPeriod = (by: SalesGroupBy): boolean => (PERIODS as readonly string[]).includes(by);
+
+function ordered(groups: SalesGroup[], by: SalesGroupBy): SalesGroup[] {
+  if (isPeriod(by)) return groups.sort((a, b) => String(a.key).localeCompare(String(b.key)) || byCurrency(a, b));
+  return groups.sort((a, b) => compareAmounts(b.total, a.total) || String(a.key).localeCompare(String(b.key), 'en', { numeric: true }));
+}
+
+/** `invoices` and `lines` as the mirror holds them; `productNames` names the products of product groups. */
+export function answerSales(
+  invoices: readonly InvoiceRow[],
+  q: SalesQuestion,
+  lines: readonly LineRow[] = [],
+  productNames: ReadonlyMap<number, string> = new Map(),
+): SalesAnswer {
+  const rows = salesInvoices(invoices, q);
+  const answer: SalesAnswer = { totals: perCurrency(rows), groups: [], groups_left_out: 0 };
+  if (!q.groupBy) return answer;
+  const groups = ordered(q.groupBy === 'product' ? productGroups(rows, lines, productNames) : headerGroups(rows, q.groupBy), q.groupBy);
+  answer.groups = groups.slice(0, q.limit);
+  answer.groups_left_out = Math.max(0, groups.length - q.limit);
+  if (q.groupBy === 'product') {
+    const ids = new Set(rows.map((r) => r.id));
+    answer.lines = { with_lines: new Set(lines.filter((l) => ids.has(l.invoice_id)).map((l) => l.invoice_id)).size, invoices: rows.length };
+  }
+  return answer;
+}

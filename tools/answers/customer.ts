@@ -1,0 +1,55 @@
+// report_customer: one customer's balance per currency, unpaid invoices with their age, latest payments and
+// open quotes, found by id, code, name or email.
+import * as z from 'zod/v4';
+import { answerCustomer, type CustomerAnswer } from '../../src/books/answers/customer.js';
+import { resolveCustomer } from '../../src/books/answers/find.js';
+import { RefusedQuestion } from '../../src/books/answers/refused.js';
+import type { CustomerRow } from '../../src/books/types.js';
+import { READ_HINTS, defineTool } from '../define.js';
+import { asOf, asOfFields, asOfLine, freshBooks, money, rows } from './fresh.js';
+
+const RECENT_PAYMENTS = 5;
+
+function pickOne(candidates: CustomerRow[], ref: string): CustomerRow {
+  if (candidates.length === 1) return candidates[0] as CustomerRow;
+  if (candidates.length === 0) throw new RefusedQuestion(`No customer matches "${ref}" by id, code, name or email: try find_records with part of the name.`);
+  const names = candidates.map((c) => `${c.code} ${c.name} (id ${c.id})`).join('; ');
+  throw new RefusedQuestion(`"${ref}" fits ${candidates.length} customers: ${names}. Ask again with the id or code.`);
+}
+
+function customerText(a: CustomerAnswer, head: string): string {
+  const c = a.customer;
+  const out = [`${head}`, `Customer #${c.id} ${c.code} ${c.name}${c.email ? ` ${c.email}` : ''} (${c.status}).`];
+  out.push(...(a.balances.length > 0 ? a.balances.map((b) => `Owes ${money(b.currency, b.balance)} on ${b.count} invoices; past due ${b.past_due}.`) : ['Owes nothing.']));
+  for (const i of a.unpaid) {
+    out.push(`- #${i.id} ${i.number} ${i.status}, issued ${i.issue_date}, due ${i.due_date}${i.days_past_due > 0 ? ` (${i.days_past_due} days past)` : ''}, balance ${money(i.currency, i.balance)} of ${i.total}`);
+  }
+  out.push(a.payments.length > 0 ? `Latest payments (up to ${RECENT_PAYMENTS}):` : 'No payments.');
+  for (const p of a.payments) out.push(`- #${p.id} ${p.payment_date} ${money(p.currency, p.amount)} by ${p.method}${p.paid.length > 0 ? ` paid ${p.paid.join(', ')}` : ''}`);
+  out.push(a.open_quotes.length > 0 ? 'Open quotes:' : 'No open quotes.');
+  for (const q of a.open_quotes) out.push(`- #${q.id} ${q.number} ${q.status} ${money(q.currency, q.total)}, valid until ${q.valid_until}`);
+  return out.join('\n');
+}
+
+export const reportCustomer = defineTool({
+  name: 'report_customer',
+  title: 'One customer',
+  description: "One customer's balance per currency, unpaid invoices with their age, latest payments and open quotes.",
+  toolset: 'customers',
+  scope: 'customers.read',
+  books: true,
+  input: z.object({ customer: z.string().min(1).max(255).describe('Id, code (CUS-00012), name or email') }),
+  output: z.object({ ...asOf, customer: z.looseObject({}), balances: rows, unpaid: rows, payments: rows, open_quotes: rows }),
+  annotations: READ_HINTS,
+  async handler(ctx, args) {
+    const { read, freshness } = await freshBooks(ctx, ['customers', 'invoices', 'payments', 'quotes']);
+    const customer = pickOne(resolveCustomer(await read.customers(), args.customer), args.customer);
+    const [invoices, payments, quotes] = await Promise.all([
+      read.invoices({ customerId: customer.id, receivable: true }),
+      read.payments({ customerId: customer.id }),
+      read.quotes({ customerId: customer.id }),
+    ]);
+    const answer = answerCustomer(customer, { invoices, payments, quotes }, freshness.today, RECENT_PAYMENTS);
+    return { structured: { ...asOfFields(freshness), ...answer }, text: customerText(answer, asOfLine(freshness)) };
+  },
+});

@@ -1,0 +1,48 @@
+// What every answer tool does first: bring the kinds it reads up to date (reporting progress to a client
+// that asked for it), then read. The as-of line and its schema are shared by every answer.
+import * as z from 'zod/v4';
+import { NAMED_RANGES, type DateRange } from '../../src/books/answers/dates.js';
+import { RefusedQuestion } from '../../src/books/answers/refused.js';
+import type { Freshness, MirrorReader, MirroredKind } from '../../src/books/types.js';
+import type { ToolContext } from '../context.js';
+
+export interface FreshRead {
+  read: MirrorReader;
+  freshness: Freshness;
+}
+
+export async function freshBooks(ctx: ToolContext, kinds: readonly MirroredKind[]): Promise<FreshRead> {
+  if (!ctx.books) {
+    throw new RefusedQuestion('The books mirror is off (--mirror off), so answers are not available: use the list_* tools instead.');
+  }
+  const freshness = await ctx.books.ensureFresh(kinds, ctx.progress ? { onProgress: ctx.progress } : {});
+  return { read: ctx.books.read, freshness };
+}
+
+/** `as_of` and `today` on every answer. */
+export const asOf = { as_of: z.string(), today: z.string() };
+
+export const asOfFields = (f: Freshness): { as_of: string; today: string } => ({ as_of: f.asOf, today: f.today });
+
+export const asOfLine = (f: Freshness): string => `As of ${f.asOf} (today ${f.today}).`;
+
+export const money = (currency: string | null, amount: string): string => `${currency ?? '(base currency)'} ${amount}`;
+
+/** "20 of 45 shown" when some were left out. */
+export const shownOf = (shown: number, leftOut: number): string => (leftOut > 0 ? ` (${shown} of ${shown + leftOut} shown)` : '');
+
+export const limit = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback).describe(`Rows listed, default ${fallback}`);
+
+export const dateArg = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD');
+
+/** A list of answer rows; their fields are described by the tool's text and the README. */
+export const rows = z.array(z.unknown());
+
+export const rangeArgs = {
+  range: z.enum(NAMED_RANGES).optional(),
+  days: z.number().int().min(1).max(3660).optional().describe('The last N days, today included'),
+  from: dateArg.optional().describe('YYYY-MM-DD, inclusive'),
+  to: dateArg.optional().describe('YYYY-MM-DD, inclusive'),
+};
+
+export const rangeWords = (r: DateRange): string => `${r.from} to ${r.to}`;

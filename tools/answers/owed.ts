@@ -1,0 +1,66 @@
+// report_owed: what is owed per currency, aged, by customer, and the invoices behind it.
+import * as z from 'zod/v4';
+import { AGE_BANDS, answerOwed, type OwedAnswer, type OwedCurrency } from '../../src/books/answers/owed.js';
+import { READ_HINTS, defineTool } from '../define.js';
+import { asOf, asOfFields, asOfLine, freshBooks, limit, money, rows, shownOf } from './fresh.js';
+
+const BAND_WORDS: Record<(typeof AGE_BANDS)[number], string> = {
+  not_due: 'not yet due',
+  '1_30': '1-30 days',
+  '31_60': '31-60',
+  '61_90': '61-90',
+  over_90: 'over 90',
+};
+
+const currencyLine = (c: OwedCurrency): string =>
+  `${c.currency}: ${c.count} invoices, ${money(c.currency, c.balance)} owed; past due ${c.past_due.count}, ${c.past_due.balance}. Aged: ` +
+  AGE_BANDS.map((b) => `${BAND_WORDS[b]} ${c.aged[b].count} ${c.aged[b].balance}`).join('; ');
+
+function owedText(a: OwedAnswer, head: string): string {
+  if (a.currencies.length === 0) return `${head}\nNothing is owed.`;
+  return [
+    head,
+    ...a.currencies.map(currencyLine),
+    'Top customers:',
+    ...a.customers.map((c) => `- customer ${c.customer_id} ${c.customer_name}: ${money(c.currency, c.balance)}, ${c.count} invoices, oldest due ${c.oldest_due}`),
+    `Invoices, oldest due first${shownOf(a.invoices.length, a.invoices_left_out)}:`,
+    ...a.invoices.map(
+      (i) => `- #${i.id} ${i.number} ${i.customer_name} (${i.customer_id}) ${i.status}, due ${i.due_date}` +
+        `${i.days_past_due > 0 ? ` (${i.days_past_due} days past)` : ''}, balance ${money(i.currency, i.balance)} of ${i.total}`,
+    ),
+  ].join('\n');
+}
+
+export const reportOwed = defineTool({
+  name: 'report_owed',
+  title: 'What is owed',
+  description:
+    'Receivables summed exactly per currency: aged by days past due (as of today), top customers, oldest invoices. Receivable: not draft or void, balance > 0.',
+  toolset: 'invoices',
+  scope: 'invoices.read',
+  books: true,
+  input: z.object({
+    customer_id: z.number().int().positive().optional().describe('From find_records'),
+    over_days: z.number().int().min(0).optional().describe('Only invoices more than N days past due'),
+    top: z.number().int().min(1).max(100).default(10).describe('Customers per currency, default 10'),
+    limit: limit(200, 20),
+  }),
+  output: z.object({
+    ...asOf,
+    currencies: rows,
+    customers: rows,
+    invoices: rows,
+    invoices_left_out: z.number().int(),
+  }),
+  annotations: READ_HINTS,
+  async handler(ctx, args) {
+    const { read, freshness } = await freshBooks(ctx, ['invoices']);
+    const invoices = await read.invoices({ receivable: true, ...(args.customer_id ? { customerId: args.customer_id } : {}) });
+    const answer = answerOwed(invoices, { today: freshness.today, overDays: args.over_days, customerId: args.customer_id, top: args.top, invoiceLimit: args.limit });
+    const scope = [args.customer_id ? `customer ${args.customer_id}` : '', args.over_days !== undefined ? `more than ${args.over_days} days past due` : '']
+      .filter(Boolean)
+      .join(', ');
+    const head = `Owed${scope ? ` (${scope})` : ''}. ${asOfLine(freshness)}`;
+    return { structured: { ...asOfFields(freshness), ...answer }, text: owedText(answer, head) };
+  },
+});

@@ -1,0 +1,39 @@
+// report_quotes: open quotes, their value per currency, and which expire soon.
+import * as z from 'zod/v4';
+import { answerQuotes, type QuoteFigures } from '../../src/books/answers/quotes.js';
+import { READ_HINTS, defineTool } from '../define.js';
+import { asOf, asOfFields, asOfLine, freshBooks, limit, money, rows, shownOf } from './fresh.js';
+
+const figuresText = (f: QuoteFigures): string => `${f.count} quotes, ${money(f.currency, f.value)}`;
+
+export const reportQuotes = defineTool({
+  name: 'report_quotes',
+  title: 'Open quotes',
+  description: 'Open quotes (draft, sent, viewed): count and value per currency, and which expire within N days.',
+  toolset: 'quotes',
+  scope: 'quotes.read',
+  books: true,
+  input: z.object({
+    expiring_days: z.number().int().min(0).max(3660).optional().describe('Only those valid until today + N or sooner'),
+    customer_id: z.number().int().positive().optional().describe('From find_records'),
+    limit: limit(400, 20),
+  }),
+  output: z.object({ ...asOf, open: rows, expiring: rows.nullable(), quotes: rows, quotes_left_out: z.number().int() }),
+  annotations: READ_HINTS,
+  async handler(ctx, args) {
+    const { read, freshness } = await freshBooks(ctx, ['quotes']);
+    const quotes = await read.quotes(args.customer_id ? { customerId: args.customer_id } : {});
+    const answer = answerQuotes(quotes, { today: freshness.today, expiringDays: args.expiring_days, customerId: args.customer_id, limit: args.limit });
+    const out = [`Open quotes${args.customer_id ? ` of customer ${args.customer_id}` : ''}. ${asOfLine(freshness)}`];
+    out.push(...(answer.open.length > 0 ? answer.open.map((f) => `Open: ${figuresText(f)}`) : ['No open quotes.']));
+    if (answer.expiring) {
+      const until = `expiring by ${args.expiring_days} days from today`;
+      out.push(...(answer.expiring.length > 0 ? answer.expiring.map((f) => `${until}: ${figuresText(f)}`) : [`None ${until}.`]));
+    }
+    out.push(`Quotes, soonest to expire first${shownOf(answer.quotes.length, answer.quotes_left_out)}:`);
+    for (const q of answer.quotes) {
+      out.push(`- #${q.id} ${q.number} ${q.status} ${q.customer_name} (${q.customer_id}) ${money(q.currency, q.total)}, valid until ${q.valid_until} (${q.days_left} days)`);
+    }
+    return { structured: { ...asOfFields(freshness), ...answer }, text: out.join('\n') };
+  },
+});

@@ -1,0 +1,47 @@
+// report_received: payments dated in a range, per currency, grouped as asked, with what they paid.
+import * as z from 'zod/v4';
+import { resolveRange } from '../../src/books/answers/dates.js';
+import { answerReceived, RECEIVED_GROUPS, type ReceivedAnswer } from '../../src/books/answers/received.js';
+import { READ_HINTS, defineTool } from '../define.js';
+import { asOf, asOfFields, asOfLine, freshBooks, limit, money, rangeArgs, rangeWords, rows, shownOf } from './fresh.js';
+
+function receivedText(a: ReceivedAnswer, head: string, groupBy: string | undefined): string {
+  const out = [head];
+  if (a.totals.length === 0) out.push('No payments in this range.');
+  for (const t of a.totals) out.push(`Total: ${t.currency} ${t.count} payments, ${t.amount} (allocated to invoices ${t.allocated})`);
+  if (groupBy) {
+    out.push(`By ${groupBy}${shownOf(a.groups.length, a.groups_left_out)}:`);
+    for (const g of a.groups) out.push(`- ${g.label}${groupBy === 'customer' ? ` (customer ${g.key})` : ''}: ${g.currency} ${g.count} payments, ${g.amount}`);
+  }
+  out.push(`Payments, newest first${shownOf(a.payments.length, a.payments_left_out)}:`);
+  for (const p of a.payments) {
+    const paid = p.paid.map((x) => `${x.invoice_number} (#${x.invoice_id}) ${x.amount}`).join(', ');
+    out.push(`- #${p.id} ${p.payment_date} ${p.customer_name} (${p.customer_id}) ${money(p.currency, p.amount)} by ${p.method}${paid ? ` paid ${paid}` : ', unallocated'}`);
+  }
+  return out.join('\n');
+}
+
+export const reportReceived = defineTool({
+  name: 'report_received',
+  title: 'Money received',
+  description: 'Payments by payment date, exact per currency, grouped by period, method or customer, with the invoices each paid.',
+  toolset: 'payments',
+  scope: 'payments.read',
+  books: true,
+  input: z.object({
+    ...rangeArgs,
+    group_by: z.enum(RECEIVED_GROUPS).optional(),
+    customer_id: z.number().int().positive().optional().describe('From find_records'),
+    limit: limit(400, 20),
+  }),
+  output: z.object({ ...asOf, from: z.string(), to: z.string(), totals: rows, groups: rows, groups_left_out: z.number().int(), payments: rows, payments_left_out: z.number().int() }),
+  annotations: READ_HINTS,
+  async handler(ctx, args) {
+    const { read, freshness } = await freshBooks(ctx, ['payments']);
+    const range = resolveRange(args, freshness.today);
+    const payments = await read.payments({ from: range.from, to: range.to, ...(args.customer_id ? { customerId: args.customer_id } : {}) });
+    const answer = answerReceived(payments, { range, customerId: args.customer_id, groupBy: args.group_by, limit: args.limit });
+    const head = `Payments dated ${rangeWords(range)}${args.customer_id ? ` from customer ${args.customer_id}` : ''}. ${asOfLine(freshness)}`;
+    return { structured: { ...asOfFields(freshness), ...range, ...answer }, text: receivedText(answer, head, args.group_by) };
+  },
+});

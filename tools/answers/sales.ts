@@ -1,0 +1,68 @@
+// report_sales: what was invoiced in a date range, per currency, grouped as asked.
+import * as z from 'zod/v4';
+import { resolveRange } from '../../src/books/answers/dates.js';
+import { answerSales, SALES_GROUPS, type SalesAnswer, type SalesFigures } from '../../src/books/answers/sales.js';
+import { READ_HINTS, defineTool } from '../define.js';
+import { INVOICE_STATUSES } from '../params.js';
+import { asOf, asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeWords, rows, shownOf } from './fresh.js';
+
+const figuresText = (f: SalesFigures): string => `${f.currency} ${f.count} invoices, subtotal ${f.subtotal}, tax ${f.tax}, total ${f.total}`;
+
+function salesText(a: SalesAnswer, head: string, groupBy: string | undefined): string {
+  const out = [head, ...(a.totals.length > 0 ? a.totals.map((t) => `Total: ${figuresText(t)}`) : ['No invoices in this range.'])];
+  if (a.lines) {
+    const whole = a.lines.with_lines === a.lines.invoices;
+    out.push(`Product figures from the lines of ${a.lines.with_lines} of ${a.lines.invoices} invoices${whole ? '' : ' (PARTIAL: lines of the others are not stored yet)'}.`);
+  }
+  if (groupBy) {
+    out.push(`By ${groupBy}${shownOf(a.groups.length, a.groups_left_out)}:`);
+    for (const g of a.groups) {
+      const key = groupBy === 'product' && g.key !== null ? ` (product ${g.key})` : groupBy === 'customer' ? ` (customer ${g.key})` : '';
+      const qty = g.quantity !== undefined ? `, quantity ${g.quantity}` : '';
+      out.push(`- ${g.label}${key}: ${figuresText(g)}${qty}`);
+    }
+  }
+  return out.join('\n');
+}
+
+export const reportSales = defineTool({
+  name: 'report_sales',
+  title: 'Sales',
+  description:
+    'Invoiced count, subtotal, tax and total by issue date, exact per currency, grouped by period, customer, channel (pos), status or product (from lines). Draft and void left out unless asked.',
+  toolset: 'invoices',
+  scope: 'invoices.read',
+  books: true,
+  input: z.object({
+    ...rangeArgs,
+    group_by: z.enum(SALES_GROUPS).optional(),
+    status: z.array(z.enum(INVOICE_STATUSES)).min(1).optional().describe('Only these; default all but draft and void'),
+    limit: limit(400, 50),
+  }),
+  output: z.object({
+    ...asOf,
+    from: z.string(),
+    to: z.string(),
+    totals: rows,
+    groups: rows,
+    groups_left_out: z.number().int(),
+    lines: z.object({ with_lines: z.number().int(), invoices: z.number().int() }).optional(),
+  }),
+  annotations: READ_HINTS,
+  async handler(ctx, args) {
+    const { read, freshness } = await freshBooks(ctx, args.group_by === 'product' ? ['invoices', 'products'] : ['invoices']);
+    const range = resolveRange(args, freshness.today);
+    const invoices = await read.invoices({ issuedFrom: range.from, issuedTo: range.to });
+    const question = { range, statuses: args.status, groupBy: args.group_by, limit: args.limit };
+    let answer: SalesAnswer;
+    if (args.group_by === 'product') {
+      const [lines, products] = await Promise.all([read.lines(invoices.map((i) => i.id)), read.products()]);
+      answer = answerSales(invoices, question, lines, new Map(products.map((p) => [p.id, p.name])));
+    } else {
+      answer = answerSales(invoices, question);
+    }
+    const which = args.status ? `status ${args.status.join(', ')}` : 'not draft or void';
+    const head = `Sales issued ${rangeWords(range)} (${which}). ${asOfLine(freshness)}`;
+    return { structured: { ...asOfFields(freshness), ...range, ...answer }, text: salesText(answer, head, args.group_by) };
+  },
+});
