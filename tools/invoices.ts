@@ -65,7 +65,7 @@ const line = z.object({
   quantity: z
     .union([z.number().positive(), z.string().regex(/^\d+(\.\d{1,6})?$/, 'a decimal such as "2.5"')])
     .describe('> 0, up to 6 decimals'),
-  product_id: recordId('list_products').optional().describe('From list_products'),
+  product_id: recordId('find_records').optional(),
   description: z.string().min(1).max(2000).optional(),
   unit_price: decimalAmount('unit_price', 4, '19.95').optional().describe('e.g. 19.95'),
   tax_category_id: z.number().int().min(1).optional().describe("Default: the product's, else the business's"),
@@ -81,7 +81,7 @@ export const createDraftInvoice = defineTool({
   toolset: 'invoices',
   scope: 'invoices.write',
   input: z.object({
-    customer_id: recordId('list_customers'),
+    customer_id: recordId('find_records'),
     issue_date: date.optional().describe('YYYY-MM-DD, default today'),
     due_date: date.optional().describe('YYYY-MM-DD, default issue_date + 14'),
     items: z.array(line).min(1).max(200),

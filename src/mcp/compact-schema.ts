@@ -24,6 +24,8 @@ function dropped(node: Json, key: string, value: unknown, output: boolean): bool
   if (key === '$schema' || key === 'additionalProperties') return true;
   if ((key === 'maximum' && value === SAFE) || (key === 'minimum' && value === -SAFE)) return true;
   if (key === 'maxLength' && typeof value === 'number' && value >= 255) return true;
+  // A row limit with a default: the default says the scale; a larger one is refused in words.
+  if (key === 'maximum' && node.type === 'integer' && node.default !== undefined) return true;
   if (key === 'minLength' && value === 1) return true;
   // A described integer is an id ("From list_...") whose lower bound says nothing new; an undescribed one
   // (page, per_page) keeps its minimum of 1, since 0 is a natural first guess for a page.

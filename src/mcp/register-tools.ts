@@ -6,6 +6,7 @@ import type { ToolContext } from '../../tools/context.js';
 import type { ToolDefinition } from '../../tools/index.js';
 import { deferredSchema } from './compact-schema.js';
 import { strictInput } from './strict-args.js';
+import { advertisedHints } from './advertised-hints.js';
 import type { ToolManifestEntry } from './tool-manifest.js';
 import { logToolFailure } from './refusals.js';
 
@@ -88,7 +89,7 @@ export function toolRegistrar(entries: readonly ToolManifestEntry[], runtime: To
       description: entry.description,
       inputSchema: strictInput(entry.name, deferredSchema(entry.inputSchema, async () => (await loadTool(entry.name)).input), async () => (await loadTool(entry.name)).input),
       outputSchema: deferredSchema(entry.outputSchema, async () => (await loadTool(entry.name)).output),
-      annotations: entry.annotations,
+      annotations: advertisedHints(entry.annotations),
     },
   ]);
   return (server, only) => {

@@ -4,6 +4,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectClient, textOf } from './support/clients.js';
+import { ALL_TOOLS } from './support/expect.js';
 import { postHead, target } from './support/raw-http.js';
 import { spawnHttpServer, type HttpServer } from './support/server.js';
 
@@ -74,7 +75,7 @@ it('a normal client gets its answers while 2,000 slow connections are held, and 
       const started = Date.now();
       const c = await connectClient(sdk, { http: server.url, token: TOKEN });
       try {
-        expect((await c.client.listTools()).tools.length).toBe(13);
+        expect((await c.client.listTools()).tools.length).toBe(ALL_TOOLS.length);
         expect(textOf(await c.client.callTool({ name: 'list_customers', arguments: { per_page: 2 } }))).toMatch(/^customers 1-2 of \d+/);
       } finally {
         await c.close();
@@ -104,7 +105,7 @@ it('a normal client gets its answers while 2,000 slow connections are held, and 
 
   const after = await connectClient('v2', { http: server.url, token: TOKEN });
   try {
-    expect((await after.client.listTools()).tools.length).toBe(13);
+    expect((await after.client.listTools()).tools.length).toBe(ALL_TOOLS.length);
   } finally {
     await after.close();
   }

@@ -3,6 +3,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, EXPECTED_VERSION, type Sdk } from './support/clients.js';
+import { ALL_TOOLS } from './support/expect.js';
 import { spawnHttpServer, type HttpServer } from './support/server.js';
 
 const TOKEN = 'e2e-token-0123456789abcdef';
@@ -78,7 +79,7 @@ describe('with --http-token', () => {
     const c = await connectClient(sdk, { http: server.url, token: TOKEN });
     try {
       expect(c.protocolVersion).toBe(EXPECTED_VERSION[sdk]);
-      expect((await c.client.listTools()).tools.length).toBe(13);
+      expect((await c.client.listTools()).tools.length).toBe(ALL_TOOLS.length);
     } finally {
       await c.close();
     }

@@ -54,9 +54,9 @@ describe('--toolsets invoices,products (v1 over HTTP)', () => {
     await server?.close();
   });
 
-  it('lists check_connection and the invoice and product tools only', async () => {
+  it('lists check_connection and the invoice and product tools (and their answers) only', async () => {
     expect(await names(c)).toEqual(
-      ['check_connection', 'create_draft_invoice', 'get_invoice', 'get_product', 'list_invoices', 'list_products'],
+      ['check_connection', 'create_draft_invoice', 'get_invoice', 'get_product', 'list_invoices', 'list_products', 'report_low_stock', 'report_owed', 'report_sales'],
     );
   });
 
@@ -72,7 +72,7 @@ describe('INVOICING_MCP_TOOLSETS=customers with INVOICING_MCP_READ_ONLY=1 (v1 ov
   });
   afterAll(() => c?.close());
 
-  it('lists the customer reads and check_connection', async () => {
-    expect(await names(c)).toEqual(['check_connection', 'get_customer', 'list_customers']);
+  it('lists the customer reads, their answers and check_connection', async () => {
+    expect(await names(c)).toEqual(['check_connection', 'find_records', 'get_customer', 'list_customers', 'report_customer']);
   });
 });

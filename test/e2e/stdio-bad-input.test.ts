@@ -8,6 +8,7 @@ import { StdioServerTransport as ModernLines } from '@modelcontextprotocol/serve
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioServerTransport as LegacyLines } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ALL_TOOLS } from './support/expect.js';
 import { stdioCommand } from './support/server.js';
 
 const FLOOD = 20_000;
@@ -96,7 +97,7 @@ describe.each([
     await client.connect(era === 'modern' ? new ModernLines(out, into) : new LegacyLines(out, into));
     try {
       const tools = await client.listTools();
-      expect(tools.tools.length).toBe(13);
+      expect(tools.tools.length).toBe(ALL_TOOLS.length);
       const listed = (await client.callTool({ name: 'list_customers', arguments: { per_page: 1 } })) as { isError?: boolean; content: { text: string }[] };
       expect(listed.isError).toBeFalsy();
       expect(listed.content[0]?.text).toMatch(/^customers 1-1 of \d+/);

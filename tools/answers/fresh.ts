@@ -31,7 +31,7 @@ export const money = (currency: string | null, amount: string): string => `${cur
 /** "20 of 45 shown" when some were left out. */
 export const shownOf = (shown: number, leftOut: number): string => (leftOut > 0 ? ` (${shown} of ${shown + leftOut} shown)` : '');
 
-export const limit = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback).describe(`Rows listed, default ${fallback}`);
+export const limit = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
 
 export const dateArg = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD');
 
@@ -41,7 +41,7 @@ export const rows = z.array(z.unknown());
 export const rangeArgs = {
   range: z.enum(NAMED_RANGES).optional(),
   days: z.number().int().min(1).max(3660).optional().describe('The last N days, today included'),
-  from: dateArg.optional().describe('YYYY-MM-DD, inclusive'),
+  from: dateArg.optional().describe('YYYY-MM-DD'),
   to: dateArg.optional().describe('YYYY-MM-DD, inclusive'),
 };
 

@@ -35,14 +35,14 @@ export const reportOwed = defineTool({
   name: 'report_owed',
   title: 'What is owed',
   description:
-    'Receivables summed exactly per currency: aged by days past due (as of today), top customers, oldest invoices. Receivable: not draft or void, balance > 0.',
+    'Receivables, exact per currency: aged by days past due, top customers, oldest invoices. Receivable: not draft or void, balance > 0.',
   toolset: 'invoices',
   scope: 'invoices.read',
   books: true,
   input: z.object({
     customer_id: z.number().int().positive().optional().describe('From find_records'),
     over_days: z.number().int().min(0).optional().describe('Only invoices more than N days past due'),
-    top: z.number().int().min(1).max(100).default(10).describe('Customers per currency, default 10'),
+    top: z.number().int().min(1).max(100).default(10).describe('Customers per currency'),
     limit: limit(200, 20),
   }),
   output: z.object({

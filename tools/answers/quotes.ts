@@ -14,7 +14,7 @@ export const reportQuotes = defineTool({
   scope: 'quotes.read',
   books: true,
   input: z.object({
-    expiring_days: z.number().int().min(0).max(3660).optional().describe('Only those valid until today + N or sooner'),
+    expiring_days: z.number().int().min(0).max(3660).optional().describe('Valid until today + N or sooner'),
     customer_id: z.number().int().positive().optional().describe('From find_records'),
     limit: limit(400, 20),
   }),

@@ -36,7 +36,7 @@ export const reportSales = defineTool({
   input: z.object({
     ...rangeArgs,
     group_by: z.enum(SALES_GROUPS).optional(),
-    status: z.array(z.enum(INVOICE_STATUSES)).min(1).optional().describe('Only these; default all but draft and void'),
+    with_draft_and_void: z.boolean().default(false),
     limit: limit(400, 50),
   }),
   output: z.object({
@@ -53,7 +53,7 @@ export const reportSales = defineTool({
     const { read, freshness } = await freshBooks(ctx, args.group_by === 'product' ? ['invoices', 'products'] : ['invoices']);
     const range = resolveRange(args, freshness.today);
     const invoices = await read.invoices({ issuedFrom: range.from, issuedTo: range.to });
-    const question = { range, statuses: args.status, groupBy: args.group_by, limit: args.limit };
+    const question = { range, statuses: args.with_draft_and_void ? INVOICE_STATUSES : undefined, groupBy: args.group_by, limit: args.limit };
     let answer: SalesAnswer;
     if (args.group_by === 'product') {
       const [lines, products] = await Promise.all([read.lines(invoices.map((i) => i.id)), read.products()]);
@@ -61,7 +61,7 @@ export const reportSales = defineTool({
     } else {
       answer = answerSales(invoices, question);
     }
-    const which = args.status ? `status ${args.status.join(', ')}` : 'not draft or void';
+    const which = args.with_draft_and_void ? 'every status' : 'not draft or void';
     const head = `Sales issued ${rangeWords(range)} (${which}). ${asOfLine(freshness)}`;
     return { structured: { ...asOfFields(freshness), ...range, ...answer }, text: salesText(answer, head, args.group_by) };
   },

@@ -15,6 +15,13 @@ export const ALL_TOOLS = [
   'get_payment',
   'list_products',
   'get_product',
+  'find_records',
+  'report_owed',
+  'report_sales',
+  'report_received',
+  'report_customer',
+  'report_quotes',
+  'report_low_stock',
 ] as const;
 
 const page = { data: expect.any(Array), meta: expect.objectContaining({ total: expect.any(Number) }) };
@@ -33,6 +40,13 @@ export const TOOL_CALLS: [name: string, args: Record<string, unknown>, expected:
   ['get_payment', { id: 1 }, { id: 1, amount: expect.stringMatching(/^\d+\.\d{2}$/) }],
   ['list_products', { low_stock: true }, page],
   ['get_product', { id: 1 }, { id: 1 }],
+  ['find_records', { search: ['Rangitoto'] }, { results: [expect.objectContaining({ term: 'Rangitoto', customers: expect.arrayContaining([expect.objectContaining({ id: 1 })]) })] }],
+  ['report_owed', {}, { currencies: expect.arrayContaining([expect.objectContaining({ currency: 'NZD' })]), today: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }],
+  ['report_sales', { range: 'last_month' }, { totals: expect.arrayContaining([expect.objectContaining({ currency: 'NZD' })]) }],
+  ['report_received', { days: 30, group_by: 'method' }, { totals: expect.any(Array), groups: expect.any(Array) }],
+  ['report_customer', { customer: '1' }, { customer: expect.objectContaining({ id: 1 }) }],
+  ['report_quotes', { expiring_days: 14 }, { open: expect.any(Array), expiring: expect.any(Array) }],
+  ['report_low_stock', {}, { items: expect.any(Array), branches: expect.any(Array) }],
 ];
 
 /** A draft of two lines: 2 x 25.00 before tax. */

@@ -1,0 +1,279 @@
+// Everyday questions about the books, each asked through a real MCP client of the built server (on a
+// standalone sandbox, live key, mirror in memory) in one call, or two where a search must come first.
+// Every figure is checked against a ground truth this test works out from the sandbox's raw HTTP API
+// with its own decimal arithmetic (ground-truth.ts), at the sample books' scale 1 and scale 10.
+import Decimal from 'decimal.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Json } from '../contract/sandbox-http.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { connectClient, type Connected } from '../e2e/support/clients.js';
+import { stdioCommand } from '../e2e/support/server.js';
+import {
+  ageBand,
+  daysFrom,
+  invoiced,
+  issuedIn,
+  lastMonth,
+  linesOf,
+  plus,
+  readRawBooks,
+  receivable,
+  same,
+  tally,
+  thisQuarter,
+  type RawBooks,
+} from './ground-truth.js';
+
+// A pinned business day, so that no midnight moves a status between the ground truth and the answer.
+const TODAY = '2027-03-15';
+
+describe.each([1, 10])('at --scale %i', (scale) => {
+  let sb: TestSandbox;
+  let books: RawBooks;
+  let mcp: Connected;
+  let calls = 0;
+
+  async function ask(name: string, args: Record<string, unknown> = {}): Promise<Json> {
+    calls++;
+    const result = await mcp.client.callTool({ name, arguments: args });
+    if (result.isError) throw new Error(`${name} refused: ${result.content.map((c) => c.text).join('\n')}`);
+    return result.structuredContent as Json;
+  }
+
+  beforeAll(async () => {
+    sb = await startTestSandbox({ scale, today: TODAY, rateLimit: 1_000_000 });
+    books = await readRawBooks(sb.baseUrl, sb.keys.live);
+    const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, SVC_POLL_SECONDS: '5' };
+    mcp = await connectClient('v2', { stdio: stdioCommand(['--mirror', 'memory'], env) });
+  }, 120_000);
+  afterAll(async () => {
+    await mcp?.close();
+    await sb?.close();
+  });
+
+  const byCurrency = (rows: Json[]): Map<string, Json> => new Map(rows.map((r) => [r.currency, r]));
+
+  it('how much are we owed, per currency? (one call)', async () => {
+    const before = calls;
+    const a = await ask('report_owed');
+    expect(calls - before).toBe(1);
+    expect(a.today).toBe(TODAY);
+    const truth = tally(books.invoices.filter(receivable), (i) => i.currency, (i) => i.balance);
+    const got = byCurrency(a.currencies);
+    expect([...got.keys()].sort()).toEqual([...truth.keys()].sort());
+    for (const [currency, t] of truth) {
+      expect(got.get(currency).count, currency).toBe(t.count);
+      expect(same(got.get(currency).balance, t.sum), `${currency} ${got.get(currency).balance} vs ${t.sum}`).toBe(true);
+    }
+  });
+
+  it('how old is what we are owed? (aged by days past due, as of today)', async () => {
+    const a = await ask('report_owed');
+    const truth = tally(
+      books.invoices.filter(receivable),
+      (i) => `${i.currency} ${ageBand(daysFrom(i.due_date, TODAY))}`,
+      (i) => i.balance,
+    );
+    for (const c of a.currencies) {
+      for (const band of ['not_due', '1_30', '31_60', '61_90', 'over_90']) {
+        const t = truth.get(`${c.currency} ${band}`) ?? { count: 0, sum: new Decimal(0) };
+        expect(c.aged[band].count, `${c.currency} ${band}`).toBe(t.count);
+        expect(same(c.aged[band].balance, t.sum), `${c.currency} ${band}`).toBe(true);
+      }
+    }
+    // The sample books hold unpaid invoices in every band of the base currency.
+    for (const band of ['not_due', '1_30', '31_60', '61_90', 'over_90']) expect(truth.get(`NZD ${band}`)?.count ?? 0, band).toBeGreaterThan(0);
+  });
+
+  it('who owes us the most? (top 5 in NZD, ties to the lower id)', async () => {
+    const a = await ask('report_owed', { top: 5 });
+    const truth = [...tally(books.invoices.filter((i) => receivable(i) && i.currency === 'NZD'), (i) => i.customer.id, (i) => i.balance)]
+      .sort(([idA, a1], [idB, b1]) => b1.sum.comparedTo(a1.sum) || idA - idB)
+      .slice(0, 5);
+    const got = a.customers.filter((c: Json) => c.currency === 'NZD');
+    expect(got.map((c: Json) => c.customer_id)).toEqual(truth.map(([id]) => id));
+    got.forEach((c: Json, n: number) => expect(same(c.balance, truth[n]![1].sum)).toBe(true));
+  });
+
+  it('what is more than 60 days past due?', async () => {
+    const a = await ask('report_owed', { over_days: 60 });
+    const truth = tally(books.invoices.filter((i) => receivable(i) && daysFrom(i.due_date, TODAY) > 60), (i) => i.currency, (i) => i.balance);
+    const got = byCurrency(a.currencies);
+    expect([...got.keys()].sort()).toEqual([...truth.keys()].sort());
+    for (const [currency, t] of truth) {
+      expect(got.get(currency).count).toBe(t.count);
+      expect(same(got.get(currency).balance, t.sum)).toBe(true);
+    }
+  });
+
+  it('what did we invoice last month, with the tax?', async () => {
+    const a = await ask('report_sales', { range: 'last_month' });
+    const month = lastMonth(TODAY);
+    expect([a.from, a.to]).toEqual([month.from, month.to]);
+    const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, month));
+    const got = byCurrency(a.totals);
+    for (const [currency, t] of tally(rows, (i) => i.currency, (i) => i.total)) {
+      const own = rows.filter((i) => i.currency === currency);
+      expect(got.get(currency).count, currency).toBe(t.count);
+      expect(same(got.get(currency).total, t.sum)).toBe(true);
+      expect(same(got.get(currency).subtotal, own.reduce((s, i) => s.plus(i.subtotal), new Decimal(0)))).toBe(true);
+      expect(same(got.get(currency).tax, own.reduce((s, i) => s.plus(i.tax_total), new Decimal(0)))).toBe(true);
+    }
+    expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it('sales this quarter, month by month', async () => {
+    const a = await ask('report_sales', { range: 'this_quarter', group_by: 'month' });
+    const truth = tally(books.invoices.filter((i) => invoiced(i) && issuedIn(i, thisQuarter(TODAY))), (i) => `${i.issue_date.slice(0, 7)} ${i.currency}`, (i) => i.total);
+    expect(a.groups.length).toBe(truth.size);
+    for (const g of a.groups) {
+      const t = truth.get(`${g.key} ${g.currency}`);
+      expect(t, `${g.key} ${g.currency}`).toBeDefined();
+      expect(g.count).toBe(t!.count);
+      expect(same(g.total, t!.sum)).toBe(true);
+    }
+  });
+
+  it('till sales in the last 30 days, against the rest', async () => {
+    const a = await ask('report_sales', { days: 30, group_by: 'channel' });
+    const range = { from: plus(TODAY, -29), to: TODAY };
+    const truth = tally(books.invoices.filter((i) => invoiced(i) && issuedIn(i, range)), (i) => `${i.sales_channel} ${i.currency}`, (i) => i.total);
+    expect(a.groups.length).toBe(truth.size);
+    for (const g of a.groups) {
+      const t = truth.get(`${g.key} ${g.currency}`);
+      expect(g.count).toBe(t!.count);
+      expect(same(g.total, t!.sum)).toBe(true);
+    }
+    expect([...truth.keys()].some((k) => k.startsWith('pos '))).toBe(true);
+  });
+
+  it('who did we invoice most last month? (by customer)', async () => {
+    const a = await ask('report_sales', { range: 'last_month', group_by: 'customer', limit: 400 });
+    const truth = tally(books.invoices.filter((i) => invoiced(i) && issuedIn(i, lastMonth(TODAY))), (i) => `${i.customer.id} ${i.currency}`, (i) => i.total);
+    expect(a.groups.length + a.groups_left_out).toBe(truth.size);
+    for (const g of a.groups) {
+      const t = truth.get(`${g.key} ${g.currency}`);
+      expect(g.count).toBe(t!.count);
+      expect(same(g.total, t!.sum)).toBe(true);
+    }
+    const top = [...truth.values()].reduce((m, t) => (t.sum.greaterThan(m) ? t.sum : m), new Decimal(0));
+    expect(same(a.groups[0].total, top)).toBe(true);
+  });
+
+  it('our top products this quarter, from the invoice lines, with their coverage', async () => {
+    const range = thisQuarter(TODAY);
+    // The lines arrive in the background; the answer says its coverage until then.
+    let a: Json = await ask('report_sales', { range: 'this_quarter', group_by: 'product', limit: 400 });
+    for (let i = 0; i < 120 && a.lines.with_lines < a.lines.invoices; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      a = await ask('report_sales', { range: 'this_quarter', group_by: 'product', limit: 400 });
+    }
+    const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, range));
+    expect(a.lines).toEqual({ with_lines: rows.length, invoices: rows.length });
+    const lines = await linesOf(books.session, rows.map((i) => i.id));
+    const currencyOf = new Map(rows.map((i) => [i.id, i.currency]));
+    const flat = rows.flatMap((i) => lines.get(i.id)!.map((l) => ({ ...l, invoice_id: i.id })));
+    const totals = tally(flat, (l) => `${l.product_id} ${currencyOf.get(l.invoice_id)}`, (l) => new Decimal(l.line_total).plus(l.tax_amount).toString());
+    const quantities = tally(flat, (l) => `${l.product_id} ${currencyOf.get(l.invoice_id)}`, (l) => l.quantity);
+    expect(a.groups.length + a.groups_left_out).toBe(totals.size);
+    for (const g of a.groups) {
+      const key = `${g.key} ${g.currency}`;
+      expect(same(g.total, totals.get(key)!.sum), key).toBe(true);
+      expect(same(g.quantity, quantities.get(key)!.sum), key).toBe(true);
+    }
+  }, 90_000);
+
+  it('cash received last month, by method', async () => {
+    const a = await ask('report_received', { range: 'last_month', group_by: 'method' });
+    const month = lastMonth(TODAY);
+    const rows = books.payments.filter((p) => p.payment_date >= month.from && p.payment_date <= month.to);
+    const truth = tally(rows, (p) => `${p.method} ${p.currency}`, (p) => p.amount);
+    expect(a.groups.length).toBe(truth.size);
+    for (const g of a.groups) {
+      const t = truth.get(`${g.key} ${g.currency}`);
+      expect(g.count).toBe(t!.count);
+      expect(same(g.amount, t!.sum)).toBe(true);
+    }
+    expect(new Set(rows.map((p) => p.method)).size).toBeGreaterThanOrEqual(3);
+  });
+
+  it('who paid us in the last 90 days, and how much?', async () => {
+    const a = await ask('report_received', { days: 90, group_by: 'customer', limit: 400 });
+    const rows = books.payments.filter((p) => p.payment_date >= plus(TODAY, -89) && p.payment_date <= TODAY);
+    const truth = tally(rows, (p) => `${p.customer.id} ${p.currency}`, (p) => p.amount);
+    expect(a.groups.length + a.groups_left_out).toBe(truth.size);
+    for (const g of a.groups) expect(same(g.amount, truth.get(`${g.key} ${g.currency}`)!.sum)).toBe(true);
+    const all = tally(rows, (p) => p.currency, (p) => p.amount);
+    for (const t of a.totals) expect(same(t.amount, all.get(t.currency)!.sum)).toBe(true);
+  });
+
+  function customerTruth(id: number): { balances: Map<string, Decimal>; unpaid: number[]; openQuotes: number[] } {
+    const own = books.invoices.filter((i) => i.customer.id === id && receivable(i));
+    const balances = new Map([...tally(own, (i) => i.currency, (i) => i.balance)].map(([c, t]) => [c, t.sum]));
+    const openQuotes = books.quotes.filter((q) => q.customer.id === id && ['draft', 'sent', 'viewed'].includes(q.status)).map((q) => q.id);
+    return { balances, unpaid: own.map((i) => i.id).sort((x, y) => x - y), openQuotes: openQuotes.sort((x, y) => x - y) };
+  }
+
+  it('how does our biggest debtor stand? (found by customer code)', async () => {
+    const owed = tally(books.invoices.filter((i) => receivable(i) && i.currency === 'NZD'), (i) => i.customer.id, (i) => i.balance);
+    const [id] = [...owed].sort(([a1, x], [b1, y]) => y.sum.comparedTo(x.sum) || a1 - b1)[0]!;
+    const customer = books.customers.find((c) => c.id === id);
+    const a = await ask('report_customer', { customer: customer.code });
+    expect(a.customer.id).toBe(id);
+    const truth = customerTruth(id);
+    expect(a.balances.length).toBe(truth.balances.size);
+    for (const b of a.balances) expect(same(b.balance, truth.balances.get(b.currency)!)).toBe(true);
+    expect(a.unpaid.map((i: Json) => i.id).sort((x: number, y: number) => x - y)).toEqual(truth.unpaid);
+    expect(a.open_quotes.map((q: Json) => q.id).sort((x: number, y: number) => x - y)).toEqual(truth.openQuotes);
+  });
+
+  it('what does the customer with this email owe?', async () => {
+    const customer = books.customers.find((c) => c.email && books.invoices.some((i) => i.customer.id === c.id && receivable(i)));
+    const a = await ask('report_customer', { customer: customer.email });
+    expect(a.customer.id).toBe(customer.id);
+    const truth = customerTruth(customer.id);
+    for (const b of a.balances) expect(same(b.balance, truth.balances.get(b.currency)!)).toBe(true);
+    expect(a.balances.length).toBe(truth.balances.size);
+  });
+
+  it('which quotes are open, and which expire within 7 days?', async () => {
+    const a = await ask('report_quotes', { expiring_days: 7 });
+    const open = books.quotes.filter((q) => ['draft', 'sent', 'viewed'].includes(q.status));
+    const expiring = open.filter((q) => q.valid_until >= TODAY && q.valid_until <= plus(TODAY, 7));
+    const sum = (rows: Json[]): Decimal => rows.reduce((s, q) => s.plus(q.total), new Decimal(0));
+    expect(a.open.reduce((n: number, f: Json) => n + f.count, 0)).toBe(open.length);
+    expect(same(a.open.reduce((s: Decimal, f: Json) => s.plus(f.value), new Decimal(0)), sum(open))).toBe(true);
+    expect(a.expiring.reduce((n: number, f: Json) => n + f.count, 0)).toBe(expiring.length);
+    expect(same(a.expiring.reduce((s: Decimal, f: Json) => s.plus(f.value), new Decimal(0)), sum(expiring))).toBe(true);
+    expect(expiring.length).toBeGreaterThan(0);
+  });
+
+  it('what is low at one branch, by that branch\'s own stock?', async () => {
+    const branch = books.products.find((p) => p.stock?.branches?.length)!.stock.branches[1];
+    const a = await ask('report_low_stock', { branch: branch.branch });
+    const truth = books.products
+      .filter((p) => p.is_active && p.track_stock && p.stock)
+      .flatMap((p) => p.stock.branches.filter((b: Json) => b.branch_id === branch.branch_id && !new Decimal(b.on_hand).greaterThan(p.stock.reorder_level)).map(() => p.id))
+      .sort((x: number, y: number) => x - y);
+    expect(a.items.map((i: Json) => i.product_id).sort((x: number, y: number) => x - y)).toEqual(truth);
+    for (const i of a.items) {
+      const p = books.products.find((q) => q.id === i.product_id);
+      const own = p.stock.branches.find((b: Json) => b.branch_id === branch.branch_id);
+      expect(same(i.short_by, new Decimal(p.stock.reorder_level).minus(own.on_hand))).toBe(true);
+    }
+  });
+
+  it('"draft an invoice for <customer> for 3 <product>": one search, one create', async () => {
+    const customer = books.customers.find((c) => c.status === 'active')!;
+    const product = books.products.find((p) => p.is_active && p.sku)!;
+    const before = calls;
+    const found = await ask('find_records', { search: [customer.name, product.name] });
+    const customerId = found.results[0].customers.find((c: Json) => c.name === customer.name)?.id;
+    const productId = found.results[1].products.find((p: Json) => p.name === product.name)?.id;
+    expect([customerId, productId]).toEqual([customer.id, product.id]);
+    const draft = await ask('create_draft_invoice', { customer_id: customerId, items: [{ product_id: productId, quantity: 3 }] });
+    expect(calls - before).toBe(2);
+    const expected = new Decimal(product.default_price).times(3).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+    expect(same(draft.invoice?.subtotal ?? draft.subtotal, expected)).toBe(true);
+  });
+});

@@ -1,0 +1,92 @@
+// The test's own reading of the books: every record from the sandbox's raw HTTP API, and the figures an
+// everyday question expects, worked out here with decimal.js. None of the server's code is used.
+import Decimal from 'decimal.js';
+import { get, listAll, signIn, type Json, type Session } from '../contract/sandbox-http.js';
+import type { KeyPair } from '../support/sandbox.js';
+
+export interface RawBooks {
+  session: Session;
+  customers: Json[];
+  invoices: Json[];
+  quotes: Json[];
+  payments: Json[];
+  products: Json[];
+}
+
+export async function readRawBooks(baseUrl: string, key: KeyPair): Promise<RawBooks> {
+  const session = await signIn(baseUrl, key);
+  const [customers, invoices, quotes, payments, products] = await Promise.all(
+    ['customers', 'invoices', 'quotes', 'payments', 'products'].map((kind) => listAll(session, `/api/v1/${kind}`)),
+  );
+  return { session, customers: customers!, invoices: invoices!, quotes: quotes!, payments: payments!, products: products! };
+}
+
+/** The lines of these invoices, one GET each, as the service answers a single invoice. */
+export async function linesOf(session: Session, ids: number[]): Promise<Map<number, Json[]>> {
+  const out = new Map<number, Json[]>();
+  for (let i = 0; i < ids.length; i += 20) {
+    await Promise.all(
+      ids.slice(i, i + 20).map(async (id) => {
+        const reply = await get(session, `/api/v1/invoices/${id}`);
+        if (reply.status !== 200) throw new Error(`GET invoice ${id}: ${reply.status}`);
+        out.set(id, reply.body.data.items);
+      }),
+    );
+  }
+  return out;
+}
+
+// ---- calendar, on YYYY-MM-DD strings ----
+const DAY = 86_400_000;
+const ms = (date: string): number => Date.parse(`${date}T00:00:00Z`);
+export const plus = (date: string, days: number): string => new Date(ms(date) + days * DAY).toISOString().slice(0, 10);
+export const daysFrom = (from: string, to: string): number => Math.round((ms(to) - ms(from)) / DAY);
+
+export function lastMonth(today: string): { from: string; to: string } {
+  const d = new Date(ms(today));
+  const first = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1));
+  const next = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+  return { from: first.toISOString().slice(0, 10), to: new Date(next.getTime() - DAY).toISOString().slice(0, 10) };
+}
+
+export function thisQuarter(today: string): { from: string; to: string } {
+  const d = new Date(ms(today));
+  const q = Math.floor(d.getUTCMonth() / 3) * 3;
+  const first = new Date(Date.UTC(d.getUTCFullYear(), q, 1));
+  const next = new Date(Date.UTC(d.getUTCFullYear(), q + 3, 1));
+  return { from: first.toISOString().slice(0, 10), to: new Date(next.getTime() - DAY).toISOString().slice(0, 10) };
+}
+
+// ---- sums ----
+export interface Tally {
+  count: number;
+  sum: Decimal;
+}
+
+/** Sums `amount(record)` per `key(record)`, exactly. */
+export function tally<K>(records: Json[], key: (r: Json) => K, amount: (r: Json) => string): Map<K, Tally> {
+  const out = new Map<K, Tally>();
+  for (const r of records) {
+    const k = key(r);
+    const t = out.get(k) ?? { count: 0, sum: new Decimal(0) };
+    t.count++;
+    t.sum = t.sum.plus(amount(r));
+    out.set(k, t);
+  }
+  return out;
+}
+
+/** Equal as decimals ("12.50" and "12.5" are the same amount). */
+export const same = (a: string | number | Decimal, b: string | number | Decimal): boolean => new Decimal(a).equals(b);
+
+export const receivable = (i: Json): boolean => i.status !== 'draft' && i.status !== 'void' && new Decimal(i.balance).greaterThan(0);
+export const invoiced = (i: Json): boolean => i.status !== 'draft' && i.status !== 'void';
+export const issuedIn = (i: Json, r: { from: string; to: string }): boolean => i.issue_date >= r.from && i.issue_date <= r.to;
+
+export function ageBand(daysPastDue: number): string {
+  if (daysPastDue <= 0) return 'not_due';
+  if (daysPastDue <= 30) return '1_30';
+  if (daysPastDue <= 60) return '31_60';
+  if (daysPastDue <= 90) return '61_90';
+  return 'over_90';
+}
