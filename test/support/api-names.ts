@@ -1,4 +1,5 @@
-// The Invoicing Service's own names for what each tool takes, copied from shared/spec/invoicing-api.md:
+// The Invoicing Service's own names for what each tool takes, as its documentation gives them (see
+// docs/service-contract.md):
 // the path id, the query parameters of a list, the fields of a create body (and its Idempotency-Key).
 const PAGING = ['page', 'per_page', 'updated_since'];
 const CREATE = ['idempotency_key'];
@@ -20,7 +21,7 @@ export const API_NAMES: Record<string, readonly string[]> = {
   // The answer tools ask questions the API has no words for; where one of its words fits, it is used.
   find_records: ['search', 'limit'],
   report_owed: ['customer_id', 'over_days', 'top', 'limit'],
-  report_sales: ['range', 'days', 'from', 'to', 'group_by', 'status', 'limit'],
+  report_sales: ['range', 'days', 'from', 'to', 'group_by', 'with_draft_and_void', 'limit'],
   report_received: ['range', 'days', 'from', 'to', 'group_by', 'customer_id', 'limit'],
   report_customer: ['customer'],
   report_quotes: ['expiring_days', 'customer_id', 'limit'],
@@ -43,4 +44,6 @@ export const PLAIN_PROPERTIES = new Set([
   'postal_code', 'notes', 'terms', 'items', 'description', 'barcode', 'sku', 'track_stock', 'low_stock',
   // The answer tools' enumerations, whose values say it all (this_month, last_quarter; day, week, customer).
   'range', 'group_by',
+  // A row limit and a switch whose names, types and defaults say it all.
+  'limit', 'with_draft_and_void',
 ]);
