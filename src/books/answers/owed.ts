@@ -2,7 +2,7 @@
 // days past due as of the business's today, and by customer (largest first, ties to the lower id).
 import type { InvoiceRow } from '../types.js';
 import { daysBetween } from './dates.js';
-import { Sum, byCurrency, compareAmounts, groupBy, isPositive } from './money.js';
+import { Sum, byCurrency, groupBy, isPositive } from './money.js';
 
 export const AGE_BANDS = ['not_due', '1_30', '31_60', '61_90', 'over_90'] as const;
 export type AgeBand = (typeof AGE_BANDS)[number];
@@ -77,22 +77,35 @@ function counted(rows: readonly InvoiceRow[]): CountedAmount {
 }
 
 function currencyFigures(currency: string, rows: readonly InvoiceRow[], today: string): OwedCurrency {
-  const aged = Object.fromEntries(
-    AGE_BANDS.map((band) => [band, counted(rows.filter((r) => ageBand(daysPastDue(r, today)) === band))]),
-  ) as Record<AgeBand, CountedAmount>;
-  return { currency, ...counted(rows), past_due: counted(rows.filter((r) => daysPastDue(r, today) > 0)), aged };
+  // Each row's age once; then one pass per figure.
+  const bands = new Map<AgeBand, InvoiceRow[]>(AGE_BANDS.map((band) => [band, []]));
+  const pastDue: InvoiceRow[] = [];
+  for (const r of rows) {
+    const days = daysPastDue(r, today);
+    bands.get(ageBand(days))?.push(r);
+    if (days > 0) pastDue.push(r);
+  }
+  const aged = Object.fromEntries(AGE_BANDS.map((band) => [band, counted(bands.get(band) ?? [])])) as Record<AgeBand, CountedAmount>;
+  return { currency, ...counted(rows), past_due: counted(pastDue), aged };
 }
 
 function topCustomers(currency: string, rows: readonly InvoiceRow[], top: number): OwedCustomer[] {
-  const customers = [...groupBy(rows, (r) => r.customer_id)].map(([customerId, own]) => ({
-    customer_id: customerId,
-    customer_name: own[0]?.customer_name ?? '',
-    currency,
-    ...counted(own),
-    oldest_due: own.map((r) => r.due_date).sort()[0] ?? '',
-  }));
-  customers.sort((a, b) => compareAmounts(b.balance, a.balance) || a.customer_id - b.customer_id);
-  return customers.slice(0, top);
+  const customers = [...groupBy(rows, (r) => r.customer_id)].map(([customerId, own]) => {
+    const sum = new Sum();
+    for (const r of own) sum.add(r.balance);
+    const row: OwedCustomer = {
+      customer_id: customerId,
+      customer_name: own[0]?.customer_name ?? '',
+      currency,
+      count: own.length,
+      balance: sum.toString(),
+      oldest_due: own.map((r) => r.due_date).sort()[0] ?? '',
+    };
+    return { row, exact: sum.decimal };
+  });
+  // Compared as the decimals already summed, not parsed again for every comparison.
+  customers.sort((a, b) => b.exact.comparedTo(a.exact) || a.row.customer_id - b.row.customer_id);
+  return customers.slice(0, top).map((c) => c.row);
 }
 
 export function answerOwed(invoices: readonly InvoiceRow[], q: OwedQuestion): OwedAnswer {

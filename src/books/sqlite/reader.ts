@@ -1,5 +1,6 @@
 // The mirror's queries (MirrorReader) over SQLite: filters in SQL, amounts returned as the stored strings.
 import type { Client, InValue, Row } from '@libsql/client';
+import { COLUMNS } from '../rows.js';
 import type {
   AllocationRow,
   CustomerRow,
@@ -101,12 +102,15 @@ function productRow(r: Row): ProductRow {
   };
 }
 
+/** The typed columns of a kind: what its rows are made of, without the raw JSON (read only where needed). */
+const typed = (kind: Exclude<MirroredKind, 'products'>): string => ['id', ...COLUMNS[kind], 'stamp'].join(', ');
+
 export function sqliteReader(db: Client): MirrorReader {
   const rows = async (sql: string, args: InValue[] = []): Promise<Row[]> => (await db.execute({ sql, args })).rows;
   return {
-    customers: async () => (await rows('SELECT * FROM customers ORDER BY id')).map(customerRow),
+    customers: async () => (await rows(`SELECT ${typed('customers')} FROM customers ORDER BY id`)).map(customerRow),
     async customer(id) {
-      const [r] = await rows('SELECT * FROM customers WHERE id = ?', [id]);
+      const [r] = await rows(`SELECT ${typed('customers')} FROM customers WHERE id = ?`, [id]);
       return r ? customerRow(r) : null;
     },
     async invoices(filter: InvoiceFilter = {}) {
@@ -118,7 +122,7 @@ export function sqliteReader(db: Client): MirrorReader {
       // Balances are decimal strings: "above zero" is any digit other than 0 and no minus sign.
       if (filter.receivable) w.add("status NOT IN ('draft', 'void') AND balance NOT LIKE '-%' AND balance GLOB '*[1-9]*'");
       if (filter.customerId !== undefined) w.add('customer_id = ?', filter.customerId);
-      return (await rows(`SELECT * FROM invoices${w} ORDER BY id`, w.args)).map(invoiceRow);
+      return (await rows(`SELECT ${typed('invoices')} FROM invoices${w} ORDER BY id`, w.args)).map(invoiceRow);
     },
     async lines(invoiceIds) {
       const found: Row[] = [];
@@ -126,7 +130,7 @@ export function sqliteReader(db: Client): MirrorReader {
       for (let i = 0; i < sorted.length; i += 500) {
         const w = new Where();
         w.in('invoice_id', sorted.slice(i, i + 500));
-        found.push(...(await rows(`SELECT * FROM lines${w} ORDER BY invoice_id, position`, w.args)));
+        found.push(...(await rows(`SELECT invoice_id, position, description, quantity, unit_price, tax_amount, line_total, product_id FROM lines${w} ORDER BY invoice_id, position`, w.args)));
       }
       return found.map(
         (r): LineRow => ({
@@ -145,14 +149,14 @@ export function sqliteReader(db: Client): MirrorReader {
       const w = new Where();
       w.in('status', filter.statuses);
       if (filter.customerId !== undefined) w.add('customer_id = ?', filter.customerId);
-      return (await rows(`SELECT * FROM quotes${w} ORDER BY id`, w.args)).map(quoteRow);
+      return (await rows(`SELECT ${typed('quotes')} FROM quotes${w} ORDER BY id`, w.args)).map(quoteRow);
     },
     async payments(filter: PaymentFilter = {}) {
       const w = new Where();
       if (filter.from) w.add('payment_date >= ?', filter.from);
       if (filter.to) w.add('payment_date <= ?', filter.to);
       if (filter.customerId !== undefined) w.add('customer_id = ?', filter.customerId);
-      const found = await rows(`SELECT * FROM payments${w} ORDER BY id`, w.args);
+      const found = await rows(`SELECT ${typed('payments')} FROM payments${w} ORDER BY id`, w.args);
       const allocations = new Map<number, AllocationRow[]>();
       const ids = found.map((r) => num(r['id']));
       for (let i = 0; i < ids.length; i += 500) {
