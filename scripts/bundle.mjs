@@ -3,7 +3,7 @@
 // The server: our modules, the MCP SDK and zod become a few
 // files, and the tools list is inlined, so a starting server loads 14 modules instead of 138 (module
 // loading was most of its start-up). What loads later stays in chunks of its own and loads when
-// first needed (the API client, the sandbox, HTTP). @libsql/client loads a native binary for the platform,
+// first needed (the API client, the sandbox, HTTP). libsql loads a native binary for the platform,
 // so it stays in node_modules.
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
@@ -12,7 +12,7 @@ const root = new URL('../', import.meta.url);
 // pino and undici load workers or optional parts by name, which a bundle would break: they stay in
 // node_modules. fastify is bundled, so an install does not pull its test helper (light-my-request), whose
 // cookie package asks for Node 22.
-const EXTERNAL = ['pino', 'undici', '@libsql/client'];
+const EXTERNAL = ['pino', 'undici', 'libsql'];
 const manifest = readFileSync(new URL('dist/tools/manifest.json', root), 'utf8');
 // Chunk names carry hashes: clear out the last build's.
 rmSync(new URL('dist/bin/', root), { recursive: true, force: true });

@@ -13,7 +13,7 @@ const sameNumber = (a: string, b: string): boolean => a.toUpperCase() === b.toUp
 async function fromMirror(ctx: ToolContext, number: string): Promise<number | null> {
   const books = ctx.books;
   if (!books) return null;
-  const find = async () => (await books.read.invoices()).find((i) => sameNumber(i.number, number))?.id ?? null;
+  const find = async () => (await books.read.invoices({ number })).find((i) => sameNumber(i.number, number))?.id ?? null;
   // An invoice made since the last sync is not held yet: one refresh, then look again.
   return (await find()) ?? (await books.ensureFresh(['invoices']).then(find));
 }

@@ -180,7 +180,8 @@ class MirrorRuntime {
       await store.requestSync(stale, asked);
       await holderCaughtUp(store, stale, asked, this.#now, signal);
     } else {
-      for (const kind of stale) await this.sync.sync(kind, { background: false, signal, onProgress: tally(kind) });
+      // Each kind is its own list: read side by side, one round trip's wait instead of one per kind.
+      await Promise.all(stale.map((kind) => this.sync.sync(kind, { background: false, signal, onProgress: tally(kind) })));
     }
     return freshness(store, wanted, { signal, onProgress: opts.onProgress });
   }

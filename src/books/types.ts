@@ -108,6 +108,8 @@ export interface InvoiceFilter {
   /** Status not draft or void, and balance above zero. */
   receivable?: boolean;
   customerId?: number;
+  /** The invoice numbered so (letter case aside). */
+  number?: string;
 }
 
 export interface PaymentFilter {
@@ -121,18 +123,39 @@ export interface PaymentFilter {
 export interface QuoteFilter {
   statuses?: readonly string[];
   customerId?: number;
+  /** The quote numbered so (letter case aside). */
+  number?: string;
+}
+
+/**
+ * A narrowing for a search, never tighter than the search itself: rows whose identifier (customers: code,
+ * email, name; products: SKU, barcode) is `equals`, letter case and spaces aside, or whose name holds each
+ * of `words` anywhere. The caller scores what comes back; a row left out here could not have matched.
+ */
+export interface TextMatch {
+  equals: string;
+  words: readonly string[];
+}
+
+export interface CustomerFilter {
+  match?: TextMatch;
+}
+
+export interface ProductFilter {
+  ids?: readonly number[];
+  match?: TextMatch;
 }
 
 /** The read side of the store. Every method answers from the local copy and makes no service call. */
 export interface MirrorReader {
-  customers(): Promise<CustomerRow[]>;
+  customers(filter?: CustomerFilter): Promise<CustomerRow[]>;
   customer(id: number): Promise<CustomerRow | null>;
   invoices(filter?: InvoiceFilter): Promise<InvoiceRow[]>;
-  /** The stored lines of these invoices (of the invoices that have their lines stored), in invoice then position order. */
-  lines(invoiceIds: readonly number[]): Promise<LineRow[]>;
+  /** The stored lines of the invoices the filter picks (those with lines stored), in invoice then position order. */
+  lines(filter: InvoiceFilter & { ids?: readonly number[] }): Promise<LineRow[]>;
   quotes(filter?: QuoteFilter): Promise<QuoteRow[]>;
   payments(filter?: PaymentFilter): Promise<PaymentRow[]>;
-  products(): Promise<ProductRow[]>;
+  products(filter?: ProductFilter): Promise<ProductRow[]>;
   /** The record as the service last sent it (unknown fields kept), or null. */
   raw(kind: MirroredKind, id: number): Promise<Record<string, unknown> | null>;
 }

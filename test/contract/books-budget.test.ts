@@ -52,7 +52,7 @@ describe('lines in the background (300 calls per 5 s window)', () => {
       // Lines as the service sent them, for one invoice checked raw.
       const session = await signIn(sb.baseUrl, sb.keys.live);
       const one = (await fetch(`${sb.baseUrl}/api/v1/invoices/${ids[7]}`, { headers: { authorization: `Bearer ${session.token}`, 'x-service-key': session.keyId } }).then((r) => r.json())) as any;
-      const stored = await m.mirror.store.read.lines([one.data.id]);
+      const stored = await m.mirror.store.read.lines({ ids: [one.data.id] });
       expect(stored.map((l) => [l.description, l.quantity, l.unit_price, l.line_total])).toEqual(one.data.items.map((l: any) => [l.description, l.quantity, l.unit_price, l.line_total]));
     } finally {
       await m.close();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mirrorIdentity, resolveMirrorLocation } from '../../src/books/location.js';
+import { findInBooks, textMatch } from '../../src/books/answers/find.js';
 import type { Rec } from '../../src/books/rows.js';
 import { openMirrorStore, type MirrorStore } from '../../src/books/store.js';
 import { MIRRORED_KINDS, type MirroredKind } from '../../src/books/types.js';
@@ -68,12 +69,38 @@ describe('the store holds the records as the service sent them', () => {
     await store.close();
   });
 
+  it('narrows a search in SQL without losing a record the full search finds', async () => {
+    const store = await filled();
+    const all = { customers: await store.read.customers(), invoices: await store.read.invoices(), quotes: await store.read.quotes(), products: await store.read.products() };
+    const c = records.customers[3];
+    const named = records.products.find((x: Json) => x.sku && x.barcode);
+    const terms = [
+      c.name, c.name.toUpperCase(), `  ${c.code.toLowerCase()} `, c.email?.toUpperCase() ?? c.code, c.name.split(' ')[0].slice(0, 3),
+      `${named.name.split(' ').slice(-1)[0]}s`, named.sku.toLowerCase(), named.barcode, records.invoices[5].number.toLowerCase(),
+      records.quotes[2].number, 'Māori', 'ZZZ no such thing', "O'Brien & Co", '100% _wild_',
+    ];
+    for (const term of terms) {
+      const match = textMatch(term);
+      const narrowed = {
+        customers: await store.read.customers({ match }),
+        invoices: await store.read.invoices({ number: term }),
+        quotes: await store.read.quotes({ number: term }),
+        products: await store.read.products({ match }),
+      };
+      expect(findInBooks(narrowed, [term], 50), term).toEqual(findInBooks(all, [term], 50));
+      // Letter case beyond ASCII is left to the full comparison: such a term narrows nothing.
+      if (/^[\x20-\x7e]*$/.test(term)) expect(narrowed.customers.length + narrowed.products.length, term).toBeLessThan(all.customers.length + all.products.length);
+    }
+    expect(findInBooks(all, [c.name], 5)[0]?.customers.map((x) => x.id)).toContain(c.id);
+    await store.close();
+  });
+
   it('stores lines from get_invoice and counts an invoice covered only while its header is unchanged', async () => {
     const store = await filled();
     const first = records.invoices[0];
     const detail = (await get(live, `/api/v1/invoices/${first.id}`)).body.data;
     await store.setLines(first.id, detail.updated_at, detail.items);
-    expect((await store.read.lines([first.id])).map((l) => l.line_total)).toEqual(detail.items.map((l: Json) => l.line_total));
+    expect((await store.read.lines({ ids: [first.id] })).map((l) => l.line_total)).toEqual(detail.items.map((l: Json) => l.line_total));
     expect(await store.coverage()).toEqual({ withLines: 1, invoices: records.invoices.length });
     const wanted = await store.linesWanted(3);
     expect(wanted.map((w) => w.id)).toEqual(records.invoices.map((i: Json) => i.id).sort((a: number, b: number) => b - a).slice(0, 3));
@@ -140,9 +167,9 @@ describe('the file', () => {
     const store = await openMirrorStore({ location: { kind: 'file', path, explicit: true }, identity, warn });
     await store.write('customers', records.customers.slice(0, 2) as Rec[], []);
     await store.close();
-    const { createClient } = await import('@libsql/client');
-    const raw = createClient({ url: `file:${path}` });
-    await raw.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'");
+    const { default: Database } = await import('libsql');
+    const raw = new Database(path);
+    raw.exec("UPDATE meta SET value = '0' WHERE key = 'schema_version'");
     raw.close();
     const reopened = await openMirrorStore({ location: { kind: 'file', path, explicit: true }, identity, warn });
     expect((await reopened.counts()).customers).toBe(0);

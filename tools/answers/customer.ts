@@ -2,7 +2,7 @@
 // open quotes, found by id, code, name or email.
 import * as z from 'zod/v4';
 import { answerCustomer, type CustomerAnswer } from '../../src/books/answers/customer.js';
-import { resolveCustomer } from '../../src/books/answers/find.js';
+import { resolveCustomer, textMatch } from '../../src/books/answers/find.js';
 import { RefusedQuestion } from '../../src/books/answers/refused.js';
 import type { CustomerRow } from '../../src/books/types.js';
 import { READ_HINTS, defineTool } from '../define.js';
@@ -43,7 +43,9 @@ export const reportCustomer = defineTool({
   annotations: READ_HINTS,
   async handler(ctx, args) {
     const { read, freshness } = await freshBooks(ctx, ['customers', 'invoices', 'payments', 'quotes']);
-    const customer = pickOne(resolveCustomer(await read.customers(), args.customer), args.customer);
+    const ref = args.customer.trim();
+    const candidates = /^\d+$/.test(ref) ? [await read.customer(Number(ref))].filter((c) => c !== null) : await read.customers({ match: textMatch(ref) });
+    const customer = pickOne(resolveCustomer(candidates, ref), args.customer);
     const [invoices, payments, quotes] = await Promise.all([
       read.invoices({ customerId: customer.id, receivable: true }),
       read.payments({ customerId: customer.id }),

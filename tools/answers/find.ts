@@ -1,6 +1,7 @@
 // find_records: one search over customers, invoices, quotes and products, each term on its own.
 import * as z from 'zod/v4';
-import { findInBooks, type FoundTerm } from '../../src/books/answers/find.js';
+import { findInBooks, textMatch, type FindBooks, type FoundTerm } from '../../src/books/answers/find.js';
+import type { MirrorReader } from '../../src/books/types.js';
 import { READ_HINTS, defineTool } from '../define.js';
 import { asOf, asOfFields, asOfLine, freshBooks, rows } from './fresh.js';
 
@@ -14,6 +15,18 @@ function termText(f: FoundTerm): string[] {
     ),
   ];
   return [`"${f.term}": ${hits.length === 0 ? 'nothing found' : `${hits.length} found`}`, ...hits.map((h) => `- ${h}`)];
+}
+
+/** The records that could match the term, narrowed by the store; findInBooks scores them. */
+async function candidates(read: MirrorReader, term: string): Promise<FindBooks> {
+  const match = textMatch(term);
+  const [customers, invoices, quotes, products] = await Promise.all([
+    read.customers({ match }),
+    read.invoices({ number: term }),
+    read.quotes({ number: term }),
+    read.products({ match }),
+  ]);
+  return { customers, invoices, quotes, products };
 }
 
 export const findRecords = defineTool({
@@ -31,8 +44,7 @@ export const findRecords = defineTool({
   annotations: READ_HINTS,
   async handler(ctx, args) {
     const { read, freshness } = await freshBooks(ctx, ['customers', 'invoices', 'quotes', 'products']);
-    const [customers, invoices, quotes, products] = await Promise.all([read.customers(), read.invoices(), read.quotes(), read.products()]);
-    const results = findInBooks({ customers, invoices, quotes, products }, args.search, args.limit);
+    const results = (await Promise.all(args.search.map(async (term) => findInBooks(await candidates(read, term), [term], args.limit)))).flat();
     return { structured: { ...asOfFields(freshness), results }, text: [asOfLine(freshness), ...results.flatMap(termText)].join('\n') };
   },
 });

@@ -1,7 +1,7 @@
 // One search over the books: customers (name, code, email), invoices and quotes (number), products (name,
 // SKU, barcode). Each term is searched on its own, so one call finds the customer and the products of
 // "3 cedar brackets for Tui Logistics". Exact identifiers rank first, then names holding every word.
-import type { CustomerRow, InvoiceRow, ProductRow, QuoteRow } from '../types.js';
+import type { CustomerRow, InvoiceRow, ProductRow, QuoteRow, TextMatch } from '../types.js';
 
 export interface FoundCustomer { id: number; code: string; name: string; email: string | null; status: string }
 export interface FoundInvoice { id: number; number: string; status: string; customer_id: number; customer_name: string; currency: string; total: string; balance: string }
@@ -27,6 +27,9 @@ export interface FindBooks {
 // may be the start of a word of the name.
 const words = (text: string): string[] =>
   text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map((w) => (w.length > 3 && w.endsWith('s') ? w.slice(0, -1) : w));
+
+/** What the store may narrow a search for this term to, before it is scored here. */
+export const textMatch = (term: string): TextMatch => ({ equals: term, words: words(term) });
 
 function nameScore(term: string, name: string): number {
   const wanted = words(term);

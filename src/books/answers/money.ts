@@ -7,14 +7,28 @@ const placesOf = (amount: string): number => {
   return dot < 0 ? 0 : amount.length - dot - 1;
 };
 
+/** An amount read once (parsing is most of an exact sum's cost), with the places it was written with. */
+export interface Amount {
+  value: Decimal;
+  places: number;
+}
+
+export const readAmount = (amount: string): Amount => ({ value: new Decimal(amount), places: placesOf(amount) });
+
 export class Sum {
   private value = new Decimal(0);
   private places = 2;
 
-  add(amount: string): this {
-    this.value = this.value.plus(amount);
-    this.places = Math.max(this.places, placesOf(amount));
+  add(amount: string | Amount): this {
+    const a = typeof amount === 'string' ? readAmount(amount) : amount;
+    this.value = this.value.plus(a.value);
+    this.places = Math.max(this.places, a.places);
     return this;
+  }
+
+  /** Adds another sum (exactly; it keeps the places of the more precise). */
+  addSum(other: Sum): this {
+    return this.add({ value: other.value, places: other.places });
   }
 
   get decimal(): Decimal {

@@ -2,7 +2,7 @@
 // days past due as of the business's today, and by customer (largest first, ties to the lower id).
 import type { InvoiceRow } from '../types.js';
 import { daysBetween } from './dates.js';
-import { Sum, byCurrency, groupBy, isPositive } from './money.js';
+import { Sum, byCurrency, groupBy, isPositive, readAmount, type Amount } from './money.js';
 
 export const AGE_BANDS = ['not_due', '1_30', '31_60', '61_90', 'over_90'] as const;
 export type AgeBand = (typeof AGE_BANDS)[number];
@@ -70,56 +70,86 @@ export interface OwedAnswer {
   invoices_left_out: number;
 }
 
-function counted(rows: readonly InvoiceRow[]): CountedAmount {
-  const sum = new Sum();
-  for (const r of rows) sum.add(r.balance);
-  return { count: rows.length, balance: sum.toString() };
-}
-
-function currencyFigures(currency: string, rows: readonly InvoiceRow[], today: string): OwedCurrency {
-  // Each row's age once; then one pass per figure.
-  const bands = new Map<AgeBand, InvoiceRow[]>(AGE_BANDS.map((band) => [band, []]));
-  const pastDue: InvoiceRow[] = [];
-  for (const r of rows) {
-    const days = daysPastDue(r, today);
-    bands.get(ageBand(days))?.push(r);
-    if (days > 0) pastDue.push(r);
+/** A count and the exact sum of its balances. */
+class Tally {
+  count = 0;
+  readonly sum = new Sum();
+  add(balance: Amount): void {
+    this.count++;
+    this.sum.add(balance);
   }
-  const aged = Object.fromEntries(AGE_BANDS.map((band) => [band, counted(bands.get(band) ?? [])])) as Record<AgeBand, CountedAmount>;
-  return { currency, ...counted(rows), past_due: counted(pastDue), aged };
+  addTally(other: Tally): this {
+    this.count += other.count;
+    this.sum.addSum(other.sum);
+    return this;
+  }
+  get figure(): CountedAmount {
+    return { count: this.count, balance: this.sum.toString() };
+  }
 }
 
-function topCustomers(currency: string, rows: readonly InvoiceRow[], top: number): OwedCustomer[] {
-  const customers = [...groupBy(rows, (r) => r.customer_id)].map(([customerId, own]) => {
-    const sum = new Sum();
-    for (const r of own) sum.add(r.balance);
-    const row: OwedCustomer = {
-      customer_id: customerId,
-      customer_name: own[0]?.customer_name ?? '',
-      currency,
-      count: own.length,
-      balance: sum.toString(),
-      oldest_due: own.map((r) => r.due_date).sort()[0] ?? '',
-    };
-    return { row, exact: sum.decimal };
-  });
-  // Compared as the decimals already summed, not parsed again for every comparison.
-  customers.sort((a, b) => b.exact.comparedTo(a.exact) || a.row.customer_id - b.row.customer_id);
-  return customers.slice(0, top).map((c) => c.row);
+/** Days past due of each due date, worked out once: many invoices share one. */
+function agesAsOf(today: string): (r: Pick<InvoiceRow, 'due_date'>) => number {
+  const known = new Map<string, number>();
+  return (r) => {
+    let days = known.get(r.due_date);
+    if (days === undefined) known.set(r.due_date, (days = daysPastDue(r, today)));
+    return days;
+  };
 }
+
+interface Owing {
+  row: InvoiceRow;
+  balance: Amount;
+  days: number;
+}
+
+// Each balance is read once and added twice: to its age band and to its customer. The currency's whole
+// and its past-due part are sums of the bands.
+function currencyFigures(currency: string, rows: readonly Owing[]): OwedCurrency {
+  const bands = new Map<AgeBand, Tally>(AGE_BANDS.map((band) => [band, new Tally()]));
+  for (const o of rows) bands.get(ageBand(o.days))?.add(o.balance);
+  const aged = Object.fromEntries(AGE_BANDS.map((band) => [band, bands.get(band)?.figure])) as Record<AgeBand, CountedAmount>;
+  const pastDue = AGE_BANDS.filter((b) => b !== 'not_due').reduce((t, b) => t.addTally(bands.get(b) ?? new Tally()), new Tally());
+  const whole = new Tally().addTally(bands.get('not_due') ?? new Tally()).addTally(pastDue);
+  return { currency, ...whole.figure, past_due: pastDue.figure, aged };
+}
+
+function topCustomers(currency: string, rows: readonly Owing[], top: number): OwedCustomer[] {
+  const customers = [...groupBy(rows, (o) => o.row.customer_id)].map(([customerId, own]) => {
+    const tally = new Tally();
+    for (const o of own) tally.add(o.balance);
+    return { customerId, own, tally };
+  });
+  // Compared as the decimals already summed; only the customers shown are written out.
+  customers.sort((a, b) => b.tally.sum.decimal.comparedTo(a.tally.sum.decimal) || a.customerId - b.customerId);
+  return customers.slice(0, top).map(({ customerId, own, tally }) => ({
+    customer_id: customerId,
+    customer_name: own[0]?.row.customer_name ?? '',
+    currency,
+    ...tally.figure,
+    oldest_due: own.reduce((oldest, o) => (o.row.due_date < oldest ? o.row.due_date : oldest), own[0]?.row.due_date ?? ''),
+  }));
+}
+
+const byDueThenId = (a: InvoiceRow, b: InvoiceRow): number => (a.due_date < b.due_date ? -1 : a.due_date > b.due_date ? 1 : a.id - b.id);
 
 export function answerOwed(invoices: readonly InvoiceRow[], q: OwedQuestion): OwedAnswer {
-  const rows = invoices.filter(
-    (r) =>
-      isReceivable(r) &&
-      (q.customerId === undefined || r.customer_id === q.customerId) &&
-      (q.overDays === undefined || daysPastDue(r, q.today) > q.overDays),
-  );
-  const perCurrency = [...groupBy(rows, (r) => r.currency)].map(([currency, own]) => ({ currency, own }));
+  const age = agesAsOf(q.today);
+  const owing: Owing[] = [];
+  for (const row of invoices) {
+    if (row.status === 'draft' || row.status === 'void') continue;
+    if (q.customerId !== undefined && row.customer_id !== q.customerId) continue;
+    const days = age(row);
+    if (q.overDays !== undefined && days <= q.overDays) continue;
+    const balance = readAmount(row.balance);
+    if (balance.value.isPositive() && !balance.value.isZero()) owing.push({ row, balance, days });
+  }
+  const perCurrency = [...groupBy(owing, (o) => o.row.currency)].map(([currency, own]) => ({ currency, own }));
   perCurrency.sort(byCurrency);
-  const listed = [...rows].sort((a, b) => a.due_date.localeCompare(b.due_date) || a.id - b.id);
+  const listed = owing.map((o) => o.row).sort(byDueThenId);
   return {
-    currencies: perCurrency.map(({ currency, own }) => currencyFigures(currency, own, q.today)),
+    currencies: perCurrency.map(({ currency, own }) => currencyFigures(currency, own)),
     customers: perCurrency.flatMap(({ currency, own }) => topCustomers(currency, own, q.top)),
     invoices: listed.slice(0, q.invoiceLimit).map((r) => ({
       id: r.id,
@@ -128,7 +158,7 @@ export function answerOwed(invoices: readonly InvoiceRow[], q: OwedQuestion): Ow
       customer_name: r.customer_name,
       status: r.status,
       due_date: r.due_date,
-      days_past_due: Math.max(0, daysPastDue(r, q.today)),
+      days_past_due: Math.max(0, age(r)),
       currency: r.currency,
       total: r.total,
       balance: r.balance,

@@ -3,7 +3,8 @@
 // how many of the range's invoices had their lines stored, so a partial figure never passes for a whole one.
 import type { InvoiceRow, LineRow } from '../types.js';
 import { inRange, periodOf, PERIODS, type DateRange, type Period } from './dates.js';
-import { Sum, byCurrency, compareAmounts, groupBy } from './money.js';
+import { Decimal } from 'decimal.js';
+import { Sum, byCurrency, groupBy } from './money.js';
 
 export const SALES_GROUPS = [...PERIODS, 'customer', 'channel', 'status', 'product'] as const;
 export type SalesGroupBy = (typeof SALES_GROUPS)[number];
@@ -97,14 +98,14 @@ function productGroups(rows: readonly InvoiceRow[], lines: readonly LineRow[], n
     const first = own[0] as LineRow;
     const subtotal = new Sum();
     const tax = new Sum();
-    const total = new Sum();
     const quantity = new Sum();
     for (const l of own) {
       subtotal.add(l.line_total);
       tax.add(l.tax_amount);
-      total.add(l.line_total).add(l.tax_amount);
       quantity.add(l.quantity);
     }
+    // A line's total is its line_total plus its tax: the group's total is the two sums added.
+    const total = new Sum().addSum(subtotal).addSum(tax);
     const label = first.product_id === null ? 'lines without a product' : (names.get(first.product_id) ?? first.description);
     return {
       key: first.product_id,
@@ -123,7 +124,10 @@ const isPeriod = (by: SalesGroupBy): boolean => (PERIODS as readonly string[]).i
 
 function ordered(groups: SalesGroup[], by: SalesGroupBy): SalesGroup[] {
   if (isPeriod(by)) return groups.sort((a, b) => String(a.key).localeCompare(String(b.key)) || byCurrency(a, b));
-  return groups.sort((a, b) => compareAmounts(b.total, a.total) || String(a.key).localeCompare(String(b.key), 'en', { numeric: true }));
+  // Each total read once, not once per comparison.
+  const totals = new Map(groups.map((g) => [g, new Decimal(g.total)]));
+  const totalOf = (g: SalesGroup): Decimal => totals.get(g) ?? new Decimal(0);
+  return groups.sort((a, b) => totalOf(b).comparedTo(totalOf(a)) || String(a.key).localeCompare(String(b.key), 'en', { numeric: true }));
 }
 
 /** `invoices` and `lines` as the mirror holds them; `productNames` names the products of product groups. */

@@ -1,6 +1,5 @@
 // What a mirror file holds, read without changing it (for `invoicing-mcp mirror status` and `forget`).
-import { pathToFileURL } from 'node:url';
-import type { Client } from '@libsql/client';
+import { Db, type SqlValue } from './db.js';
 import { sqliteWriter } from './writer.js';
 import { SCHEMA_VERSION } from './schema.js';
 import type { KindMark } from '../store.js';
@@ -19,23 +18,22 @@ export interface MirrorFileReport {
   leaseUntil: number | null;
 }
 
-async function value(db: Client, sql: string, args: (string | number)[] = []): Promise<unknown> {
+function value(db: Db, sql: string, args: SqlValue[] = []): SqlValue {
   try {
-    return (await db.execute({ sql, args })).rows[0]?.[0] ?? null;
+    return db.value(sql, args);
   } catch {
     return null;
   }
 }
 
 export async function inspectMirrorFile(path: string): Promise<MirrorFileReport> {
-  const { createClient } = await import('@libsql/client');
-  const db = createClient({ url: pathToFileURL(path).href, intMode: 'number' });
+  const db = new Db(path);
   try {
-    await db.execute('PRAGMA query_only = ON');
-    const schemaVersion = (await value(db, "SELECT value FROM meta WHERE key = 'schema_version'")) as string | null;
-    const identity = (await value(db, "SELECT value FROM meta WHERE key = 'identity'")) as string | null;
+    db.exec('PRAGMA query_only = ON');
+    const schemaVersion = value(db, "SELECT value FROM meta WHERE key = 'schema_version'") as string | null;
+    const identity = value(db, "SELECT value FROM meta WHERE key = 'identity'") as string | null;
     const current = schemaVersion === String(SCHEMA_VERSION);
-    const leaseUntil = (await value(db, "SELECT expires_ms FROM lease WHERE name = 'sync' AND expires_ms > ?", [Date.now()])) as number | null;
+    const leaseUntil = value(db, "SELECT expires_ms FROM lease WHERE name = 'sync' AND expires_ms > ?", [Date.now()]) as number | null;
     if (!current) return { identity, schemaVersion, current, counts: null, coverage: null, marks: new Map(), leaseUntil };
     const store = sqliteWriter(db);
     return { identity, schemaVersion, current, counts: await store.counts(), coverage: await store.coverage(), marks: await store.marks(), leaseUntil };

@@ -3,8 +3,7 @@
 // one is set aside beside itself and rebuilt, with a warning; a file of another key or service is refused.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { Client } from '@libsql/client';
+import { Db } from './db.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 
 export class MirrorOfAnotherKey extends Error {
@@ -15,44 +14,35 @@ export class MirrorOfAnotherKey extends Error {
 }
 
 export interface OpenedDatabase {
-  db: Client;
+  db: Db;
   /** Null in memory. */
   path: string | null;
 }
 
 const OWNER_ONLY = 0o600;
 
-async function createClient(url: string): Promise<Client> {
-  const { createClient: create } = await import('@libsql/client');
-  return create({ url, intMode: 'number' });
+function meta(db: Db, key: string): string | null {
+  if (db.value("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'") === null) return null;
+  const value = db.value('SELECT value FROM meta WHERE key = ?', [key]);
+  return value === null ? null : String(value);
 }
 
-async function meta(db: Client, key: string): Promise<string | null> {
-  const exists = await db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
-  if (exists.rows.length === 0) return null;
-  const r = await db.execute({ sql: 'SELECT value FROM meta WHERE key = ?', args: [key] });
-  return r.rows.length > 0 ? String(r.rows[0]?.['value']) : null;
-}
-
-async function dropEverything(db: Client): Promise<void> {
-  const tables = await db.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
-  await db.batch(tables.rows.map((t) => `DROP TABLE IF EXISTS "${String(t['name'])}"`), 'write');
+function dropEverything(db: Db): void {
+  const tables = db.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+  db.batch(tables.map(([name]) => `DROP TABLE IF EXISTS "${String(name)}"`));
 }
 
 /** Schema and identity: creates a new database, rebuilds one of another version, refuses another key's. */
-async function prepare(db: Client, identity: string, path: string): Promise<void> {
-  const version = await meta(db, 'schema_version');
-  const owner = await meta(db, 'identity');
+function prepare(db: Db, identity: string, path: string): void {
+  const version = meta(db, 'schema_version');
+  const owner = meta(db, 'identity');
   if (owner !== null && owner !== identity) throw new MirrorOfAnotherKey(path);
-  if (version !== null && version !== String(SCHEMA_VERSION)) await dropEverything(db);
-  await db.batch(
-    [
-      ...SCHEMA,
-      { sql: 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', args: ['schema_version', String(SCHEMA_VERSION)] },
-      { sql: 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', args: ['identity', identity] },
-    ],
-    'write',
-  );
+  if (version !== null && version !== String(SCHEMA_VERSION)) dropEverything(db);
+  db.batch([
+    ...SCHEMA,
+    { sql: 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', args: ['schema_version', String(SCHEMA_VERSION)] },
+    { sql: 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', args: ['identity', identity] },
+  ]);
 }
 
 function createOwnerOnly(path: string): void {
@@ -61,14 +51,14 @@ function createOwnerOnly(path: string): void {
   if (process.platform !== 'win32') chmodSync(path, OWNER_ONLY);
 }
 
-async function openFile(path: string, identity: string): Promise<Client> {
+function openFile(path: string, identity: string): Db {
   createOwnerOnly(path);
-  const db = await createClient(pathToFileURL(path).href);
+  const db = new Db(path);
   try {
-    await db.execute('PRAGMA busy_timeout = 10000');
-    await db.execute('PRAGMA journal_mode = WAL');
-    await db.execute('PRAGMA synchronous = NORMAL');
-    await prepare(db, identity, path);
+    db.exec('PRAGMA busy_timeout = 10000');
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
+    prepare(db, identity, path);
     return db;
   } catch (err) {
     db.close();
@@ -86,17 +76,17 @@ function setAside(path: string): string {
 
 export async function openDatabase(where: { path: string | null }, identity: string, warn: (message: string) => void): Promise<OpenedDatabase> {
   if (where.path === null) {
-    const db = await createClient(':memory:');
-    await prepare(db, identity, ':memory:');
+    const db = new Db(':memory:');
+    prepare(db, identity, ':memory:');
     return { db, path: null };
   }
   const path = where.path;
   try {
-    return { db: await openFile(path, identity), path };
+    return { db: openFile(path, identity), path };
   } catch (err) {
     if (err instanceof MirrorOfAnotherKey) throw err;
     const aside = setAside(path);
     warn(`the mirror file ${path} could not be read (${err instanceof Error ? err.message : String(err)}): set aside as ${aside} and rebuilt`);
-    return { db: await openFile(path, identity), path };
+    return { db: openFile(path, identity), path };
   }
 }

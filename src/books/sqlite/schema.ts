@@ -20,6 +20,9 @@ export const SCHEMA: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS invoices_issue ON invoices (issue_date)',
   'CREATE INDEX IF NOT EXISTS invoices_status ON invoices (status)',
   'CREATE INDEX IF NOT EXISTS invoices_customer ON invoices (customer_id)',
+  // Numbers are looked up letter case aside (get_invoice by number, find_records).
+  'CREATE INDEX IF NOT EXISTS invoices_number ON invoices (number COLLATE NOCASE)',
+  'CREATE INDEX IF NOT EXISTS quotes_number ON quotes (number COLLATE NOCASE)',
   'CREATE INDEX IF NOT EXISTS payments_date ON payments (payment_date)',
   `CREATE TABLE IF NOT EXISTS lines (invoice_id INTEGER NOT NULL, position INTEGER NOT NULL, description TEXT, quantity TEXT,
      unit_price TEXT, tax_amount TEXT, line_total TEXT, product_id INTEGER, PRIMARY KEY (invoice_id, position))`,

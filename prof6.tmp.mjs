@@ -1,0 +1,13 @@
+import { Db } from '/work/main/dist/src/books/sqlite/db.js';
+import { sqliteReader } from '/work/main/dist/src/books/sqlite/reader.js';
+import { answerOwed } from '/work/main/dist/src/books/answers/owed.js';
+import { answerSales } from '/work/main/dist/src/books/answers/sales.js';
+const db = new Db('/tmp/answers-bench-FHf5fY/books.db');
+const read = sqliteReader(db);
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const t = async (label, f) => { let r; const c0 = cpu(); r = await f(); const first = cpu()-c0; const c = cpu(); for (let i=0;i<10;i++) r = await f(); console.log(label, 'first cpu', first.toFixed(1), 'then', ((cpu()-c)/10).toFixed(1), 'ms'); return r; };
+const inv = await t('receivable invoices', () => read.invoices({ receivable: true }));
+await t('answerOwed', () => answerOwed(inv, { today: '2026-11-23', top: 10, invoiceLimit: 20 }));
+const q = await t('q4 invoices', () => read.invoices({ issuedFrom: '2026-10-01', issuedTo: '2026-12-31' }));
+const lines = await t('lines q4', () => read.lines({ issuedFrom: '2026-10-01', issuedTo: '2026-12-31', excludeStatuses: ['draft','void'] }));
+await t('sales product', () => answerSales(q, { range: { from: '2026-10-01', to: '2026-12-31' }, groupBy: 'product', limit: 20 }, lines, new Map()));
