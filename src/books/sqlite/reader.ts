@@ -1,6 +1,5 @@
 // The mirror's queries (MirrorReader) over SQLite: filters in SQL, amounts returned as the stored strings.
 // Rows come back as arrays in the SELECT's column order and are named here, once per row.
-import { COLUMNS } from '../rows.js';
 import type {
   AllocationRow,
   CustomerFilter,
@@ -66,56 +65,50 @@ function invoiceWhere(filter: InvoiceFilter, prefix = ''): Where {
   return w;
 }
 
-const customerRow = (r: Cells): CustomerRow => ({
-  id: num(r[0]),
-  code: str(r[1]),
-  name: str(r[2]),
-  email: strOrNull(r[3]),
-  status: str(r[4]),
-  updated_at: str(r[5]),
-});
+// How each typed column reads back: as text, as text or null, or as a number (ids).
+type Reading = 'text' | 'nullable' | 'number' | 'numberOrNull';
+const read = { text: str, nullable: strOrNull, number: num, numberOrNull: (v: SqlValue | undefined) => (v === null || v === undefined ? null : num(v)) } as const;
 
-const invoiceRow = (r: Cells): InvoiceRow => ({
-  id: num(r[0]),
-  number: str(r[1]),
-  status: str(r[2]),
-  customer_id: num(r[3]),
-  customer_name: str(r[4]),
-  issue_date: str(r[5]),
-  due_date: str(r[6]),
-  currency: str(r[7]),
-  subtotal: str(r[8]),
-  tax_total: str(r[9]),
-  total: str(r[10]),
-  balance: str(r[11]),
-  sales_channel: strOrNull(r[12]),
-  updated_at: str(r[13]),
-});
+interface RowReader<T> {
+  /** The SELECT list, in the spec's order (`updated_at` is the `stamp` column). */
+  columns: string;
+  row: (r: Cells) => T;
+}
 
-const quoteRow = (r: Cells): QuoteRow => ({
-  id: num(r[0]),
-  number: str(r[1]),
-  status: str(r[2]),
-  customer_id: num(r[3]),
-  customer_name: str(r[4]),
-  issue_date: str(r[5]),
-  valid_until: str(r[6]),
-  total: str(r[7]),
-  currency: strOrNull(r[8]),
-  accepted_at: strOrNull(r[9]),
-  updated_at: str(r[10]),
-});
+/** A kind's row as a spec of [field, reading]: the columns to select and how to name what comes back. */
+function rowReader<T>(spec: readonly (readonly [string, Reading])[]): RowReader<T> {
+  return {
+    columns: spec.map(([field]) => (field === 'updated_at' ? 'stamp' : field)).join(', '),
+    row: (r) => {
+      const row: Record<string, unknown> = {};
+      spec.forEach(([field, reading], i) => (row[field] = read[reading](r[i])));
+      return row as T;
+    },
+  };
+}
 
-const lineRow = (r: Cells): LineRow => ({
-  invoice_id: num(r[0]),
-  position: num(r[1]),
-  description: str(r[2]),
-  quantity: str(r[3]),
-  unit_price: str(r[4]),
-  tax_amount: str(r[5]),
-  line_total: str(r[6]),
-  product_id: r[7] === null || r[7] === undefined ? null : num(r[7]),
-});
+const customerRows = rowReader<CustomerRow>([['id', 'number'], ['code', 'text'], ['name', 'text'], ['email', 'nullable'], ['status', 'text'], ['updated_at', 'text']]);
+
+const invoiceRows = rowReader<InvoiceRow>([
+  ['id', 'number'], ['number', 'text'], ['status', 'text'], ['customer_id', 'number'], ['customer_name', 'text'], ['issue_date', 'text'],
+  ['due_date', 'text'], ['currency', 'text'], ['subtotal', 'text'], ['tax_total', 'text'], ['total', 'text'], ['balance', 'text'],
+  ['sales_channel', 'nullable'], ['updated_at', 'text'],
+]);
+
+const quoteRows = rowReader<QuoteRow>([
+  ['id', 'number'], ['number', 'text'], ['status', 'text'], ['customer_id', 'number'], ['customer_name', 'text'], ['issue_date', 'text'],
+  ['valid_until', 'text'], ['total', 'text'], ['currency', 'nullable'], ['accepted_at', 'nullable'], ['updated_at', 'text'],
+]);
+
+const paymentRows = rowReader<Omit<PaymentRow, 'allocations'>>([
+  ['id', 'number'], ['customer_id', 'number'], ['customer_name', 'text'], ['amount', 'text'], ['currency', 'text'], ['payment_date', 'text'],
+  ['method', 'text'], ['reference', 'text'],
+]);
+
+const lineRows = rowReader<LineRow>([
+  ['invoice_id', 'number'], ['position', 'number'], ['description', 'text'], ['quantity', 'text'], ['unit_price', 'text'],
+  ['tax_amount', 'text'], ['line_total', 'text'], ['product_id', 'numberOrNull'],
+]);
 
 const PRODUCT_COLUMNS = 'id, name, sku, barcode, type, default_price, is_active, track_stock, low, stamp, raw';
 
@@ -145,9 +138,6 @@ function productRow(r: Cells): ProductRow {
   };
 }
 
-/** The typed columns of a kind, in the order its row mapper reads them. */
-const typed = (kind: Exclude<MirroredKind, 'products'>): string => ['id', ...COLUMNS[kind], 'stamp'].join(', ');
-
 const CHUNK = 500;
 function* chunks<T>(items: readonly T[]): Generator<T[]> {
   for (let i = 0; i < items.length; i += CHUNK) yield items.slice(i, i + CHUNK);
@@ -172,20 +162,20 @@ export function sqliteReader(db: Db): MirrorReader {
     async customers(filter: CustomerFilter = {}) {
       const w = new Where();
       w.match(filter.match, ['code', 'email', 'name']);
-      return db.rows(`SELECT ${typed('customers')} FROM customers${w} ORDER BY id`, w.args).map(customerRow);
+      return db.rows(`SELECT ${customerRows.columns} FROM customers${w} ORDER BY id`, w.args).map(customerRows.row);
     },
     async customer(id) {
-      const [r] = db.rows(`SELECT ${typed('customers')} FROM customers WHERE id = ?`, [id]);
-      return r ? customerRow(r) : null;
+      const [r] = db.rows(`SELECT ${customerRows.columns} FROM customers WHERE id = ?`, [id]);
+      return r ? customerRows.row(r) : null;
     },
     async invoices(filter: InvoiceFilter = {}) {
       const w = invoiceWhere(filter);
-      return db.rows(`SELECT ${typed('invoices')} FROM invoices${w} ORDER BY id`, w.args).map(invoiceRow);
+      return db.rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY id`, w.args).map(invoiceRows.row);
     },
     async lines(filter) {
-      const columns = 'l.invoice_id, l.position, l.description, l.quantity, l.unit_price, l.tax_amount, l.line_total, l.product_id';
+      const columns = lineRows.columns.split(', ').map((c) => `l.${c}`).join(', ');
       const query = (w: Where): LineRow[] =>
-        db.rows(`SELECT ${columns} FROM lines l JOIN invoices i ON i.id = l.invoice_id${w} ORDER BY l.invoice_id, l.position`, w.args).map(lineRow);
+        db.rows(`SELECT ${columns} FROM lines l JOIN invoices i ON i.id = l.invoice_id${w} ORDER BY l.invoice_id, l.position`, w.args).map(lineRows.row);
       if (!filter.ids) return query(invoiceWhere(filter, 'i.'));
       const found: LineRow[] = [];
       for (const chunk of chunks([...filter.ids].sort((a, b) => a - b))) {
@@ -200,28 +190,16 @@ export function sqliteReader(db: Db): MirrorReader {
       w.in('status', filter.statuses);
       if (filter.customerId !== undefined) w.add('customer_id = ?', filter.customerId);
       if (filter.number !== undefined) w.add('number = ? COLLATE NOCASE', filter.number.trim());
-      return db.rows(`SELECT ${typed('quotes')} FROM quotes${w} ORDER BY id`, w.args).map(quoteRow);
+      return db.rows(`SELECT ${quoteRows.columns} FROM quotes${w} ORDER BY id`, w.args).map(quoteRows.row);
     },
     async payments(filter: PaymentFilter = {}) {
       const w = new Where();
       if (filter.from) w.add('payment_date >= ?', filter.from);
       if (filter.to) w.add('payment_date <= ?', filter.to);
       if (filter.customerId !== undefined) w.add('customer_id = ?', filter.customerId);
-      const found = db.rows(`SELECT ${typed('payments')} FROM payments${w} ORDER BY id`, w.args);
-      const allocations = allocationsOf(found.map((r) => num(r[0])));
-      return found.map(
-        (r): PaymentRow => ({
-          id: num(r[0]),
-          customer_id: num(r[1]),
-          customer_name: str(r[2]),
-          amount: str(r[3]),
-          currency: str(r[4]),
-          payment_date: str(r[5]),
-          method: str(r[6]),
-          reference: str(r[7]),
-          allocations: allocations.get(num(r[0])) ?? [],
-        }),
-      );
+      const found = db.rows(`SELECT ${paymentRows.columns} FROM payments${w} ORDER BY id`, w.args).map(paymentRows.row);
+      const allocations = allocationsOf(found.map((p) => p.id));
+      return found.map((p): PaymentRow => ({ ...p, allocations: allocations.get(p.id) ?? [] }));
     },
     async products(filter: ProductFilter = {}) {
       const query = (w: Where): ProductRow[] => db.rows(`SELECT ${PRODUCT_COLUMNS} FROM products${w} ORDER BY id`, w.args).map(productRow);
