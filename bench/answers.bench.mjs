@@ -2,20 +2,22 @@
 // asked through a real MCP client of the built server over stdio, with the sandbox answering every call in
 // 10 ms (its latency fault; the rate limit lifted). For each answer tool:
 //   - its time against one get_invoice call through the same server (a distinct invoice each time, so the
-//     server's cache never answers)                                                   goal <= 5x
+//     server's cache never answers), the median of 3 calls each made once the mirror's few fresh seconds
+//     have passed (so each reads what changed first)                                  goal <= 5x
 //   - the service calls it made: just after the mirror was read (within its few fresh seconds) goal 0
 //     and once those seconds have passed                                 goal <= 1 per kind it reads
 // The mirror is warmed by a first server (background rounds and the lines fetcher) in a file; the measured
 // server opens that file with background rounds off, so every call counted is the answer's own.
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandboxProcess } from './sandbox-process.mjs';
 
 const cli = new URL('../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
 const FRESH_MS = 5_000;
+const STALE_SAMPLES = 3;
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
@@ -42,7 +44,8 @@ const admin = async (method, path, body) => {
   return res.status === 204 ? null : res.json();
 };
 const apiCalls = async () => (await admin('GET', '/logs?kind=requests')).data.filter((e) => e.path.startsWith('/api/v1/')).length;
-const file = join(mkdtempSync(join(tmpdir(), 'answers-bench-')), 'books.db');
+const dir = mkdtempSync(join(tmpdir(), 'answers-bench-'));
+const file = join(dir, 'books.db');
 
 try {
   // Warm: the first server reads every kind and fetches every invoice's lines in the background.
@@ -83,33 +86,43 @@ try {
     ['report_quotes', { expiring_days: 7 }, 1],
     ['report_low_stock', { branch }, 1],
   ];
+  // As get_invoice's first call is left out above, each answer's first call in this process (code not yet
+  // compiled by V8) is reported on its own; the ratio is of the calls after it.
   let met = true;
   for (const [name, args, kinds] of questions) {
-    await sleep(FRESH_MS + 500);
-    let before = await apiCalls();
     let t = performance.now();
     await call(client, name, args);
-    const staleMs = performance.now() - t;
-    const staleCalls = (await apiCalls()) - before;
+    const firstMs = performance.now() - t;
+    const stale = [];
+    let staleCalls = 0;
+    for (let i = 0; i < STALE_SAMPLES; i++) {
+      await sleep(FRESH_MS + 500);
+      const before = await apiCalls();
+      t = performance.now();
+      await call(client, name, args);
+      stale.push(performance.now() - t);
+      staleCalls = Math.max(staleCalls, (await apiCalls()) - before);
+    }
     const fresh = [];
-    before = await apiCalls();
+    const before = await apiCalls();
     for (let i = 0; i < 5; i++) {
       t = performance.now();
       await call(client, name, args);
       fresh.push(performance.now() - t);
     }
     const freshCalls = (await apiCalls()) - before;
-    const ratio = staleMs / base;
+    const ratio = median(stale) / base;
     const ok = ratio <= 5 && staleCalls <= kinds && freshCalls === 0;
     met &&= ok;
     console.log(
-      `${name} ${JSON.stringify(args)}: after the fresh seconds ${staleMs.toFixed(1)} ms = ${ratio.toFixed(2)}x one get_invoice, ` +
-        `${staleCalls} service calls (${kinds} kinds read); just read: median ${median(fresh).toFixed(1)} ms = ${(median(fresh) / base).toFixed(2)}x, ` +
-        `${freshCalls} calls in 5 answers: ${ok ? 'meets the goals' : 'MISSES a goal'}`,
+      `${name} ${JSON.stringify(args)}: after the fresh seconds median ${median(stale).toFixed(1)} ms = ${ratio.toFixed(2)}x one get_invoice, ` +
+        `at most ${staleCalls} service calls (${kinds} kinds read); just read: median ${median(fresh).toFixed(1)} ms = ${(median(fresh) / base).toFixed(2)}x, ` +
+        `${freshCalls} calls in 5 answers; first call in the process ${firstMs.toFixed(1)} ms: ${ok ? 'meets the goals' : 'MISSES a goal'}`,
     );
   }
   console.log(met ? 'answers: every goal met' : 'answers: a goal is missed (see above)');
   await client.close();
 } finally {
   await sb.stop();
+  rmSync(dir, { recursive: true, force: true });
 }

@@ -52,6 +52,10 @@ export const isPositive = (amount: string): boolean => new Decimal(amount).great
 
 export const compareAmounts = (a: string, b: string): number => new Decimal(a).comparedTo(b);
 
+/** One string for a compound group key (null kept apart from the text "null"). */
+export const keyOf = (...parts: (string | number | null | undefined)[]): string =>
+  parts.map((p) => (p === null || p === undefined ? '\u0001' : String(p))).join('\u0000');
+
 /** Groups rows by a key, keeping the order of first appearance. */
 export function groupBy<T, K>(rows: readonly T[], keyOf: (row: T) => K): Map<K, T[]> {
   const groups = new Map<K, T[]>();

@@ -2,7 +2,7 @@
 // grouped by method, customer or period, with the newest payments and the invoices each paid.
 import type { PaymentRow } from '../types.js';
 import { inRange, periodOf, PERIODS, type DateRange, type Period } from './dates.js';
-import { Sum, byCurrency, compareAmounts, groupBy } from './money.js';
+import { Sum, byCurrency, compareAmounts, groupBy, keyOf } from './money.js';
 
 export const RECEIVED_GROUPS = [...PERIODS, 'method', 'customer'] as const;
 export type ReceivedGroupBy = (typeof RECEIVED_GROUPS)[number];
@@ -67,7 +67,7 @@ function groupKey(p: PaymentRow, by: ReceivedGroupBy): [string | number, string]
 }
 
 function groups(rows: readonly PaymentRow[], by: ReceivedGroupBy): ReceivedGroup[] {
-  const found = [...groupBy(rows, (p) => JSON.stringify([groupKey(p, by)[0], p.currency])).values()].map((own) => {
+  const found = [...groupBy(rows, (p) => keyOf(groupKey(p, by)[0], p.currency)).values()].map((own) => {
     const first = own[0] as PaymentRow;
     const [key, label] = groupKey(first, by);
     const { allocated: _allocated, ...figures } = totalsOf(first.currency, own);

@@ -4,7 +4,7 @@
 import type { InvoiceRow, LineRow } from '../types.js';
 import { inRange, periodOf, PERIODS, type DateRange, type Period } from './dates.js';
 import { Decimal } from 'decimal.js';
-import { Sum, byCurrency, groupBy } from './money.js';
+import { Sum, byCurrency, groupBy, keyOf } from './money.js';
 
 export const SALES_GROUPS = [...PERIODS, 'customer', 'channel', 'status', 'product'] as const;
 export type SalesGroupBy = (typeof SALES_GROUPS)[number];
@@ -82,7 +82,7 @@ function headerKey(r: InvoiceRow, by: HeaderGroup): [string | number | null, str
 }
 
 function headerGroups(rows: readonly InvoiceRow[], by: HeaderGroup): SalesGroup[] {
-  const groups = groupBy(rows, (r) => JSON.stringify([headerKey(r, by)[0], r.currency]));
+  const groups = groupBy(rows, (r) => keyOf(headerKey(r, by)[0], r.currency));
   return [...groups.values()].map((own) => {
     const first = own[0] as InvoiceRow;
     const [key, label] = headerKey(first, by);
@@ -93,7 +93,7 @@ function headerGroups(rows: readonly InvoiceRow[], by: HeaderGroup): SalesGroup[
 function productGroups(rows: readonly InvoiceRow[], lines: readonly LineRow[], names: ReadonlyMap<number, string>): SalesGroup[] {
   const byInvoice = new Map(rows.map((r) => [r.id, r]));
   const ofRange = lines.filter((l) => byInvoice.has(l.invoice_id));
-  const groups = groupBy(ofRange, (l) => JSON.stringify([l.product_id, byInvoice.get(l.invoice_id)?.currency]));
+  const groups = groupBy(ofRange, (l) => keyOf(l.product_id, byInvoice.get(l.invoice_id)?.currency));
   return [...groups.values()].map((own) => {
     const first = own[0] as LineRow;
     const subtotal = new Sum();
