@@ -2,7 +2,9 @@
 // The SDK's own adapter (toNodeHandler) turns a parsed body back into text to put in the web Request,
 // which the handler then never reads: it takes the parsed body as given. Here the Request carries the
 // method, URL and headers only, so a request's JSON is parsed once and never serialized again.
-// Requests without a parsed body go through the SDK's adapter unchanged.
+// Requests without a parsed body go through the SDK's adapter unchanged. Sessions (legacy-sessions.ts)
+// are served the same way, straight to the SDK's web-standard transport, without its Node adapter's
+// copy of every request and response into web streams.
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -27,11 +29,13 @@ function headersOnlyRequest(req: IncomingMessage, signal: AbortSignal): Request 
 }
 
 /** Writes a web Response to Node's response, streaming (SSE) bodies with back-pressure until the client leaves. */
-async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
+async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal, listening: boolean): Promise<void> {
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) headers[name] = value;
   res.writeHead(response.status, headers);
   if (response.body === null) return void res.end();
+  // A GET stream may stay quiet for long: its client learns it is open from the headers alone.
+  if (listening) res.flushHeaders();
   // undici keeps a Request's signal (and so its listeners) until the Request itself is collected: the
   // listener is removed once the response is written, so it does not hold this response that long.
   let onAbort = (): void => undefined;
@@ -55,25 +59,33 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
   }
 }
 
+/**
+ * Serves one Node request through a fetch-shaped `answer`: the Request it is given carries the method, URL,
+ * headers and a signal that fires when the client leaves; the parsed body travels beside it.
+ */
+export async function serveThroughFetch(req: IncomingMessage, res: ServerResponse, parsedBody: unknown, answer: (request: Request) => Promise<Response>): Promise<void> {
+  const abort = new AbortController();
+  let finished = false;
+  res.once('close', () => {
+    if (!finished) abort.abort();
+  });
+  let response: Response;
+  try {
+    const request = headersOnlyRequest(req, abort.signal);
+    if (parsedBody !== undefined) parsedBodies.set(request, parsedBody);
+    response = await answer(request);
+  } catch {
+    const id = (parsedBody as { id?: unknown } | null | undefined)?.id;
+    response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: typeof id === 'string' || typeof id === 'number' ? id : null }, { status: 500 });
+  }
+  await writeResponse(response, res, abort.signal, req.method === 'GET');
+  finished = true;
+}
+
 export function nodeHandler(handler: McpHttpHandler): NodeMcpHandler {
   const general = toNodeHandler(handler);
   return async (req, res, parsedBody) => {
     if (parsedBody === undefined || req.method !== 'POST') return general(req, res, parsedBody);
-    const abort = new AbortController();
-    let finished = false;
-    res.once('close', () => {
-      if (!finished) abort.abort();
-    });
-    let response: Response;
-    try {
-      const request = headersOnlyRequest(req, abort.signal);
-      parsedBodies.set(request, parsedBody);
-      response = await handler.fetch(request, { parsedBody });
-    } catch {
-      const id = (parsedBody as { id?: unknown } | null)?.id;
-      response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: typeof id === 'string' || typeof id === 'number' ? id : null }, { status: 500 });
-    }
-    await writeResponse(response, res, abort.signal);
-    finished = true;
+    return serveThroughFetch(req, res, parsedBody, (request) => handler.fetch(request, { parsedBody }));
   };
 }
