@@ -5,10 +5,10 @@
 // that has no open stream and has been quiet a while makes room; when none has, the new `initialize` is
 // refused with 503 and Retry-After, and no session in use is ever closed. Everything else (2026-07-28
 // traffic, and 2025-era requests without a session) is served per request by createMcpHandler.
-import { isInitializeRequest, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { serveThroughFetch } from './node-bridge.js';
 import type { ServerFactory } from './server.js';
 
 export interface LegacySessionOptions {
@@ -19,7 +19,7 @@ export interface LegacySessionOptions {
 }
 
 interface Session {
-  transport: WebStandardStreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   lastSeen: number;
   /** GET streams open now (the client listening for notifications). */
   openStreams: number;
@@ -28,9 +28,6 @@ interface Session {
 const jsonRpcError = (res: ServerResponse, status: number, code: number, message: string): void => {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 };
-
-const serve = (transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> =>
-  serveThroughFetch(req, res, body, (request) => transport.handleRequest(request, body === undefined ? {} : { parsedBody: body }));
 
 export class LegacySessions {
   private readonly sessions = new Map<string, Session>();
@@ -66,13 +63,13 @@ export class LegacySessions {
           session.lastSeen = Date.now();
         });
       }
-      return serve(session.transport, req, res, body);
+      return session.transport.handleRequest(req, res, body);
     }
     if (this.sessions.size + this.opening >= this.options.maxSessions && !this.makeRoom()) {
       res.setHeader('retry-after', String(this.retryAfterSeconds()));
       return jsonRpcError(res, 503, -32000, `This server already holds ${this.options.maxSessions} sessions in use: try again later, or end sessions you no longer need.`);
     }
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (sid) => void this.sessions.set(sid, { transport, lastSeen: Date.now(), openStreams: 0 }),
       onsessionclosed: (sid) => void this.sessions.delete(sid),
@@ -83,7 +80,7 @@ export class LegacySessions {
     this.opening++;
     try {
       await this.factory({ era: 'legacy', lifetime: 'connection' }).connect(transport);
-      await serve(transport, req, res, body);
+      await transport.handleRequest(req, res, body);
     } finally {
       this.opening--;
     }
