@@ -7,8 +7,20 @@
 //   3. the RSS of each process after 20,000 more stateless get_invoice calls          (goal <= 1.2x)
 // Runs alternate ours and bare within each repetition (the order flips each time); each ratio is the
 // median of the repetitions' ratios, so both sides meet the same machine.
+// The goals measure ours with `--mirror off` and SVC_POLL_SECONDS=0: then it does the bare server's work
+// and no more, so the ratios are the per-request cost of our MCP layer. With its defaults ours also keeps
+// the books mirror: at --scale 100 it reads all 42,000 invoices in background rounds and fetches every
+// invoice's lines for as long as the bench runs (most of a core, and RSS that grows with the books), work
+// the bare server never does; and `--mirror off` alone still reads the four event kinds into memory every
+// 60 s for subscriptions. That cost is reported plainly in a last section, not hidden: ours with its
+// defaults (the mirror's file in a temp dir removed at the end, never the user's cache directory), started
+// only then so that it does not share the cores with the measured runs:
+//   4. get_invoice stateless and in a session at 8 clients, and the RSS after 20,000 calls, ours with the
+//      mirror on against the bare server                                               (no goal)
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { runLoad } from './support/mcp-load.mjs';
 import { startSandboxProcess } from './sandbox-process.mjs';
@@ -26,8 +38,8 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-function startOurs(env) {
-  const child = spawn(process.execPath, [cli, '--http', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+function startOurs(env, args) {
+  const child = spawn(process.execPath, [cli, '--http', '--port', '0', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let seen = '';
     child.stderr.on('data', (chunk) => {
@@ -67,11 +79,12 @@ const setLatency = async (ms) => {
   });
   if (res.status >= 300) throw new Error(`sandbox faults: ${res.status} ${await res.text()}`);
 };
-const env = { ...process.env, SVC_BASE_URL: sb.base_url, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, INVOICING_MCP_LOG_LEVEL: 'warn' };
+const scratch = mkdtempSync(join(tmpdir(), 'http-bench-'));
+const env = { ...process.env, SVC_BASE_URL: sb.base_url, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, INVOICING_MCP_LOG_LEVEL: 'warn', XDG_CACHE_HOME: scratch };
 const servers = {};
 
 try {
-  [servers.ours, servers.bare] = await Promise.all([startOurs(env), startBare(env)]);
+  [servers.ours, servers.bare] = await Promise.all([startOurs({ ...env, SVC_POLL_SECONDS: '0' }, ['--mirror', 'off']), startBare(env)]);
   const total = await invoiceCount();
   // Each side walks the invoices in its own order; ours never meets an id again within its cache's 30 s.
   const cursors = { ours: 0, bare: Math.floor(total / 2) };
@@ -109,10 +122,18 @@ try {
     await load(side, { mode: 'stateless', clients: 32, tool: 'get_invoice' }, { ms: Infinity, calls: RSS_CALLS });
     rss[side] = rssMb(servers[side].pid);
   }
-  report(rows, rss);
+
+  await stop(servers.ours);
+  servers.ours = await startOurs(env, ['--mirror', join(scratch, 'mirror.db')]);
+  const mirrorRows = [];
+  for (const mode of ['stateless', 'session']) mirrorRows.push(await compare({ mode, tool: 'get_invoice', clients: 8 }));
+  await load('ours', { mode: 'stateless', clients: 32, tool: 'get_invoice' }, { ms: Infinity, calls: RSS_CALLS });
+  const mirrorRss = rssMb(servers.ours.pid);
+  report(rows, rss, mirrorRows, mirrorRss);
 } finally {
   await Promise.all(Object.values(servers).map(stop));
   await sb.stop();
+  rmSync(scratch, { recursive: true, force: true });
 }
 
 async function invoiceCount() {
@@ -132,17 +153,21 @@ function goalOf(row) {
   return row.mode === 'stateless' ? 1.1 : 1.5;
 }
 
-function report(rows, rss) {
-  const lines = [`MCP over HTTP, ours vs a bare SDK server (node bench/run.mjs http; ${REPS} alternated runs of ${RUN_MS / 1000} s each)`];
+function rowLine(row, verdict) {
+  const name = `${row.tool} ${row.mode}, ${row.clients} clients${row.remote ? `, service ${SERVICE_MS} ms away` : ''}`;
+  return `  ${name.padEnd(52)} ${row.ratio.toFixed(2)}x ${verdict}  ${row.ours.rps.toFixed(0)} vs ${row.bare.rps.toFixed(0)} calls/s, p99 ${row.ours.p99.toFixed(1)} vs ${row.bare.p99.toFixed(1)} ms`;
+}
+
+function report(rows, rss, mirrorRows, mirrorRss) {
+  const lines = [`MCP over HTTP, ours (--mirror off, SVC_POLL_SECONDS=0) vs a bare SDK server (node bench/run.mjs http; ${REPS} alternated runs of ${RUN_MS / 1000} s each)`];
   for (const row of rows) {
     const goal = goalOf(row);
-    const name = `${row.tool} ${row.mode}, ${row.clients} clients${row.remote ? `, service ${SERVICE_MS} ms away` : ''}`;
-    const verdict = goal === null ? '(no goal)          ' : `(goal >= ${goal.toFixed(2)}: ${row.ratio >= goal ? 'met' : 'NOT met'})`;
-    lines.push(
-      `  ${name.padEnd(52)} ${row.ratio.toFixed(2)}x ${verdict}  ${row.ours.rps.toFixed(0)} vs ${row.bare.rps.toFixed(0)} calls/s, p99 ${row.ours.p99.toFixed(1)} vs ${row.bare.p99.toFixed(1)} ms`,
-    );
+    lines.push(rowLine(row, goal === null ? '(no goal)          ' : `(goal >= ${goal.toFixed(2)}: ${row.ratio >= goal ? 'met' : 'NOT met'})`));
   }
-  const rssRatio = rss.ours / rss.bare;
-  lines.push(`  ${`RSS after ${RSS_CALLS} more get_invoice calls`.padEnd(52)} ${rssRatio.toFixed(2)}x (goal <= 1.20: ${rssRatio <= 1.2 ? 'met' : 'NOT met'})  ${rss.ours.toFixed(0)} vs ${rss.bare.toFixed(0)} MB`, '');
+  const rssLine = (ours, verdict) => `  ${`RSS after ${RSS_CALLS} more get_invoice calls`.padEnd(52)} ${(ours / rss.bare).toFixed(2)}x ${verdict}  ${ours.toFixed(0)} vs ${rss.bare.toFixed(0)} MB`;
+  lines.push(rssLine(rss.ours, `(goal <= 1.20: ${rss.ours / rss.bare <= 1.2 ? 'met' : 'NOT met'})`));
+  lines.push('The same server with its defaults: the books mirror on (its file in a temp dir), background syncs every 60 s');
+  for (const row of mirrorRows) lines.push(rowLine(row, '(no goal)          '));
+  lines.push(rssLine(mirrorRss, '(no goal)          '), '');
   process.stdout.write(lines.join('\n'));
 }

@@ -12,6 +12,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createApiClient } from '../dist/src/api/index.js';
 import { createLogger } from '../dist/src/logger.js';
 import { startSandboxProcess } from './sandbox-process.mjs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const cli = new URL('../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
 const bare = new URL('./support/bare-server.mjs', import.meta.url).pathname;
@@ -48,7 +51,9 @@ const sandboxFaults = async (settings) => {
   });
   if (res.status >= 300) throw new Error(`sandbox faults: ${res.status} ${await res.text()}`);
 };
-const env = { ...process.env, SVC_BASE_URL: sb.base_url, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, INVOICING_MCP_LOG_LEVEL: 'warn' };
+// The servers keep their default books mirror; its file goes to a temp dir removed at the end, not the user's cache.
+const scratch = mkdtempSync(join(tmpdir(), 'server-bench-'));
+const env = { ...process.env, SVC_BASE_URL: sb.base_url, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, INVOICING_MCP_LOG_LEVEL: 'warn', XDG_CACHE_HOME: scratch };
 try {
   const ours = [];
   const theirs = [];
@@ -121,4 +126,5 @@ try {
   );
 } finally {
   await sb.stop();
+  rmSync(scratch, { recursive: true, force: true });
 }

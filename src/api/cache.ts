@@ -12,10 +12,14 @@ export interface CacheOptions {
   ttlMs: Record<ResourceKind, number>;
 }
 
+// Sizes are the answers' JSON text; held parsed, an answer takes about three times that in the heap (a
+// 620-byte invoice: 1.9 KB with its key), and V8 grows the heap to about four times what stays live, so
+// every MB held here costs some 12 MB of RSS. A thousand answers (or 8 MB of text) cover the records a
+// conversation reads again within the TTLs; the books mirror, not this cache, is what holds the books.
 export const DEFAULT_CACHE_OPTIONS: CacheOptions = {
   enabled: true,
-  maxEntries: 5000,
-  maxBytes: 64 * 1024 * 1024,
+  maxEntries: 1000,
+  maxBytes: 8 * 1024 * 1024,
   ttlMs: { customers: 60_000, invoices: 30_000, quotes: 60_000, payments: 60_000, products: 30_000 },
 };
 
