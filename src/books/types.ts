@@ -156,6 +156,8 @@ export interface MirrorReader {
   quotes(filter?: QuoteFilter): Promise<QuoteRow[]>;
   payments(filter?: PaymentFilter): Promise<PaymentRow[]>;
   products(filter?: ProductFilter): Promise<ProductRow[]>;
+  /** The names of these products (those held). */
+  productNames(ids: readonly number[]): Promise<Map<number, string>>;
   /** The record as the service last sent it (unknown fields kept), or null. */
   raw(kind: MirroredKind, id: number): Promise<Record<string, unknown> | null>;
 }

@@ -57,8 +57,8 @@ export const reportSales = defineTool({
     let answer: SalesAnswer;
     if (args.group_by === 'product') {
       const lines = await read.lines({ issuedFrom: range.from, issuedTo: range.to, ...(args.with_draft_and_void ? {} : { excludeStatuses: LEFT_OUT_BY_DEFAULT }) });
-      const products = await read.products({ ids: [...new Set(lines.flatMap((l) => (l.product_id === null ? [] : [l.product_id])))] });
-      answer = answerSales(invoices, question, lines, new Map(products.map((p) => [p.id, p.name])));
+      const names = await read.productNames([...new Set(lines.flatMap((l) => (l.product_id === null ? [] : [l.product_id])))]);
+      answer = answerSales(invoices, question, lines, names);
     } else {
       answer = answerSales(invoices, question);
     }

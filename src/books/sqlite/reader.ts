@@ -217,6 +217,15 @@ export function sqliteReader(db: Db): MirrorReader {
       }
       return found.sort((a, b) => a.id - b.id);
     },
+    async productNames(ids) {
+      const names = new Map<number, string>();
+      for (const chunk of chunks(ids)) {
+        const w = new Where();
+        w.in('id', chunk);
+        for (const [id, name] of db.rows(`SELECT id, name FROM products${w}`, w.args)) names.set(num(id), str(name));
+      }
+      return names;
+    },
     async raw(kind: MirroredKind, id: number) {
       const [r] = db.rows(`SELECT raw FROM ${kind} WHERE id = ?`, [id]);
       return r ? (JSON.parse(str(r[0])) as Record<string, unknown>) : null;
