@@ -146,6 +146,26 @@ export interface ProductFilter {
   match?: TextMatch;
 }
 
+/** The lines of one product (null: lines without one) in one currency, summed exactly. */
+export interface ProductLineSums {
+  product_id: number | null;
+  currency: string;
+  /** Invoices with a line of it. */
+  invoices: number;
+  /** Exact decimal strings that add up to the lines' line_total (one per number of decimal places written). */
+  line_total: string[];
+  tax_amount: string[];
+  quantity: string[];
+  /** The description of its first line (invoice, then position order). */
+  description: string;
+}
+
+export interface LineSums {
+  products: ProductLineSums[];
+  /** Invoices with lines stored. */
+  withLines: number;
+}
+
 /** The read side of the store. Every method answers from the local copy and makes no service call. */
 export interface MirrorReader {
   customers(filter?: CustomerFilter): Promise<CustomerRow[]>;
@@ -156,6 +176,11 @@ export interface MirrorReader {
   quotes(filter?: QuoteFilter): Promise<QuoteRow[]>;
   payments(filter?: PaymentFilter): Promise<PaymentRow[]>;
   products(filter?: ProductFilter): Promise<ProductRow[]>;
+  /**
+   * The lines of the invoices the filter picks, summed per product and currency by the store. Null when an
+   * amount is not a plain decimal it can add exactly: then sum `lines()` instead.
+   */
+  lineSums(filter: InvoiceFilter): Promise<LineSums | null>;
   /** The names of these products (those held). */
   productNames(ids: readonly number[]): Promise<Map<number, string>>;
   /** The record as the service last sent it (unknown fields kept), or null. */

@@ -8,6 +8,7 @@ import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mirrorIdentity, resolveMirrorLocation } from '../../src/books/location.js';
 import { findInBooks, textMatch } from '../../src/books/answers/find.js';
+import { answerSales, lineSumsOf, salesInvoices } from '../../src/books/answers/sales.js';
 import type { Rec } from '../../src/books/rows.js';
 import { openMirrorStore, type MirrorStore } from '../../src/books/store.js';
 import { MIRRORED_KINDS, type MirroredKind } from '../../src/books/types.js';
@@ -92,6 +93,40 @@ describe('the store holds the records as the service sent them', () => {
       if (/^[\x20-\x7e]*$/.test(term)) expect(narrowed.customers.length + narrowed.products.length, term).toBeLessThan(all.customers.length + all.products.length);
     }
     expect(findInBooks(all, [c.name], 5)[0]?.customers.map((x) => x.id)).toContain(c.id);
+    await store.close();
+  });
+
+  it('sums lines per product in SQL exactly as the rows add up, and declines what it cannot add', async () => {
+    const store = await filled();
+    const picked = records.invoices.filter((i: Json) => i.status !== 'draft').slice(0, 40);
+    for (const inv of picked) {
+      const detail = (await get(live, `/api/v1/invoices/${inv.id}`)).body.data;
+      await store.setLines(inv.id, detail.updated_at, detail.items);
+    }
+    const filter = { excludeStatuses: ['draft', 'void'] };
+    const invoices = await store.read.invoices(filter);
+    const bySql = await store.read.lineSums(filter);
+    expect(bySql).not.toBeNull();
+    const q = { range: { from: '0000-01-01', to: '9999-12-31' }, groupBy: 'product' as const, limit: 1000 };
+    const names = await store.read.productNames(records.products.map((p: Json) => p.id));
+    const inSql = answerSales(invoices, q, bySql!, names);
+    const inJs = answerSales(invoices, q, lineSumsOf(salesInvoices(invoices, q), await store.read.lines(filter)), names);
+    expect(inSql.groups.length).toBeGreaterThan(3);
+    expect(inSql).toEqual(inJs);
+    // The test's own arithmetic for one product, from the raw lines.
+    const top = inSql.groups[0]!;
+    let subtotal = new Decimal(0);
+    for (const inv of picked) {
+      const detail = (await get(live, `/api/v1/invoices/${inv.id}`)).body.data;
+      if (detail.currency !== top.currency || ['draft', 'void'].includes(detail.status)) continue;
+      for (const l of detail.items) if ((l.product_id ?? null) === top.key) subtotal = subtotal.plus(l.line_total);
+    }
+    expect(new Decimal(top.subtotal).equals(subtotal)).toBe(true);
+
+    const odd = picked[0];
+    const detail = (await get(live, `/api/v1/invoices/${odd.id}`)).body.data;
+    await store.setLines(odd.id, detail.updated_at, [{ ...detail.items[0], quantity: '1e3' }]);
+    expect(await store.read.lineSums(filter)).toBeNull();
     await store.close();
   });
 

@@ -1,6 +1,7 @@
+import { fromScaled } from '../../src/books/sqlite/exact-sums.js';
 import { describe, expect, it } from 'vitest';
 import { periodOf, resolveRange } from '../../src/books/answers/dates.js';
-import { answerSales } from '../../src/books/answers/sales.js';
+import { answerSales, lineSumsOf, salesInvoices } from '../../src/books/answers/sales.js';
 import { TODAY, invoice, line } from './answers-rows.js';
 
 const rows = [
@@ -63,11 +64,22 @@ describe('sales', () => {
       line({ invoice_id: 2, quantity: '3.000000', line_total: '15.00', tax_amount: '2.25', position: 1, product_id: null, description: 'Labour' }),
       line({ invoice_id: 3, quantity: '9.000000', line_total: '99.00', tax_amount: '0.00' }),
     ];
-    const a = answerSales(rows, { range, groupBy: 'product', limit: 10 }, lines, new Map([[7, 'Cedar bracket 90mm']]));
+    const q = { range, groupBy: 'product' as const, limit: 10 };
+    const a = answerSales(rows, q, lineSumsOf(salesInvoices(rows, q), lines), new Map([[7, 'Cedar bracket 90mm']]));
     expect(a.groups).toEqual([
       { key: 7, label: 'Cedar bracket 90mm', currency: 'NZD', count: 2, subtotal: '15.05', tax: '2.26', total: '17.31', quantity: '2.5' },
       { key: null, label: 'lines without a product', currency: 'NZD', count: 1, subtotal: '15.00', tax: '2.25', total: '17.25', quantity: '3' },
     ]);
     expect(a.lines).toEqual({ with_lines: 2, invoices: 3 });
+  });
+});
+
+describe('exact sums written back from whole units', () => {
+  it('places the point, pads and keeps the sign', () => {
+    expect(fromScaled('-1250', 2)).toBe('-12.50');
+    expect(fromScaled('5', 3)).toBe('0.005');
+    expect(fromScaled('-5', 3)).toBe('-0.005');
+    expect(fromScaled('42', 0)).toBe('42');
+    expect(fromScaled('900719925474099312345', 6)).toBe('900719925474099.312345');
   });
 });

@@ -1,7 +1,7 @@
 // report_sales: what was invoiced in a date range, per currency, grouped as asked.
 import * as z from 'zod/v4';
 import { resolveRange } from '../../src/books/answers/dates.js';
-import { answerSales, LEFT_OUT_BY_DEFAULT, SALES_GROUPS, type SalesAnswer, type SalesFigures } from '../../src/books/answers/sales.js';
+import { answerSales, LEFT_OUT_BY_DEFAULT, lineSumsOf, salesInvoices, SALES_GROUPS, type SalesAnswer, type SalesFigures } from '../../src/books/answers/sales.js';
 import { READ_HINTS, defineTool } from '../define.js';
 import { INVOICE_STATUSES } from '../params.js';
 import { asOf, asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeWords, rows, shownOf } from './fresh.js';
@@ -56,9 +56,10 @@ export const reportSales = defineTool({
     const question = { range, statuses: args.with_draft_and_void ? INVOICE_STATUSES : undefined, groupBy: args.group_by, limit: args.limit };
     let answer: SalesAnswer;
     if (args.group_by === 'product') {
-      const lines = await read.lines({ issuedFrom: range.from, issuedTo: range.to, ...(args.with_draft_and_void ? {} : { excludeStatuses: LEFT_OUT_BY_DEFAULT }) });
-      const names = await read.productNames([...new Set(lines.flatMap((l) => (l.product_id === null ? [] : [l.product_id])))]);
-      answer = answerSales(invoices, question, lines, names);
+      const ofRange = { issuedFrom: range.from, issuedTo: range.to, ...(args.with_draft_and_void ? {} : { excludeStatuses: LEFT_OUT_BY_DEFAULT }) };
+      const sums = (await read.lineSums(ofRange)) ?? lineSumsOf(salesInvoices(invoices, question), await read.lines(ofRange));
+      const names = await read.productNames(sums.products.flatMap((p) => (p.product_id === null ? [] : [p.product_id])));
+      answer = answerSales(invoices, question, sums, names);
     } else {
       answer = answerSales(invoices, question);
     }

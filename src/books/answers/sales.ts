@@ -1,7 +1,7 @@
 // Sales: invoices issued in a date range, summed per currency (count, subtotal, tax, total) and grouped by
 // period, customer, sales channel, status or product. Product figures come from the stored lines, and say
 // how many of the range's invoices had their lines stored, so a partial figure never passes for a whole one.
-import type { InvoiceRow, LineRow } from '../types.js';
+import type { InvoiceRow, LineRow, LineSums, ProductLineSums } from '../types.js';
 import { inRange, periodOf, PERIODS, type DateRange, type Period } from './dates.js';
 import { Decimal } from 'decimal.js';
 import { Sum, byCurrency, groupBy, keyOf } from './money.js';
@@ -90,11 +90,12 @@ function headerGroups(rows: readonly InvoiceRow[], by: HeaderGroup): SalesGroup[
   });
 }
 
-function productGroups(rows: readonly InvoiceRow[], lines: readonly LineRow[], names: ReadonlyMap<number, string>): SalesGroup[] {
+/** The lines of the range's invoices summed per product and currency here (when the store cannot). */
+export function lineSumsOf(rows: readonly InvoiceRow[], lines: readonly LineRow[]): LineSums {
   const byInvoice = new Map(rows.map((r) => [r.id, r]));
   const ofRange = lines.filter((l) => byInvoice.has(l.invoice_id));
   const groups = groupBy(ofRange, (l) => keyOf(l.product_id, byInvoice.get(l.invoice_id)?.currency));
-  return [...groups.values()].map((own) => {
+  const products = [...groups.values()].map((own): ProductLineSums => {
     const first = own[0] as LineRow;
     const subtotal = new Sum();
     const tax = new Sum();
@@ -104,14 +105,34 @@ function productGroups(rows: readonly InvoiceRow[], lines: readonly LineRow[], n
       tax.add(l.tax_amount);
       quantity.add(l.quantity);
     }
+    return {
+      product_id: first.product_id,
+      currency: byInvoice.get(first.invoice_id)?.currency ?? '',
+      invoices: new Set(own.map((l) => l.invoice_id)).size,
+      line_total: [subtotal.toString()],
+      tax_amount: [tax.toString()],
+      quantity: [quantity.decimal.toFixed()],
+      description: first.description,
+    };
+  });
+  return { products, withLines: new Set(ofRange.map((l) => l.invoice_id)).size };
+}
+
+function productGroups(sums: LineSums, names: ReadonlyMap<number, string>): SalesGroup[] {
+  return sums.products.map((p) => {
+    const subtotal = new Sum();
+    const tax = new Sum();
+    const quantity = new Sum();
+    for (const part of p.line_total) subtotal.add(part);
+    for (const part of p.tax_amount) tax.add(part);
+    for (const part of p.quantity) quantity.add(part);
     // A line's total is its line_total plus its tax: the group's total is the two sums added.
     const total = new Sum().addSum(subtotal).addSum(tax);
-    const label = first.product_id === null ? 'lines without a product' : (names.get(first.product_id) ?? first.description);
     return {
-      key: first.product_id,
-      label,
-      currency: byInvoice.get(first.invoice_id)?.currency ?? '',
-      count: new Set(own.map((l) => l.invoice_id)).size,
+      key: p.product_id,
+      label: p.product_id === null ? 'lines without a product' : (names.get(p.product_id) ?? p.description),
+      currency: p.currency,
+      count: p.invoices,
       subtotal: subtotal.toString(),
       tax: tax.toString(),
       total: total.toString(),
@@ -130,22 +151,19 @@ function ordered(groups: SalesGroup[], by: SalesGroupBy): SalesGroup[] {
   return groups.sort((a, b) => totalOf(b).comparedTo(totalOf(a)) || String(a.key).localeCompare(String(b.key), 'en', { numeric: true }));
 }
 
-/** `invoices` and `lines` as the mirror holds them; `productNames` names the products of product groups. */
+/** `invoices` as the mirror holds them; for product groups, their lines summed and the products' names. */
 export function answerSales(
   invoices: readonly InvoiceRow[],
   q: SalesQuestion,
-  lines: readonly LineRow[] = [],
+  lines: LineSums = { products: [], withLines: 0 },
   productNames: ReadonlyMap<number, string> = new Map(),
 ): SalesAnswer {
   const rows = salesInvoices(invoices, q);
   const answer: SalesAnswer = { totals: perCurrency(rows), groups: [], groups_left_out: 0 };
   if (!q.groupBy) return answer;
-  const groups = ordered(q.groupBy === 'product' ? productGroups(rows, lines, productNames) : headerGroups(rows, q.groupBy), q.groupBy);
+  const groups = ordered(q.groupBy === 'product' ? productGroups(lines, productNames) : headerGroups(rows, q.groupBy), q.groupBy);
   answer.groups = groups.slice(0, q.limit);
   answer.groups_left_out = Math.max(0, groups.length - q.limit);
-  if (q.groupBy === 'product') {
-    const ids = new Set(rows.map((r) => r.id));
-    answer.lines = { with_lines: new Set(lines.filter((l) => ids.has(l.invoice_id)).map((l) => l.invoice_id)).size, invoices: rows.length };
-  }
+  if (q.groupBy === 'product') answer.lines = { with_lines: lines.withLines, invoices: rows.length };
   return answer;
 }

@@ -16,8 +16,11 @@ import type {
   QuoteFilter,
   QuoteRow,
   TextMatch,
+  LineSums,
+  ProductLineSums,
 } from '../types.js';
 import type { Db, SqlValue } from './db.js';
+import { fromScaled, isPlain, placesOf, scaledSum } from './exact-sums.js';
 
 type Cells = SqlValue[];
 const str = (v: SqlValue | undefined): string => (v === null || v === undefined ? '' : String(v));
@@ -216,6 +219,42 @@ export function sqliteReader(db: Db): MirrorReader {
         found.push(...query(w));
       }
       return found.sort((a, b) => a.id - b.id);
+    },
+    async lineSums(filter) {
+      const from = (w: Where): string => `FROM lines l JOIN invoices i ON i.id = l.invoice_id${w}`;
+      const amounts = ['l.line_total', 'l.tax_amount', 'l.quantity'];
+      const unsummable = invoiceWhere(filter, 'i.');
+      unsummable.add(`NOT (${amounts.map((c) => `COALESCE(${isPlain(c)}, 0)`).join(' AND ')})`);
+      if (Number(db.value(`SELECT COUNT(*) ${from(unsummable)}`, unsummable.args)) > 0) return null;
+      const w = invoiceWhere(filter, 'i.');
+      const products = new Map<string, ProductLineSums & { first: string }>();
+      let parts: SqlValue[][];
+      try {
+        parts = db.rows(
+          `SELECT l.product_id, i.currency, ${amounts.map((c) => `${placesOf(c)}, ${scaledSum(c)}`).join(', ')},
+                  MIN(printf('%012d%06d', l.invoice_id, l.position)), l.description
+           ${from(w)} GROUP BY l.product_id, i.currency, ${amounts.map(placesOf).join(', ')}`,
+          w.args,
+        );
+      } catch (err) {
+        if (/integer overflow/i.test(String(err))) return null;
+        throw err;
+      }
+      for (const [productId, currency, pTotal, total, pTax, tax, pQuantity, quantity, first, description] of parts) {
+        const key = `${String(productId)} ${str(currency)}`;
+        const found = products.get(key) ?? { product_id: productId === null ? null : num(productId), currency: str(currency), invoices: 0, line_total: [], tax_amount: [], quantity: [], description: str(description), first: str(first) };
+        found.line_total.push(fromScaled(str(total), num(pTotal)));
+        found.tax_amount.push(fromScaled(str(tax), num(pTax)));
+        found.quantity.push(fromScaled(str(quantity), num(pQuantity)));
+        if (str(first) < found.first) Object.assign(found, { first: str(first), description: str(description) });
+        products.set(key, found);
+      }
+      for (const [productId, currency, invoices] of db.rows(`SELECT l.product_id, i.currency, COUNT(DISTINCT l.invoice_id) ${from(w)} GROUP BY l.product_id, i.currency`, w.args)) {
+        const found = products.get(`${String(productId)} ${str(currency)}`);
+        if (found) found.invoices = num(invoices);
+      }
+      const withLines = num(db.value(`SELECT COUNT(DISTINCT l.invoice_id) ${from(w)}`, w.args));
+      return { products: [...products.values()].map(({ first: _first, ...sums }) => sums), withLines } satisfies LineSums;
     },
     async productNames(ids) {
       const names = new Map<number, string>();
