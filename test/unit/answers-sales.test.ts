@@ -1,4 +1,4 @@
-import { fromScaled } from '../../src/books/sqlite/exact-sums.js';
+import { fromScaled, unitsOf } from '../../src/books/sqlite/exact-sums.js';
 import { describe, expect, it } from 'vitest';
 import { periodOf, resolveRange } from '../../src/books/answers/dates.js';
 import { answerSales, lineSumsOf, salesInvoices } from '../../src/books/answers/sales.js';
@@ -81,5 +81,16 @@ describe('exact sums written back from whole units', () => {
     expect(fromScaled('-5', 3)).toBe('-0.005');
     expect(fromScaled('42', 0)).toBe('42');
     expect(fromScaled('900719925474099312345', 6)).toBe('900719925474099.312345');
+  });
+
+  it('gives units only to plain decimals of at most 18 digits', () => {
+    expect(unitsOf('-12.50')).toEqual(['-1250', 2]);
+    expect(unitsOf('6.000000')).toEqual(['6000000', 6]);
+    expect(unitsOf('0.05')).toEqual(['005', 2]);
+    expect(unitsOf('42')).toEqual(['42', 0]);
+    expect(unitsOf('123456789012345678')).toEqual(['123456789012345678', 0]);
+    for (const odd of ['1e3', '1234567890123456789', '.5', '5.', '1.2.3', '+5', ' 5', '', null]) expect(unitsOf(odd), String(odd)).toEqual([null, null]);
+    for (const [units, places] of [unitsOf('-12.50'), unitsOf('0.05'), unitsOf('6.000000')]) expect(fromScaled(units!, places!)).toMatch(/^-?\d+\.\d+$/);
+    expect(fromScaled(...(unitsOf('0.05') as [string, number]))).toBe('0.05');
   });
 });

@@ -20,7 +20,7 @@ import type {
   ProductLineSums,
 } from '../types.js';
 import type { Db, SqlValue } from './db.js';
-import { fromScaled, isPlain, placesOf, scaledSum } from './exact-sums.js';
+import { fromScaled } from './exact-sums.js';
 
 type Cells = SqlValue[];
 const str = (v: SqlValue | undefined): string => (v === null || v === undefined ? '' : String(v));
@@ -222,39 +222,43 @@ export function sqliteReader(db: Db): MirrorReader {
     },
     async lineSums(filter) {
       const from = (w: Where): string => `FROM lines l JOIN invoices i ON i.id = l.invoice_id${w}`;
-      const amounts = ['l.line_total', 'l.tax_amount', 'l.quantity'];
-      const unsummable = invoiceWhere(filter, 'i.');
-      unsummable.add(`NOT (${amounts.map((c) => `COALESCE(${isPlain(c)}, 0)`).join(' AND ')})`);
-      if (Number(db.value(`SELECT COUNT(*) ${from(unsummable)}`, unsummable.args)) > 0) return null;
       const w = invoiceWhere(filter, 'i.');
-      const products = new Map<string, ProductLineSums & { first: string }>();
+      const places = 'l.total_places, l.tax_places, l.quantity_places';
       let parts: SqlValue[][];
       try {
         parts = db.rows(
-          `SELECT l.product_id, i.currency, ${amounts.map((c) => `${placesOf(c)}, ${scaledSum(c)}`).join(', ')},
-                  MIN(printf('%012d%06d', l.invoice_id, l.position)), l.description
-           ${from(w)} GROUP BY l.product_id, i.currency, ${amounts.map(placesOf).join(', ')}`,
+          `SELECT l.product_id, i.currency, ${places}, CAST(SUM(l.total_units) AS TEXT), CAST(SUM(l.tax_units) AS TEXT), CAST(SUM(l.quantity_units) AS TEXT),
+                  COUNT(DISTINCT l.invoice_id), SUM(l.total_units IS NULL OR l.tax_units IS NULL OR l.quantity_units IS NULL),
+                  MIN(l.invoice_id * 1000000 + l.position), l.description
+           ${from(w)} GROUP BY l.product_id, i.currency, ${places}`,
           w.args,
         );
       } catch (err) {
         if (/integer overflow/i.test(String(err))) return null;
         throw err;
       }
-      for (const [productId, currency, pTotal, total, pTax, tax, pQuantity, quantity, first, description] of parts) {
+      const products = new Map<string, ProductLineSums & { first: number; parts: number }>();
+      for (const [productId, currency, pTotal, pTax, pQuantity, total, tax, quantity, invoices, unsummable, first, description] of parts) {
+        if (num(unsummable) > 0) return null;
         const key = `${String(productId)} ${str(currency)}`;
-        const found = products.get(key) ?? { product_id: productId === null ? null : num(productId), currency: str(currency), invoices: 0, line_total: [], tax_amount: [], quantity: [], description: str(description), first: str(first) };
+        const found = products.get(key) ?? { product_id: productId === null ? null : num(productId), currency: str(currency), invoices: num(invoices), line_total: [], tax_amount: [], quantity: [], description: str(description), first: num(first), parts: 0 };
+        found.parts++;
         found.line_total.push(fromScaled(str(total), num(pTotal)));
         found.tax_amount.push(fromScaled(str(tax), num(pTax)));
         found.quantity.push(fromScaled(str(quantity), num(pQuantity)));
-        if (str(first) < found.first) Object.assign(found, { first: str(first), description: str(description) });
+        if (num(first) < found.first) Object.assign(found, { first: num(first), description: str(description) });
         products.set(key, found);
       }
-      for (const [productId, currency, invoices] of db.rows(`SELECT l.product_id, i.currency, COUNT(DISTINCT l.invoice_id) ${from(w)} GROUP BY l.product_id, i.currency`, w.args)) {
-        const found = products.get(`${String(productId)} ${str(currency)}`);
-        if (found) found.invoices = num(invoices);
+      // A product whose amounts were written with more than one number of places spans several groups:
+      // its invoices are counted apart, once each.
+      if ([...products.values()].some((p) => p.parts > 1)) {
+        for (const [productId, currency, invoices] of db.rows(`SELECT l.product_id, i.currency, COUNT(DISTINCT l.invoice_id) ${from(w)} GROUP BY l.product_id, i.currency`, w.args)) {
+          const found = products.get(`${String(productId)} ${str(currency)}`);
+          if (found) found.invoices = num(invoices);
+        }
       }
       const withLines = num(db.value(`SELECT COUNT(DISTINCT l.invoice_id) ${from(w)}`, w.args));
-      return { products: [...products.values()].map(({ first: _first, ...sums }) => sums), withLines } satisfies LineSums;
+      return { products: [...products.values()].map(({ first: _first, parts: _parts, ...sums }) => sums), withLines } satisfies LineSums;
     },
     async productNames(ids) {
       const names = new Map<number, string>();

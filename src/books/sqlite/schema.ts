@@ -3,7 +3,7 @@
 import { COLUMNS, INTEGER_COLUMNS } from '../rows.js';
 import { MIRRORED_KINDS } from '../types.js';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const columnType = (name: string): string => (INTEGER_COLUMNS.has(name) ? 'INTEGER' : 'TEXT');
 
@@ -26,8 +26,11 @@ export const SCHEMA: readonly string[] = [
   // Lines coverage (on every answer) and the lines still wanted are counted from this index alone.
   'CREATE INDEX IF NOT EXISTS invoices_lines ON invoices (lines_stamp, stamp)',
   'CREATE INDEX IF NOT EXISTS payments_date ON payments (payment_date)',
+  // Each summed amount also as whole units of its last decimal place (exact-sums.ts), null when not plain.
   `CREATE TABLE IF NOT EXISTS lines (invoice_id INTEGER NOT NULL, position INTEGER NOT NULL, description TEXT, quantity TEXT,
-     unit_price TEXT, tax_amount TEXT, line_total TEXT, product_id INTEGER, PRIMARY KEY (invoice_id, position))`,
+     unit_price TEXT, tax_amount TEXT, line_total TEXT, product_id INTEGER,
+     total_units INTEGER, total_places INTEGER, tax_units INTEGER, tax_places INTEGER, quantity_units INTEGER, quantity_places INTEGER,
+     PRIMARY KEY (invoice_id, position))`,
   `CREATE TABLE IF NOT EXISTS allocations (payment_id INTEGER NOT NULL, position INTEGER NOT NULL, invoice_id INTEGER,
      invoice_number TEXT, amount TEXT, PRIMARY KEY (payment_id, position))`,
   'CREATE INDEX IF NOT EXISTS allocations_invoice ON allocations (invoice_id)',

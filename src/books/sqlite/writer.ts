@@ -1,6 +1,7 @@
 // The mirror's writes over SQLite. Each sync step is one atomic batch: the records, the events their diffs
 // made, and (when the step completes a read) the kind's new mark, so a crash leaves all or none of it.
 import type { Db, SqlStatement, SqlValue } from './db.js';
+import { unitsOf } from './exact-sums.js';
 import type { BooksEvent } from '../../events/event.js';
 import { allocationsOf, cellsOf, COLUMNS, linesOf, stampOf, type Rec } from '../rows.js';
 import type { KindMark, StoredEvent } from '../store.js';
@@ -59,10 +60,14 @@ export function sqliteWriter(db: Db) {
     async setLines(invoiceId: number, stamp: string, items: unknown): Promise<void> {
       db.batch([
           { sql: 'DELETE FROM lines WHERE invoice_id = ?', args: [invoiceId] },
-          ...linesOf(items).map((l, i) => ({
-            sql: 'INSERT INTO lines (invoice_id, position, description, quantity, unit_price, tax_amount, line_total, product_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-            args: [invoiceId, i, ...l],
-          })),
+          ...linesOf(items).map((l, i) => {
+            const [, quantity, , tax, total] = l as (string | null)[];
+            return {
+              sql: `INSERT INTO lines (invoice_id, position, description, quantity, unit_price, tax_amount, line_total, product_id,
+                      total_units, total_places, tax_units, tax_places, quantity_units, quantity_places) VALUES (${Array(14).fill('?').join(', ')})`,
+              args: [invoiceId, i, ...l, ...unitsOf(total ?? null), ...unitsOf(tax ?? null), ...unitsOf(quantity ?? null)],
+            };
+          }),
           { sql: 'UPDATE invoices SET lines_stamp = ? WHERE id = ?', args: [stamp, invoiceId] },
       ]);
     },
