@@ -1,6 +1,7 @@
 // A record as the service sent it, split into the typed columns the mirror's queries filter on. Amounts and
 // dates stay the service's strings; ids are integers; a missing field is null. The raw JSON is kept beside
 // them, so fields we do not know survive.
+import { unitsOf } from './sqlite/exact-sums.js';
 import type { MirroredKind } from './types.js';
 
 export type Rec = Record<string, unknown> & { id: number };
@@ -20,14 +21,19 @@ export function stampOf(record: Record<string, unknown>): string | null {
 /** The typed columns of each kind's table, in order (after `id`; `stamp` and `raw` follow them). */
 export const COLUMNS: Record<MirroredKind, readonly string[]> = {
   customers: ['code', 'name', 'email', 'status'],
-  invoices: ['number', 'status', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'currency', 'subtotal', 'tax_total', 'total', 'balance', 'sales_channel'],
+  invoices: [
+    'number', 'status', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'currency', 'subtotal', 'tax_total', 'total', 'balance', 'sales_channel',
+    'balance_units', 'balance_places',
+  ],
   quotes: ['number', 'status', 'customer_id', 'customer_name', 'issue_date', 'valid_until', 'total', 'currency', 'accepted_at'],
   payments: ['customer_id', 'customer_name', 'amount', 'currency', 'payment_date', 'method', 'reference'],
   products: ['name', 'sku', 'barcode', 'type', 'default_price', 'is_active', 'track_stock', 'on_hand', 'reorder_level', 'low'],
 };
 
 /** Columns that hold integers (the rest hold text). */
-export const INTEGER_COLUMNS = new Set(['customer_id', 'is_active', 'track_stock', 'low', 'product_id', 'invoice_id', 'position', 'payment_id']);
+export const INTEGER_COLUMNS = new Set([
+  'customer_id', 'is_active', 'track_stock', 'low', 'product_id', 'invoice_id', 'position', 'payment_id', 'balance_units', 'balance_places',
+]);
 
 export function cellsOf(kind: MirroredKind, r: Rec): Cell[] {
   const customer = obj(r['customer']);
@@ -38,6 +44,8 @@ export function cellsOf(kind: MirroredKind, r: Rec): Cell[] {
       return [
         text(r['number']), text(r['status']), int(customer['id']), text(customer['name']), text(r['issue_date']), text(r['due_date']),
         text(r['currency']), text(r['subtotal']), text(r['tax_total']), text(r['total']), text(r['balance']), text(r['sales_channel']),
+        // The balance also as whole units of its last place, for exact sums in SQL (exact-sums.ts).
+        ...unitsOf(text(r['balance'])),
       ];
     case 'quotes':
       return [

@@ -166,6 +166,24 @@ export interface LineSums {
   withLines: number;
 }
 
+/** Receivable invoices summed by the store (see MirrorReader.owing). Balances are exact decimal strings. */
+export interface OwingSums {
+  /** Per currency and due date. */
+  byDueDate: { currency: string; due_date: string; count: number; balance: string }[];
+  /** Per currency, the customers owing the most (ties to the lower id), at most `top` of each currency. */
+  topCustomers: { currency: string; customer_id: number; customer_name: string; count: number; balance: string; oldest_due: string }[];
+  /** The oldest due first (then by id), at most `limit`. */
+  oldest: InvoiceRow[];
+}
+
+export interface OwingQuestion {
+  customerId?: number | undefined;
+  /** Only invoices due before this day. */
+  dueBefore?: string | undefined;
+  top: number;
+  limit: number;
+}
+
 /** The read side of the store. Every method answers from the local copy and makes no service call. */
 export interface MirrorReader {
   customers(filter?: CustomerFilter): Promise<CustomerRow[]>;
@@ -181,6 +199,11 @@ export interface MirrorReader {
    * amount is not a plain decimal it can add exactly: then sum `lines()` instead.
    */
   lineSums(filter: InvoiceFilter): Promise<LineSums | null>;
+  /**
+   * Receivable invoices (not draft or void, balance above zero) summed by the store. Null when a balance is
+   * not a plain decimal, or a currency's balances are written with different places: then sum the rows.
+   */
+  owing(q: OwingQuestion): Promise<OwingSums | null>;
   /** The names of these products (those held). */
   productNames(ids: readonly number[]): Promise<Map<number, string>>;
   /** The record as the service last sent it (unknown fields kept), or null. */

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mirrorIdentity, resolveMirrorLocation } from '../../src/books/location.js';
 import { findInBooks, textMatch } from '../../src/books/answers/find.js';
 import { answerSales, lineSumsOf, salesInvoices } from '../../src/books/answers/sales.js';
+import { answerOwed, answerOwedFromSums } from '../../src/books/answers/owed.js';
+import { addDays } from '../../src/books/answers/dates.js';
 import type { Rec } from '../../src/books/rows.js';
 import { openMirrorStore, type MirrorStore } from '../../src/books/store.js';
 import { MIRRORED_KINDS, type MirroredKind } from '../../src/books/types.js';
@@ -127,6 +129,33 @@ describe('the store holds the records as the service sent them', () => {
     const detail = (await get(live, `/api/v1/invoices/${odd.id}`)).body.data;
     await store.setLines(odd.id, detail.updated_at, [{ ...detail.items[0], quantity: '1e3' }]);
     expect(await store.read.lineSums(filter)).toBeNull();
+    await store.close();
+  });
+
+  it('sums what is owed in SQL exactly as the rows add up, and declines balances of mixed places', async () => {
+    const store = await filled();
+    const today = '2026-06-30';
+    const c = records.invoices.find((i: Json) => !['draft', 'void'].includes(i.status) && new Decimal(i.balance).gt(0)).customer.id;
+    const questions = [
+      { today, top: 10, invoiceLimit: 20 },
+      { today, top: 3, invoiceLimit: 5, overDays: 30 },
+      { today, top: 10, invoiceLimit: 200, customerId: c },
+      { today, top: 1, invoiceLimit: 1, overDays: 5000 },
+    ];
+    const rows = await store.read.invoices({ receivable: true });
+    for (const q of questions) {
+      const sums = await store.read.owing({ customerId: q.customerId, dueBefore: q.overDays === undefined ? undefined : addDays(today, -q.overDays), top: q.top, limit: q.invoiceLimit });
+      expect(sums, JSON.stringify(q)).not.toBeNull();
+      expect(answerOwedFromSums(sums!, q), JSON.stringify(q)).toEqual(answerOwed(rows, q));
+    }
+    const whole = answerOwedFromSums((await store.read.owing({ top: 10, limit: 20 }))!, questions[0]!);
+    expect(whole.currencies.length).toBeGreaterThan(0);
+    const nzd = records.invoices.filter((i: Json) => i.currency === whole.currencies[0]!.currency && !['draft', 'void'].includes(i.status) && new Decimal(i.balance).gt(0));
+    expect(new Decimal(whole.currencies[0]!.balance).equals(nzd.reduce((sum: Decimal, i: Json) => sum.plus(i.balance), new Decimal(0)))).toBe(true);
+
+    const one = records.invoices.find((i: Json) => !['draft', 'void'].includes(i.status) && new Decimal(i.balance).gt(0));
+    await store.write('invoices', [{ ...one, balance: new Decimal(one.balance).toFixed(3) }], []);
+    expect(await store.read.owing({ top: 10, limit: 20 })).toBeNull();
     await store.close();
   });
 

@@ -1,6 +1,7 @@
 // report_owed: what is owed per currency, aged, by customer, and the invoices behind it.
 import * as z from 'zod/v4';
-import { AGE_BANDS, answerOwed, type OwedAnswer, type OwedCurrency } from '../../src/books/answers/owed.js';
+import { addDays } from '../../src/books/answers/dates.js';
+import { AGE_BANDS, answerOwed, answerOwedFromSums, type OwedAnswer, type OwedCurrency } from '../../src/books/answers/owed.js';
 import { READ_HINTS, defineTool } from '../define.js';
 import { asOf, asOfFields, asOfLine, freshBooks, limit, money, rows, shownOf } from './fresh.js';
 
@@ -55,8 +56,12 @@ export const reportOwed = defineTool({
   annotations: READ_HINTS,
   async handler(ctx, args) {
     const { read, freshness } = await freshBooks(ctx, ['invoices']);
-    const invoices = await read.invoices({ receivable: true, ...(args.customer_id ? { customerId: args.customer_id } : {}) });
-    const answer = answerOwed(invoices, { today: freshness.today, overDays: args.over_days, customerId: args.customer_id, top: args.top, invoiceLimit: args.limit });
+    const question = { today: freshness.today, overDays: args.over_days, customerId: args.customer_id, top: args.top, invoiceLimit: args.limit };
+    const dueBefore = args.over_days === undefined ? undefined : addDays(freshness.today, -args.over_days);
+    const sums = await read.owing({ customerId: args.customer_id, dueBefore, top: args.top, limit: args.limit });
+    const answer = sums
+      ? answerOwedFromSums(sums, question)
+      : answerOwed(await read.invoices({ receivable: true, ...(args.customer_id ? { customerId: args.customer_id } : {}) }), question);
     const scope = [args.customer_id ? `customer ${args.customer_id}` : '', args.over_days !== undefined ? `more than ${args.over_days} days past due` : '']
       .filter(Boolean)
       .join(', ');

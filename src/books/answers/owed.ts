@@ -1,6 +1,6 @@
 // What is owed: receivable invoices (not draft or void, balance above zero) summed per currency, aged by
 // days past due as of the business's today, and by customer (largest first, ties to the lower id).
-import type { InvoiceRow } from '../types.js';
+import type { InvoiceRow, OwingSums } from '../types.js';
 import { daysBetween } from './dates.js';
 import { Sum, byCurrency, groupBy, isPositive, readAmount, type Amount } from './money.js';
 
@@ -74,8 +74,8 @@ export interface OwedAnswer {
 class Tally {
   count = 0;
   readonly sum = new Sum();
-  add(balance: Amount): void {
-    this.count++;
+  add(balance: Amount, count = 1): void {
+    this.count += count;
     this.sum.add(balance);
   }
   addTally(other: Tally): this {
@@ -106,9 +106,9 @@ interface Owing {
 
 // Each balance is read once and added twice: to its age band and to its customer. The currency's whole
 // and its past-due part are sums of the bands.
-function currencyFigures(currency: string, rows: readonly Owing[]): OwedCurrency {
+function currencyFigures(currency: string, rows: readonly Pick<Owing, 'days' | 'balance'>[], counts?: readonly number[]): OwedCurrency {
   const bands = new Map<AgeBand, Tally>(AGE_BANDS.map((band) => [band, new Tally()]));
-  for (const o of rows) bands.get(ageBand(o.days))?.add(o.balance);
+  rows.forEach((o, i) => bands.get(ageBand(o.days))?.add(o.balance, counts?.[i] ?? 1));
   const aged = Object.fromEntries(AGE_BANDS.map((band) => [band, bands.get(band)?.figure])) as Record<AgeBand, CountedAmount>;
   const pastDue = AGE_BANDS.filter((b) => b !== 'not_due').reduce((t, b) => t.addTally(bands.get(b) ?? new Tally()), new Tally());
   const whole = new Tally().addTally(bands.get('not_due') ?? new Tally()).addTally(pastDue);
@@ -134,6 +134,20 @@ function topCustomers(currency: string, rows: readonly Owing[], top: number): Ow
 
 const byDueThenId = (a: InvoiceRow, b: InvoiceRow): number => (a.due_date < b.due_date ? -1 : a.due_date > b.due_date ? 1 : a.id - b.id);
 
+const listedInvoice = (r: InvoiceRow, days: number): OwedInvoice => ({
+  id: r.id,
+  number: r.number,
+  customer_id: r.customer_id,
+  customer_name: r.customer_name,
+  status: r.status,
+  due_date: r.due_date,
+  days_past_due: Math.max(0, days),
+  currency: r.currency,
+  total: r.total,
+  balance: r.balance,
+});
+
+/** What is owed, from the invoices as rows (summed here). */
 export function answerOwed(invoices: readonly InvoiceRow[], q: OwedQuestion): OwedAnswer {
   const age = agesAsOf(q.today);
   const owing: Owing[] = [];
@@ -151,18 +165,34 @@ export function answerOwed(invoices: readonly InvoiceRow[], q: OwedQuestion): Ow
   return {
     currencies: perCurrency.map(({ currency, own }) => currencyFigures(currency, own)),
     customers: perCurrency.flatMap(({ currency, own }) => topCustomers(currency, own, q.top)),
-    invoices: listed.slice(0, q.invoiceLimit).map((r) => ({
-      id: r.id,
-      number: r.number,
-      customer_id: r.customer_id,
-      customer_name: r.customer_name,
-      status: r.status,
-      due_date: r.due_date,
-      days_past_due: Math.max(0, age(r)),
-      currency: r.currency,
-      total: r.total,
-      balance: r.balance,
-    })),
+    invoices: listed.slice(0, q.invoiceLimit).map((r) => listedInvoice(r, age(r))),
     invoices_left_out: Math.max(0, listed.length - q.invoiceLimit),
+  };
+}
+
+/** The same answer from the store's sums (the question's customer and days already applied by the store). */
+export function answerOwedFromSums(sums: OwingSums, q: OwedQuestion): OwedAnswer {
+  const age = agesAsOf(q.today);
+  const perCurrency = [...groupBy(sums.byDueDate, (d) => d.currency)].map(([currency, own]) => ({ currency, own }));
+  perCurrency.sort(byCurrency);
+  const count = sums.byDueDate.reduce((n, d) => n + d.count, 0);
+  return {
+    currencies: perCurrency.map(({ currency, own }) =>
+      currencyFigures(currency, own.map((d) => ({ days: age(d), balance: readAmount(d.balance) })), own.map((d) => d.count)),
+    ),
+    customers: perCurrency.flatMap(({ currency }) =>
+      sums.topCustomers
+        .filter((c) => c.currency === currency)
+        .map((c) => ({
+          customer_id: c.customer_id,
+          customer_name: c.customer_name,
+          currency,
+          count: c.count,
+          balance: new Sum().add(c.balance).toString(),
+          oldest_due: c.oldest_due,
+        })),
+    ),
+    invoices: sums.oldest.map((r) => listedInvoice(r, age(r))),
+    invoices_left_out: Math.max(0, count - q.invoiceLimit),
   };
 }

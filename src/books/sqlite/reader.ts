@@ -260,6 +260,39 @@ export function sqliteReader(db: Db): MirrorReader {
       const withLines = num(db.value(`SELECT COUNT(DISTINCT l.invoice_id) ${from(w)}`, w.args));
       return { products: [...products.values()].map(({ first: _first, parts: _parts, ...sums }) => sums), withLines } satisfies LineSums;
     },
+    async owing(q) {
+      const w = invoiceWhere({ receivable: true, ...(q.customerId !== undefined ? { customerId: q.customerId } : {}) });
+      if (q.dueBefore !== undefined) w.add('due_date < ?', q.dueBefore);
+      const mixed = db.value(
+        `SELECT COUNT(*) FROM (SELECT currency FROM invoices${w} GROUP BY currency HAVING COUNT(balance_units) < COUNT(*) OR COUNT(DISTINCT balance_places) > 1)`,
+        w.args,
+      );
+      if (num(mixed) > 0) return null;
+      try {
+        const byDueDate = db
+          .rows(`SELECT currency, due_date, COUNT(*), CAST(SUM(balance_units) AS TEXT), MAX(balance_places) FROM invoices${w} GROUP BY currency, due_date`, w.args)
+          .map(([currency, due, count, units, places]) => ({ currency: str(currency), due_date: str(due), count: num(count), balance: fromScaled(str(units), num(places)) }));
+        // Within a currency every balance has the same places, so the whole units compare as the amounts do.
+        const topCustomers = db
+          .rows(
+            `SELECT g.currency, g.customer_id, i.customer_name, g.n, g.units, g.places, g.oldest FROM (
+               SELECT currency, customer_id, COUNT(*) AS n, CAST(SUM(balance_units) AS TEXT) AS units, MAX(balance_places) AS places,
+                      MIN(due_date) AS oldest, MIN(id) AS first_id,
+                      ROW_NUMBER() OVER (PARTITION BY currency ORDER BY SUM(balance_units) DESC, customer_id) AS place
+               FROM invoices${w} GROUP BY currency, customer_id) g
+             JOIN invoices i ON i.id = g.first_id WHERE g.place <= ? ORDER BY g.currency, g.place`,
+            [...w.args, q.top],
+          )
+          .map(([currency, customerId, name, count, units, places, oldest]) => ({
+            currency: str(currency), customer_id: num(customerId), customer_name: str(name), count: num(count), balance: fromScaled(str(units), num(places)), oldest_due: str(oldest),
+          }));
+        const oldest = db.rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY due_date, id LIMIT ?`, [...w.args, q.limit]).map(invoiceRows.row);
+        return { byDueDate, topCustomers, oldest };
+      } catch (err) {
+        if (/integer overflow/i.test(String(err))) return null;
+        throw err;
+      }
+    },
     async productNames(ids) {
       const names = new Map<number, string>();
       for (const chunk of chunks(ids)) {
