@@ -23,7 +23,7 @@ export const COLUMNS: Record<MirroredKind, readonly string[]> = {
   customers: ['code', 'name', 'email', 'status'],
   invoices: [
     'number', 'status', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'currency', 'subtotal', 'tax_total', 'total', 'balance', 'sales_channel',
-    'balance_units', 'balance_places',
+    'balance_units', 'balance_places', 'subtotal_units', 'subtotal_places', 'tax_units', 'tax_places', 'total_units', 'total_places',
   ],
   quotes: ['number', 'status', 'customer_id', 'customer_name', 'issue_date', 'valid_until', 'total', 'currency', 'accepted_at'],
   payments: ['customer_id', 'customer_name', 'amount', 'currency', 'payment_date', 'method', 'reference'],
@@ -33,6 +33,7 @@ export const COLUMNS: Record<MirroredKind, readonly string[]> = {
 /** Columns that hold integers (the rest hold text). */
 export const INTEGER_COLUMNS = new Set([
   'customer_id', 'is_active', 'track_stock', 'low', 'product_id', 'invoice_id', 'position', 'payment_id', 'balance_units', 'balance_places',
+  'subtotal_units', 'subtotal_places', 'tax_units', 'tax_places', 'total_units', 'total_places',
 ]);
 
 export function cellsOf(kind: MirroredKind, r: Rec): Cell[] {
@@ -44,8 +45,8 @@ export function cellsOf(kind: MirroredKind, r: Rec): Cell[] {
       return [
         text(r['number']), text(r['status']), int(customer['id']), text(customer['name']), text(r['issue_date']), text(r['due_date']),
         text(r['currency']), text(r['subtotal']), text(r['tax_total']), text(r['total']), text(r['balance']), text(r['sales_channel']),
-        // The balance also as whole units of its last place, for exact sums in SQL (exact-sums.ts).
-        ...unitsOf(text(r['balance'])),
+        // The amounts also as whole units of their last place, for exact sums in SQL (exact-sums.ts).
+        ...unitsOf(text(r['balance'])), ...unitsOf(text(r['subtotal'])), ...unitsOf(text(r['tax_total'])), ...unitsOf(text(r['total'])),
       ];
     case 'quotes':
       return [

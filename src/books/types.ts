@@ -166,6 +166,15 @@ export interface LineSums {
   withLines: number;
 }
 
+/** Invoices of one currency summed by the store: exact decimal strings that add up to each amount. */
+export interface CurrencySums {
+  currency: string;
+  count: number;
+  subtotal: string[];
+  tax: string[];
+  total: string[];
+}
+
 /** Receivable invoices summed by the store (see MirrorReader.owing). Balances are exact decimal strings. */
 export interface OwingSums {
   /** Per currency and due date. */
@@ -204,6 +213,8 @@ export interface MirrorReader {
    * not a plain decimal, or a currency's balances are written with different places: then sum the rows.
    */
   owing(q: OwingQuestion): Promise<OwingSums | null>;
+  /** The invoices the filter picks, summed per currency by the store; null when an amount is not plain. */
+  invoiceSums(filter: InvoiceFilter): Promise<CurrencySums[] | null>;
   /** The names of these products (those held). */
   productNames(ids: readonly number[]): Promise<Map<number, string>>;
   /** The record as the service last sent it (unknown fields kept), or null. */

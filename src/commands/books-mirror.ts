@@ -26,7 +26,7 @@ const EVENT_KINDS: readonly MirroredKind[] = ['invoices', 'payments', 'quotes', 
 
 // Every method of MirrorReader, once each: the compiler refuses a list that misses one.
 const EVERY_READER_METHOD: Record<keyof MirrorReader, true> = {
-  customers: true, customer: true, invoices: true, lines: true, quotes: true, payments: true, products: true, productNames: true, lineSums: true, owing: true, raw: true,
+  customers: true, customer: true, invoices: true, lines: true, quotes: true, payments: true, products: true, productNames: true, lineSums: true, owing: true, invoiceSums: true, raw: true,
 };
 const READER_METHODS = Object.keys(EVERY_READER_METHOD) as (keyof MirrorReader)[];
 

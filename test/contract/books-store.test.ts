@@ -8,7 +8,7 @@ import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mirrorIdentity, resolveMirrorLocation } from '../../src/books/location.js';
 import { findInBooks, textMatch } from '../../src/books/answers/find.js';
-import { answerSales, lineSumsOf, salesInvoices } from '../../src/books/answers/sales.js';
+import { answerSales, answerSalesByProduct, figuresOfSums, lineSumsOf, salesInvoices } from '../../src/books/answers/sales.js';
 import { answerOwed, answerOwedFromSums } from '../../src/books/answers/owed.js';
 import { addDays } from '../../src/books/answers/dates.js';
 import type { Rec } from '../../src/books/rows.js';
@@ -115,6 +115,9 @@ describe('the store holds the records as the service sent them', () => {
     const inJs = answerSales(invoices, q, lineSumsOf(salesInvoices(invoices, q), await store.read.lines(filter)), names);
     expect(inSql.groups.length).toBeGreaterThan(3);
     expect(inSql).toEqual(inJs);
+    const totals = await store.read.invoiceSums(filter);
+    expect(figuresOfSums(totals!)).toEqual(answerSales(invoices, { ...q, groupBy: undefined }).totals);
+    expect(answerSalesByProduct(figuresOfSums(totals!), bySql!, names, q.limit)).toEqual(inJs);
     // The test's own arithmetic for one product, from the raw lines.
     const top = inSql.groups[0]!;
     let subtotal = new Decimal(0);
@@ -129,6 +132,8 @@ describe('the store holds the records as the service sent them', () => {
     const detail = (await get(live, `/api/v1/invoices/${odd.id}`)).body.data;
     await store.setLines(odd.id, detail.updated_at, [{ ...detail.items[0], quantity: '1e3' }]);
     expect(await store.read.lineSums(filter)).toBeNull();
+    await store.write('invoices', [{ ...odd, total: '1.5e2' }], []);
+    expect(await store.read.invoiceSums(filter)).toBeNull();
     await store.close();
   });
 

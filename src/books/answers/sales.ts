@@ -1,7 +1,7 @@
 // Sales: invoices issued in a date range, summed per currency (count, subtotal, tax, total) and grouped by
 // period, customer, sales channel, status or product. Product figures come from the stored lines, and say
 // how many of the range's invoices had their lines stored, so a partial figure never passes for a whole one.
-import type { InvoiceRow, LineRow, LineSums, ProductLineSums } from '../types.js';
+import type { CurrencySums, InvoiceRow, LineRow, LineSums, ProductLineSums } from '../types.js';
 import { inRange, periodOf, PERIODS, type DateRange, type Period } from './dates.js';
 import { Decimal } from 'decimal.js';
 import { Sum, byCurrency, groupBy, keyOf } from './money.js';
@@ -63,6 +63,12 @@ function figures(currency: string, rows: readonly InvoiceRow[]): SalesFigures {
     total.add(r.total);
   }
   return { currency, count: rows.length, subtotal: subtotal.toString(), tax: tax.toString(), total: total.toString() };
+}
+
+/** The totals per currency from the store's sums. */
+export function figuresOfSums(sums: readonly CurrencySums[]): SalesFigures[] {
+  const text = (parts: readonly string[]): string => parts.reduce((sum, part) => sum.add(part), new Sum()).toString();
+  return sums.map((c) => ({ currency: c.currency, count: c.count, subtotal: text(c.subtotal), tax: text(c.tax), total: text(c.total) })).sort(byCurrency);
 }
 
 function perCurrency(rows: readonly InvoiceRow[]): SalesFigures[] {
@@ -159,11 +165,22 @@ export function answerSales(
   productNames: ReadonlyMap<number, string> = new Map(),
 ): SalesAnswer {
   const rows = salesInvoices(invoices, q);
+  if (q.groupBy === 'product') return answerSalesByProduct(perCurrency(rows), lines, productNames, q.limit);
   const answer: SalesAnswer = { totals: perCurrency(rows), groups: [], groups_left_out: 0 };
   if (!q.groupBy) return answer;
-  const groups = ordered(q.groupBy === 'product' ? productGroups(lines, productNames) : headerGroups(rows, q.groupBy), q.groupBy);
+  const groups = ordered(headerGroups(rows, q.groupBy), q.groupBy);
   answer.groups = groups.slice(0, q.limit);
   answer.groups_left_out = Math.max(0, groups.length - q.limit);
-  if (q.groupBy === 'product') answer.lines = { with_lines: lines.withLines, invoices: rows.length };
   return answer;
+}
+
+/** Sales by product from the totals (however summed) and the lines summed per product. */
+export function answerSalesByProduct(totals: SalesFigures[], lines: LineSums, productNames: ReadonlyMap<number, string>, limit: number): SalesAnswer {
+  const groups = ordered(productGroups(lines, productNames), 'product');
+  return {
+    totals,
+    groups: groups.slice(0, limit),
+    groups_left_out: Math.max(0, groups.length - limit),
+    lines: { with_lines: lines.withLines, invoices: totals.reduce((n, t) => n + t.count, 0) },
+  };
 }

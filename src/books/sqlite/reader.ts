@@ -18,6 +18,7 @@ import type {
   TextMatch,
   LineSums,
   ProductLineSums,
+  CurrencySums,
 } from '../types.js';
 import type { Db, SqlValue } from './db.js';
 import { fromScaled } from './exact-sums.js';
@@ -259,6 +260,33 @@ export function sqliteReader(db: Db): MirrorReader {
       }
       const withLines = num(db.value(`SELECT COUNT(DISTINCT l.invoice_id) ${from(w)}`, w.args));
       return { products: [...products.values()].map(({ first: _first, parts: _parts, ...sums }) => sums), withLines } satisfies LineSums;
+    },
+    async invoiceSums(filter) {
+      const w = invoiceWhere(filter);
+      const amounts = ['subtotal', 'tax', 'total'];
+      let parts: SqlValue[][];
+      try {
+        parts = db.rows(
+          `SELECT currency, COUNT(*), SUM(${amounts.map((a) => `${a}_units IS NULL`).join(' OR ')}),
+                  ${amounts.map((a) => `${a}_places, CAST(SUM(${a}_units) AS TEXT)`).join(', ')}
+           FROM invoices${w} GROUP BY currency, ${amounts.map((a) => `${a}_places`).join(', ')}`,
+          w.args,
+        );
+      } catch (err) {
+        if (/integer overflow/i.test(String(err))) return null;
+        throw err;
+      }
+      const sums = new Map<string, CurrencySums>();
+      for (const [currency, count, unsummable, pSub, sub, pTax, tax, pTotal, total] of parts) {
+        if (num(unsummable) > 0) return null;
+        const found = sums.get(str(currency)) ?? { currency: str(currency), count: 0, subtotal: [], tax: [], total: [] };
+        found.count += num(count);
+        found.subtotal.push(fromScaled(str(sub), num(pSub)));
+        found.tax.push(fromScaled(str(tax), num(pTax)));
+        found.total.push(fromScaled(str(total), num(pTotal)));
+        sums.set(str(currency), found);
+      }
+      return [...sums.values()];
     },
     async owing(q) {
       const w = invoiceWhere({ receivable: true, ...(q.customerId !== undefined ? { customerId: q.customerId } : {}) });
