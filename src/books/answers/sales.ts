@@ -67,7 +67,7 @@ function figures(currency: string, rows: readonly InvoiceRow[]): SalesFigures {
 
 /** The totals per currency from the store's sums. */
 export function figuresOfSums(sums: readonly CurrencySums[]): SalesFigures[] {
-  const text = (parts: readonly string[]): string => parts.reduce((sum, part) => sum.add(part), new Sum()).toString();
+  const text = (parts: readonly string[]): string => sumOf(parts).toString();
   return sums.map((c) => ({ currency: c.currency, count: c.count, subtotal: text(c.subtotal), tax: text(c.tax), total: text(c.total) })).sort(byCurrency);
 }
 
@@ -124,27 +124,28 @@ export function lineSumsOf(rows: readonly InvoiceRow[], lines: readonly LineRow[
   return { products, withLines: new Set(ofRange.map((l) => l.invoice_id)).size };
 }
 
-function productGroups(sums: LineSums, names: ReadonlyMap<number, string>): SalesGroup[] {
-  return sums.products.map((p) => {
-    const subtotal = new Sum();
-    const tax = new Sum();
-    const quantity = new Sum();
-    for (const part of p.line_total) subtotal.add(part);
-    for (const part of p.tax_amount) tax.add(part);
-    for (const part of p.quantity) quantity.add(part);
+const sumOf = (parts: readonly string[]): Sum => parts.reduce((sum, part) => sum.add(part), new Sum());
+
+/** Products ranked by their exact totals (ties by id); only those shown are written out. */
+function productGroups(sums: LineSums, names: ReadonlyMap<number, string>, limit: number): { shown: SalesGroup[]; leftOut: number } {
+  const ranked = sums.products.map((p) => {
+    const subtotal = sumOf(p.line_total);
+    const tax = sumOf(p.tax_amount);
     // A line's total is its line_total plus its tax: the group's total is the two sums added.
-    const total = new Sum().addSum(subtotal).addSum(tax);
-    return {
-      key: p.product_id,
-      label: p.product_id === null ? 'lines without a product' : (names.get(p.product_id) ?? p.description),
-      currency: p.currency,
-      count: p.invoices,
-      subtotal: subtotal.toString(),
-      tax: tax.toString(),
-      total: total.toString(),
-      quantity: quantity.decimal.toFixed(),
-    };
+    return { p, subtotal, tax, total: new Sum().addSum(subtotal).addSum(tax) };
   });
+  ranked.sort((a, b) => b.total.decimal.comparedTo(a.total.decimal) || String(a.p.product_id).localeCompare(String(b.p.product_id), 'en', { numeric: true }));
+  const shown = ranked.slice(0, limit).map(({ p, subtotal, tax, total }) => ({
+    key: p.product_id,
+    label: p.product_id === null ? 'lines without a product' : (names.get(p.product_id) ?? p.description),
+    currency: p.currency,
+    count: p.invoices,
+    subtotal: subtotal.toString(),
+    tax: tax.toString(),
+    total: total.toString(),
+    quantity: sumOf(p.quantity).decimal.toFixed(),
+  }));
+  return { shown, leftOut: Math.max(0, ranked.length - limit) };
 }
 
 const isPeriod = (by: SalesGroupBy): boolean => (PERIODS as readonly string[]).includes(by);
@@ -176,11 +177,11 @@ export function answerSales(
 
 /** Sales by product from the totals (however summed) and the lines summed per product. */
 export function answerSalesByProduct(totals: SalesFigures[], lines: LineSums, productNames: ReadonlyMap<number, string>, limit: number): SalesAnswer {
-  const groups = ordered(productGroups(lines, productNames), 'product');
+  const { shown, leftOut } = productGroups(lines, productNames, limit);
   return {
     totals,
-    groups: groups.slice(0, limit),
-    groups_left_out: Math.max(0, groups.length - limit),
+    groups: shown,
+    groups_left_out: leftOut,
     lines: { with_lines: lines.withLines, invoices: totals.reduce((n, t) => n + t.count, 0) },
   };
 }

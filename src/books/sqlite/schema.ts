@@ -27,10 +27,11 @@ export const SCHEMA: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS invoices_lines ON invoices (lines_stamp, stamp)',
   'CREATE INDEX IF NOT EXISTS payments_date ON payments (payment_date)',
   // Each summed amount also as whole units of its last decimal place (exact-sums.ts), null when not plain.
+  // Kept in invoice order (WITHOUT ROWID), so an invoice's lines are read together.
   `CREATE TABLE IF NOT EXISTS lines (invoice_id INTEGER NOT NULL, position INTEGER NOT NULL, description TEXT, quantity TEXT,
      unit_price TEXT, tax_amount TEXT, line_total TEXT, product_id INTEGER,
      total_units INTEGER, total_places INTEGER, tax_units INTEGER, tax_places INTEGER, quantity_units INTEGER, quantity_places INTEGER,
-     PRIMARY KEY (invoice_id, position))`,
+     PRIMARY KEY (invoice_id, position)) WITHOUT ROWID`,
   `CREATE TABLE IF NOT EXISTS allocations (payment_id INTEGER NOT NULL, position INTEGER NOT NULL, invoice_id INTEGER,
      invoice_number TEXT, amount TEXT, PRIMARY KEY (payment_id, position))`,
   'CREATE INDEX IF NOT EXISTS allocations_invoice ON allocations (invoice_id)',
