@@ -22,6 +22,7 @@ import type {
 } from '../types.js';
 import type { Db, SqlValue } from './db.js';
 import { fromScaled } from './exact-sums.js';
+import { receivable } from './schema.js';
 
 type Cells = SqlValue[];
 const str = (v: SqlValue | undefined): string => (v === null || v === undefined ? '' : String(v));
@@ -62,8 +63,7 @@ function invoiceWhere(filter: InvoiceFilter, prefix = ''): Where {
   if (filter.issuedTo) w.add(`${c('issue_date')} <= ?`, filter.issuedTo);
   w.in('status', filter.statuses);
   w.in('status', filter.excludeStatuses, true);
-  // Balances are decimal strings: "above zero" is any digit other than 0 and no minus sign.
-  if (filter.receivable) w.add(`${c('status')} NOT IN ('draft', 'void') AND ${c('balance')} NOT LIKE '-%' AND ${c('balance')} GLOB '*[1-9]*'`);
+  if (filter.receivable) w.add(receivable(prefix));
   if (filter.customerId !== undefined) w.add(`${c('customer_id')} = ?`, filter.customerId);
   if (filter.number !== undefined) w.add(`${c('number')} = ? COLLATE NOCASE`, filter.number.trim());
   return w;

@@ -5,6 +5,13 @@ import { MIRRORED_KINDS } from '../types.js';
 
 export const SCHEMA_VERSION = 2;
 
+/**
+ * Receivable: not draft or void, and a balance above zero (a decimal string: no minus sign, a digit other
+ * than 0). Written once: the owed answers' index below is used only where a query says exactly this.
+ */
+export const receivable = (prefix = ''): string =>
+  `${prefix}status NOT IN ('draft', 'void') AND ${prefix}balance NOT LIKE '-%' AND ${prefix}balance GLOB '*[1-9]*'`;
+
 const columnType = (name: string): string => (INTEGER_COLUMNS.has(name) ? 'INTEGER' : 'TEXT');
 
 function kindTable(kind: (typeof MIRRORED_KINDS)[number]): string {
@@ -23,6 +30,8 @@ export const SCHEMA: readonly string[] = [
   // Numbers are looked up letter case aside (get_invoice by number, find_records).
   'CREATE INDEX IF NOT EXISTS invoices_number ON invoices (number COLLATE NOCASE)',
   'CREATE INDEX IF NOT EXISTS quotes_number ON quotes (number COLLATE NOCASE)',
+  // What is owed, summed per currency, due date and customer from this index alone.
+  `CREATE INDEX IF NOT EXISTS invoices_receivable ON invoices (currency, due_date, customer_id, balance_units, balance_places) WHERE ${receivable()}`,
   // Lines coverage (on every answer) and the lines still wanted are counted from this index alone.
   'CREATE INDEX IF NOT EXISTS invoices_lines ON invoices (lines_stamp, stamp)',
   'CREATE INDEX IF NOT EXISTS payments_date ON payments (payment_date)',
