@@ -1,60 +1,28 @@
 // Contract: the sessions 2025-era HTTP clients get when they open with `initialize`. A session whose client
 // keeps its GET stream open (listening for its subscriptions) outlives the idle limit however quiet the
 // books are; one with no stream and no request is closed after it, and its id is then refused with 404.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/index.js';
-import { createEventBus, type EventBus } from '../../src/events/bus.js';
-import { LegacySessions } from '../../src/mcp/legacy-sessions.js';
-import { createServerFactory } from '../../src/mcp/server.js';
-import { makeClient } from '../support/client.js';
-import { captureLogs } from '../support/logs.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import type { EventBus } from '../../src/events/bus.js';
+import type { LegacySessions } from '../../src/mcp/legacy-sessions.js';
+import { startLegacySessionsServer, type LegacySessionsServer } from './legacy-sessions-server.js';
 
 const IDLE_MS = 300;
 
-let sb: TestSandbox;
-let api: ApiClient;
+let server: LegacySessionsServer;
 let bus: EventBus;
 let sessions: LegacySessions;
-let http: Server;
 let url: string;
 
-async function readBody(req: import('node:http').IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
-
 beforeAll(async () => {
-  sb = await startTestSandbox();
-  const logs = captureLogs('warn');
-  api = makeClient(sb, sb.keys.live, logs);
-  bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
-  const factory = await createServerFactory(
-    { api, logger: logs.logger },
-    { selection: { readOnly: true, toolsets: null }, confirmWrites: false, events: { bus, live: true } },
-  );
-  sessions = new LegacySessions(factory, { maxSessions: 10, idleMs: IDLE_MS, recentMs: IDLE_MS });
-  http = createServer(async (req, res) => {
-    const body = req.method === 'POST' ? await readBody(req) : undefined;
-    if (!sessions.claims(req.headers, req.method ?? 'GET', body)) return void res.writeHead(400).end();
-    await sessions.handle(req, res, body);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  server = await startLegacySessionsServer({ maxSessions: 10, idleMs: IDLE_MS, recentMs: IDLE_MS });
+  ({ bus, sessions, url } = server);
 });
 
 afterAll(async () => {
-  await sessions?.close();
-  http?.closeAllConnections();
-  await new Promise((resolve) => http?.close(resolve));
-  await api?.close();
-  await sb?.close();
+  await server?.close();
 });
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,54 +1,22 @@
 // Contract: the cap on 2025-era sessions makes room only by closing a session nobody is using (no open
 // stream, no request for a while), least recently used first; when every session is in use, a new
 // `initialize` gets 503 with Retry-After and nothing is closed.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/api/index.js';
-import { createEventBus } from '../../src/events/bus.js';
-import { LegacySessions } from '../../src/mcp/legacy-sessions.js';
-import { createServerFactory } from '../../src/mcp/server.js';
-import { makeClient } from '../support/client.js';
-import { captureLogs } from '../support/logs.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { startLegacySessionsServer, type LegacySessionsServer } from './legacy-sessions-server.js';
 
 // Long enough that the calls before the refusal fit in it on a loaded machine.
 const RECENT_MS = 3_000;
 
-let sb: TestSandbox;
-let api: ApiClient;
-let sessions: LegacySessions;
-let http: Server;
+let server: LegacySessionsServer;
 let url: string;
 
-async function readBody(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
-
 beforeAll(async () => {
-  sb = await startTestSandbox();
-  const logs = captureLogs('warn');
-  api = makeClient(sb, sb.keys.live, logs);
-  const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
-  const factory = await createServerFactory({ api, logger: logs.logger }, { selection: { readOnly: true, toolsets: null }, confirmWrites: false, events: { bus, live: true } });
-  sessions = new LegacySessions(factory, { maxSessions: 3, idleMs: 60_000, recentMs: RECENT_MS });
-  http = createServer(async (req, res) => {
-    const body = req.method === 'POST' ? await readBody(req) : undefined;
-    if (!sessions.claims(req.headers, req.method ?? 'GET', body)) return void res.writeHead(400).end();
-    await sessions.handle(req, res, body);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  server = await startLegacySessionsServer({ maxSessions: 3, idleMs: 60_000, recentMs: RECENT_MS });
+  url = server.url;
 });
 
 afterAll(async () => {
-  await sessions?.close();
-  http?.closeAllConnections();
-  await new Promise((resolve) => http?.close(resolve));
-  await api?.close();
-  await sb?.close();
+  await server?.close();
 });
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
@@ -81,7 +49,7 @@ it('refuses past the cap while every session is in use, then closes only the qui
   const refused = await initialize();
   expect(refused.status).toBe(503);
   expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
-  expect(sessions.size).toBe(3);
+  expect(server.sessions.size).toBe(3);
 
   await sleep(RECENT_MS + 100);
   expect(await ping(b.id as string)).toBe(200);
