@@ -5,21 +5,23 @@
 // that has no open stream and has been quiet a while makes room; when none has, the new `initialize` is
 // refused with 503 and Retry-After, and no session in use is ever closed. Everything else (2026-07-28
 // traffic, and 2025-era requests without a session) is served per request by createMcpHandler.
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { ServerFactory } from './server.js';
+import { NodeSessionTransport } from './session-transport.js';
 
 export interface LegacySessionOptions {
   maxSessions: number;
   idleMs: number;
   /** A session seen within this long is in use: it is never closed to make room. */
   recentMs: number;
+  /** How long a stream may stay quiet before it gets a keep-alive comment (15 s). */
+  keepAliveMs?: number;
 }
 
 interface Session {
-  transport: NodeStreamableHTTPServerTransport;
+  transport: NodeSessionTransport;
   lastSeen: number;
   /** GET streams open now (the client listening for notifications). */
   openStreams: number;
@@ -69,10 +71,11 @@ export class LegacySessions {
       res.setHeader('retry-after', String(this.retryAfterSeconds()));
       return jsonRpcError(res, 503, -32000, `This server already holds ${this.options.maxSessions} sessions in use: try again later, or end sessions you no longer need.`);
     }
-    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (sid) => void this.sessions.set(sid, { transport, lastSeen: Date.now(), openStreams: 0 }),
-      onsessionclosed: (sid) => void this.sessions.delete(sid),
+    const transport: NodeSessionTransport = new NodeSessionTransport({
+      newSessionId: () => randomUUID(),
+      onSessionInitialized: (sid) => void this.sessions.set(sid, { transport, lastSeen: Date.now(), openStreams: 0 }),
+      onSessionClosed: (sid) => void this.sessions.delete(sid),
+      keepAliveMs: this.options.keepAliveMs,
     });
     transport.onclose = () => {
       if (transport.sessionId) this.sessions.delete(transport.sessionId);

@@ -1,0 +1,267 @@
+// One 2025-era Streamable HTTP session, served straight from Node's (req, res). It keeps the rules of the
+// SDK's session transport (Accept and Content-Type checks, one initialize per session, the session id and
+// protocol version headers, 202 for notifications, an SSE answer per POST, one GET stream per session, 405
+// for other methods) and gives the same answers, but writes each event to the socket itself. The SDK's
+// Node transport turns every request into a web Request, every answer into a ReadableStream piped back into
+// Node, flushes the headers in a write of their own, and checks every outgoing result against a zod schema
+// to learn that it is a result: about a third of a session call's CPU. This one classifies what the SDK's
+// Protocol sends by its shape (the Protocol built it), sends the headers with the first event, and holds
+// one keep-alive timer for the session rather than one per request. There is no event store (resumability
+// is not offered), as before.
+import {
+  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  isJsonContentType,
+  parseJSONRPCMessage,
+  type JSONRPCMessage,
+  type RequestId,
+  type Transport,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+const MAX_BATCH_SIZE = 100;
+
+export interface SessionTransportOptions {
+  newSessionId: () => string;
+  onSessionInitialized: (sessionId: string) => void;
+  onSessionClosed: (sessionId: string) => void;
+  /** A stream quiet this long gets a comment, so that proxies do not close it (15 s). */
+  keepAliveMs?: number | undefined;
+}
+
+/** One POST's SSE answer: open until every request it carried has its response. */
+interface Exchange {
+  res: ServerResponse;
+  /** The client is gone: what is still sent for it is dropped. */
+  gone: boolean;
+  started: boolean;
+  lastWrite: number;
+  waiting: Set<RequestId>;
+}
+
+interface Stream {
+  res: ServerResponse;
+  lastWrite: number;
+}
+
+type Headers = Record<string, string>;
+
+const sseHeaders = (sessionId: string | undefined): Headers => ({
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+  ...(sessionId === undefined ? {} : { 'mcp-session-id': sessionId }),
+});
+
+const event = (message: JSONRPCMessage): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+
+function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Headers = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** Parsed messages only: parseJSONRPCMessage has held each to one of the four JSON-RPC shapes. */
+const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId; method: string } => 'method' in m && 'id' in m;
+const isInitialize = (m: JSONRPCMessage): boolean => isRequest(m) && m.method === 'initialize';
+/** What the Protocol sends: a response carries a result or an error, never a method. */
+const isResponse = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId } => !('method' in m) && ('result' in m || 'error' in m);
+
+export class NodeSessionTransport implements Transport {
+  sessionId: string | undefined;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+
+  private supported: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+  private initialized = false;
+  private closed = false;
+  private standalone: Stream | null = null;
+  private readonly exchanges = new Map<RequestId, Exchange>();
+  private keepAlive: NodeJS.Timeout | undefined;
+  private readonly keepAliveMs: number;
+
+  constructor(private readonly options: SessionTransportOptions) {
+    this.keepAliveMs = options.keepAliveMs ?? 15_000;
+  }
+
+  async start(): Promise<void> {
+    this.keepAlive = setInterval(() => this.ping(), this.keepAliveMs);
+    this.keepAlive.unref();
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.supported = versions;
+  }
+
+  /** Answers one HTTP request of this session; `body` is the parsed JSON of a POST. */
+  async handleRequest(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (this.closed) return jsonError(res, 404, -32001, 'Session not found');
+    switch (req.method) {
+      case 'POST':
+        return this.post(req, res, body);
+      case 'GET':
+        return this.get(req, res);
+      case 'DELETE':
+        return this.delete(req, res);
+      default:
+        this.fail('Method not allowed.');
+        return jsonError(res, 405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
+    }
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const response = isResponse(message);
+    const requestId = response ? message.id : options?.relatedRequestId;
+    if (requestId === undefined) {
+      if (response) throw new Error('Cannot send a response on a standalone SSE stream unless resuming a previous client request');
+      if (this.standalone) this.write(this.standalone, event(message));
+      return;
+    }
+    const exchange = this.exchanges.get(requestId);
+    if (!exchange) throw new Error(`No connection established for request ID: ${String(requestId)}`);
+    if (!response) {
+      if (!exchange.gone) this.write(exchange, event(message), exchange);
+      return;
+    }
+    this.exchanges.delete(requestId);
+    exchange.waiting.delete(requestId);
+    if (exchange.gone) {
+      this.fail(`Response for request ID ${String(requestId)} is undeliverable: per-request stream is disconnected and no eventStore is configured`);
+      return;
+    }
+    if (exchange.waiting.size > 0) return this.write(exchange, event(message), exchange);
+    // The last answer goes out with the headers when nothing came before it: one write to the socket.
+    if (!exchange.started) exchange.res.writeHead(200, sseHeaders(this.sessionId));
+    exchange.started = true;
+    exchange.res.end(event(message));
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.keepAlive);
+    const open = new Set<ServerResponse>([...this.exchanges.values()].map((e) => e.res));
+    if (this.standalone) open.add(this.standalone.res);
+    this.exchanges.clear();
+    this.standalone = null;
+    for (const res of open) {
+      if (!res.headersSent) res.writeHead(200, sseHeaders(this.sessionId));
+      res.end();
+    }
+    this.onclose?.();
+  }
+
+  private async post(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const accept = req.headers.accept ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      return this.refuse(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
+    }
+    if (!isJsonContentType(req.headers['content-type'] ?? null)) {
+      return this.refuse(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    if (body === undefined) return this.refuse(res, 400, -32700, 'Parse error: Invalid JSON');
+    if (Array.isArray(body) && body.length > MAX_BATCH_SIZE) {
+      return this.refuse(res, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages`);
+    }
+    let messages: JSONRPCMessage[];
+    try {
+      messages = (Array.isArray(body) ? body : [body]).map((m) => parseJSONRPCMessage(m));
+    } catch (error) {
+      this.onerror?.(error as Error);
+      return jsonError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
+    }
+    if (this.closed) return jsonError(res, 404, -32001, 'Session not found');
+    if (messages.some(isInitialize)) {
+      if (this.initialized && this.sessionId !== undefined) return this.refuse(res, 400, -32600, 'Invalid Request: Server already initialized');
+      if (messages.length > 1) return this.refuse(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
+      this.sessionId = this.options.newSessionId();
+      this.initialized = true;
+      this.options.onSessionInitialized(this.sessionId);
+    } else if (!this.validSession(req, res) || !this.validVersion(req, res)) {
+      return;
+    }
+    const requests = messages.filter(isRequest);
+    if (requests.length === 0) {
+      res.writeHead(202).end();
+      for (const message of messages) this.onmessage?.(message);
+      return;
+    }
+    const exchange: Exchange = { res, gone: false, started: false, lastWrite: Date.now(), waiting: new Set(requests.map((r) => r.id)) };
+    for (const { id } of requests) this.exchanges.set(id, exchange);
+    res.once('close', () => {
+      if (exchange.waiting.size > 0) exchange.gone = true;
+    });
+    for (const message of messages) this.onmessage?.(message);
+  }
+
+  private async get(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!(req.headers.accept ?? '').includes('text/event-stream')) {
+      return this.refuse(res, 406, -32000, 'Not Acceptable: Client must accept text/event-stream');
+    }
+    if (!this.validSession(req, res) || !this.validVersion(req, res)) return;
+    if (this.standalone) return this.refuse(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
+    const stream: Stream = { res, lastWrite: Date.now() };
+    this.standalone = stream;
+    res.writeHead(200, sseHeaders(this.sessionId));
+    res.flushHeaders();
+    res.once('close', () => {
+      if (this.standalone === stream) this.standalone = null;
+    });
+  }
+
+  private async delete(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!this.validSession(req, res) || !this.validVersion(req, res)) return;
+    try {
+      if (this.sessionId !== undefined) this.options.onSessionClosed(this.sessionId);
+      res.writeHead(200).end();
+    } finally {
+      await this.close();
+    }
+  }
+
+  private validSession(req: IncomingMessage, res: ServerResponse): boolean {
+    if (!this.initialized) return this.refuse(res, 400, -32000, 'Bad Request: Server not initialized'), false;
+    const id = req.headers['mcp-session-id'];
+    if (!id) return this.refuse(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required'), false;
+    if (id !== this.sessionId) return this.refuse(res, 404, -32001, 'Session not found'), false;
+    return true;
+  }
+
+  private validVersion(req: IncomingMessage, res: ServerResponse): boolean {
+    const version = req.headers['mcp-protocol-version'];
+    if (typeof version !== 'string' || this.supported.includes(version)) return true;
+    this.refuse(res, 400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${this.supported.join(', ')})`);
+    return false;
+  }
+
+  private refuse(res: ServerResponse, status: number, code: number, message: string): void {
+    this.fail(message);
+    jsonError(res, status, code, message);
+  }
+
+  private fail(message: string): void {
+    this.onerror?.(new Error(message));
+  }
+
+  /** Writes to an open SSE answer, sending its headers first if they have not gone yet. */
+  private write(stream: Stream | Exchange, text: string, exchange?: Exchange): void {
+    if (exchange && !exchange.started) {
+      exchange.res.writeHead(200, sseHeaders(this.sessionId));
+      exchange.started = true;
+    }
+    stream.lastWrite = Date.now();
+    stream.res.write(text);
+  }
+
+  /** A comment on every stream quiet for a keep-alive period, so that proxies do not close it. */
+  private ping(): void {
+    const quiet = Date.now() - this.keepAliveMs;
+    const streams = new Set<Stream | Exchange>(this.exchanges.values());
+    if (this.standalone) streams.add(this.standalone);
+    for (const stream of streams) {
+      if ('gone' in stream && stream.gone) continue;
+      if (stream.lastWrite <= quiet) this.write(stream, ': keepalive\n\n', 'gone' in stream ? stream : undefined);
+    }
+  }
+}
