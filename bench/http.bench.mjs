@@ -2,7 +2,8 @@
 // each in its own process, the sandbox in a third (100 times the sample books, 42,000 invoices, so that
 // no get_invoice names an invoice our server has asked for within its cache's 30 s):
 //   1. get_invoice (a different invoice each call) and tools/list, stateless (2026-07-28) and in a
-//      2025-era session, at 8 and 32 clients: throughput as a ratio ours / bare       (goals below)
+//      2025-era session, at 8 and 32 clients: throughput as a ratio ours / bare       (goals below);
+//      each row also gives each server's own CPU per call
 //   2. get_invoice stateless with the service 10 ms away (the sandbox's latency fault), rate limit lifted
 //   3. the RSS of each process after 20,000 more stateless get_invoice calls          (goal <= 1.2x)
 // Runs alternate ours and bare within each repetition (the order flips each time); each ratio is the
@@ -68,6 +69,12 @@ const stop = (server) => new Promise((resolve) => {
   server.child.kill('SIGTERM');
 });
 
+const CLOCK_TICK_MS = 10; // /proc/<pid>/stat counts in clock ticks of 1/100 s on Linux
+/** A process's CPU time so far (user + system), in ms. */
+const cpuMs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+};
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 const sb = await startSandboxProcess(['--scale', '100', '--rate-limit', '1000000000', '--sign-in-limit', '100000']);
@@ -90,8 +97,12 @@ try {
   const cursors = { ours: 0, bare: Math.floor(total / 2) };
   const getInvoice = (side) => () => ({ method: 'tools/call', name: 'get_invoice', params: { name: 'get_invoice', arguments: { id: (cursors[side]++ % total) + 1 } } });
   const listTools = () => ({ method: 'tools/list', params: {} });
-  const load = (side, shape, extra = {}) =>
-    runLoad({ url: servers[side].url, mode: shape.mode, clients: shape.clients, ms: RUN_MS, next: shape.tool === 'get_invoice' ? getInvoice(side) : listTools, ...extra });
+  // Each run also reports the server process's own CPU per call (user + system, from /proc).
+  const load = async (side, shape, extra = {}) => {
+    const before = cpuMs(servers[side].pid);
+    const run = await runLoad({ url: servers[side].url, mode: shape.mode, clients: shape.clients, ms: RUN_MS, next: shape.tool === 'get_invoice' ? getInvoice(side) : listTools, ...extra });
+    return { ...run, cpuUs: ((cpuMs(servers[side].pid) - before) * 1000) / run.calls };
+  };
 
   for (const side of ['ours', 'bare']) {
     for (const mode of ['stateless', 'session']) await load(side, { mode, clients: 8, tool: 'get_invoice' }, { ms: 1000 });
@@ -104,7 +115,8 @@ try {
     }
     const ratios = runs.ours.map((r, i) => r.rps / runs.bare[i].rps);
     const pick = (side, key) => median(runs[side].map((r) => r[key]));
-    return { ...shape, ratio: median(ratios), ours: { rps: pick('ours', 'rps'), p99: pick('ours', 'p99') }, bare: { rps: pick('bare', 'rps'), p99: pick('bare', 'p99') } };
+    const figures = (side) => ({ rps: pick(side, 'rps'), p99: pick(side, 'p99'), cpuUs: pick(side, 'cpuUs') });
+    return { ...shape, ratio: median(ratios), ours: figures('ours'), bare: figures('bare') };
   };
 
   const rows = [];
@@ -155,7 +167,8 @@ function goalOf(row) {
 
 function rowLine(row, verdict) {
   const name = `${row.tool} ${row.mode}, ${row.clients} clients${row.remote ? `, service ${SERVICE_MS} ms away` : ''}`;
-  return `  ${name.padEnd(52)} ${row.ratio.toFixed(2)}x ${verdict}  ${row.ours.rps.toFixed(0)} vs ${row.bare.rps.toFixed(0)} calls/s, p99 ${row.ours.p99.toFixed(1)} vs ${row.bare.p99.toFixed(1)} ms`;
+  const figures = `${row.ours.rps.toFixed(0)} vs ${row.bare.rps.toFixed(0)} calls/s, p99 ${row.ours.p99.toFixed(1)} vs ${row.bare.p99.toFixed(1)} ms`;
+  return `  ${name.padEnd(52)} ${row.ratio.toFixed(2)}x ${verdict}  ${figures}, server CPU ${row.ours.cpuUs.toFixed(0)} vs ${row.bare.cpuUs.toFixed(0)} us/call`;
 }
 
 function report(rows, rss, mirrorRows, mirrorRss) {
