@@ -86,8 +86,7 @@ export class NodeSessionTransport implements Transport {
   }
 
   async start(): Promise<void> {
-    this.keepAlive = setInterval(() => this.ping(), this.keepAliveMs);
-    this.keepAlive.unref();
+    // Nothing to do until a session opens: a refused initialize must leave no timer holding this transport.
   }
 
   setSupportedProtocolVersions(versions: string[]): void {
@@ -177,6 +176,8 @@ export class NodeSessionTransport implements Transport {
       if (messages.length > 1) return this.refuse(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
       this.sessionId = this.options.newSessionId();
       this.initialized = true;
+      this.keepAlive = setInterval(() => this.ping(), this.keepAliveMs);
+      this.keepAlive.unref();
       this.options.onSessionInitialized(this.sessionId);
     } else if (!this.validSession(req, res) || !this.validVersion(req, res)) {
       return;
