@@ -30,19 +30,19 @@ export interface SessionTransportOptions {
   keepAliveMs?: number | undefined;
 }
 
-/** One POST's SSE answer: open until every request it carried has its response. */
-interface Exchange {
-  res: ServerResponse;
-  /** The client is gone: what is still sent for it is dropped. */
-  gone: boolean;
-  started: boolean;
-  lastWrite: number;
-  waiting: Set<RequestId>;
-}
-
+/** An SSE stream: the session's GET stream, or one POST's answer. */
 interface Stream {
   res: ServerResponse;
+  /** Its headers have gone out (a POST's go with its first event). */
+  started: boolean;
   lastWrite: number;
+  /** The client is gone: what is still sent for it is dropped. */
+  gone: boolean;
+}
+
+/** One POST's SSE answer: open until every request it carried has its response. */
+interface Exchange extends Stream {
+  waiting: Set<RequestId>;
 }
 
 type Headers = Record<string, string>;
@@ -119,21 +119,14 @@ export class NodeSessionTransport implements Transport {
     }
     const exchange = this.exchanges.get(requestId);
     if (!exchange) throw new Error(`No connection established for request ID: ${String(requestId)}`);
-    if (!response) {
-      if (!exchange.gone) this.write(exchange, event(message), exchange);
-      return;
-    }
+    if (!response) return this.write(exchange, event(message));
     this.exchanges.delete(requestId);
     exchange.waiting.delete(requestId);
     if (exchange.gone) {
       this.fail(`Response for request ID ${String(requestId)} is undeliverable: per-request stream is disconnected and no eventStore is configured`);
       return;
     }
-    if (exchange.waiting.size > 0) return this.write(exchange, event(message), exchange);
-    // The last answer goes out with the headers when nothing came before it: one write to the socket.
-    if (!exchange.started) exchange.res.writeHead(200, sseHeaders(this.sessionId));
-    exchange.started = true;
-    exchange.res.end(event(message));
+    this.write(exchange, event(message), exchange.waiting.size === 0);
   }
 
   async close(): Promise<void> {
@@ -188,7 +181,7 @@ export class NodeSessionTransport implements Transport {
       for (const message of messages) this.onmessage?.(message);
       return;
     }
-    const exchange: Exchange = { res, gone: false, started: false, lastWrite: Date.now(), waiting: new Set(requests.map((r) => r.id)) };
+    const exchange: Exchange = { res, started: false, lastWrite: Date.now(), gone: false, waiting: new Set(requests.map((r) => r.id)) };
     for (const { id } of requests) this.exchanges.set(id, exchange);
     res.once('close', () => {
       if (exchange.waiting.size > 0) exchange.gone = true;
@@ -202,11 +195,12 @@ export class NodeSessionTransport implements Transport {
     }
     if (!this.validSession(req, res) || !this.validVersion(req, res)) return;
     if (this.standalone) return this.refuse(res, 409, -32000, 'Conflict: Only one SSE stream is allowed per session');
-    const stream: Stream = { res, lastWrite: Date.now() };
+    const stream: Stream = { res, started: true, lastWrite: Date.now(), gone: false };
     this.standalone = stream;
     res.writeHead(200, sseHeaders(this.sessionId));
     res.flushHeaders();
     res.once('close', () => {
+      stream.gone = true;
       if (this.standalone === stream) this.standalone = null;
     });
   }
@@ -245,24 +239,24 @@ export class NodeSessionTransport implements Transport {
     this.onerror?.(new Error(message));
   }
 
-  /** Writes to an open SSE answer, sending its headers first if they have not gone yet. */
-  private write(stream: Stream | Exchange, text: string, exchange?: Exchange): void {
-    if (exchange && !exchange.started) {
-      exchange.res.writeHead(200, sseHeaders(this.sessionId));
-      exchange.started = true;
-    }
+  /**
+   * Writes to an open SSE stream, its headers first if they have not gone yet; `last` ends it. A POST
+   * answered by one event alone sends headers and event in one write to the socket.
+   */
+  private write(stream: Stream, text: string, last = false): void {
+    if (stream.gone) return;
+    if (!stream.started) stream.res.writeHead(200, sseHeaders(this.sessionId));
+    stream.started = true;
     stream.lastWrite = Date.now();
-    stream.res.write(text);
+    if (last) stream.res.end(text);
+    else stream.res.write(text);
   }
 
   /** A comment on every stream quiet for a keep-alive period, so that proxies do not close it. */
   private ping(): void {
     const quiet = Date.now() - this.keepAliveMs;
-    const streams = new Set<Stream | Exchange>(this.exchanges.values());
+    const streams = new Set<Stream>(this.exchanges.values());
     if (this.standalone) streams.add(this.standalone);
-    for (const stream of streams) {
-      if ('gone' in stream && stream.gone) continue;
-      if (stream.lastWrite <= quiet) this.write(stream, ': keepalive\n\n', 'gone' in stream ? stream : undefined);
-    }
+    for (const stream of streams) if (stream.lastWrite <= quiet) this.write(stream, ': keepalive\n\n');
   }
 }
