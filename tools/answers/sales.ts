@@ -1,7 +1,7 @@
 // report_sales: what was invoiced in a date range, per currency, grouped as asked.
 import * as z from 'zod/v4';
 import { resolveRange } from '../../src/books/answers/dates.js';
-import { answerSales, answerSalesByProduct, figuresOfSums, LEFT_OUT_BY_DEFAULT, lineSumsOf, salesInvoices, SALES_GROUPS, type SalesAnswer, type SalesFigures } from '../../src/books/answers/sales.js';
+import { answerSales, answerSalesByProduct, figuresOfSums, LEFT_OUT_BY_DEFAULT, lineSumsOf, salesInvoices, salesTotals, SALES_GROUPS, type SalesAnswer, type SalesFigures } from '../../src/books/answers/sales.js';
 import { READ_HINTS, defineTool } from '../define.js';
 import { INVOICE_STATUSES } from '../params.js';
 import { asOf, asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeWords, rows, shownOf } from './fresh.js';
@@ -61,7 +61,7 @@ export const reportSales = defineTool({
       const invoices = totals && summed ? [] : salesInvoices(await read.invoices(ofRange), question);
       const sums = summed ?? lineSumsOf(invoices, await read.lines(ofRange));
       const names = await read.productNames(sums.products.flatMap((p) => (p.product_id === null ? [] : [p.product_id])));
-      answer = answerSalesByProduct(totals ? figuresOfSums(totals) : answerSales(invoices, question).totals, sums, names, args.limit);
+      answer = answerSalesByProduct(totals ? figuresOfSums(totals) : salesTotals(invoices), sums, names, args.limit);
     } else {
       answer = answerSales(await read.invoices({ issuedFrom: range.from, issuedTo: range.to }), question);
     }

@@ -71,7 +71,8 @@ export function figuresOfSums(sums: readonly CurrencySums[]): SalesFigures[] {
   return sums.map((c) => ({ currency: c.currency, count: c.count, subtotal: text(c.subtotal), tax: text(c.tax), total: text(c.total) })).sort(byCurrency);
 }
 
-function perCurrency(rows: readonly InvoiceRow[]): SalesFigures[] {
+/** The totals per currency of invoices already picked (salesInvoices). */
+export function salesTotals(rows: readonly InvoiceRow[]): SalesFigures[] {
   return [...groupBy(rows, (r) => r.currency)].map(([currency, own]) => figures(currency, own)).sort(byCurrency);
 }
 
@@ -166,8 +167,8 @@ export function answerSales(
   productNames: ReadonlyMap<number, string> = new Map(),
 ): SalesAnswer {
   const rows = salesInvoices(invoices, q);
-  if (q.groupBy === 'product') return answerSalesByProduct(perCurrency(rows), lines, productNames, q.limit);
-  const answer: SalesAnswer = { totals: perCurrency(rows), groups: [], groups_left_out: 0 };
+  if (q.groupBy === 'product') return answerSalesByProduct(salesTotals(rows), lines, productNames, q.limit);
+  const answer: SalesAnswer = { totals: salesTotals(rows), groups: [], groups_left_out: 0 };
   if (!q.groupBy) return answer;
   const groups = ordered(headerGroups(rows, q.groupBy), q.groupBy);
   answer.groups = groups.slice(0, q.limit);

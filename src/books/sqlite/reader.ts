@@ -25,6 +25,16 @@ import { fromScaled } from './exact-sums.js';
 import { receivable } from './schema.js';
 
 type Cells = SqlValue[];
+
+/** SQLite's sum() stops with "integer overflow" rather than round: then the caller sums the rows itself. */
+function exactly<T>(read: () => T): T | null {
+  try {
+    return read();
+  } catch (err) {
+    if (/integer overflow/i.test(String(err))) return null;
+    throw err;
+  }
+}
 const str = (v: SqlValue | undefined): string => (v === null || v === undefined ? '' : String(v));
 const strOrNull = (v: SqlValue | undefined): string | null => (v === null || v === undefined ? null : String(v));
 const num = (v: SqlValue | undefined): number => Number(v);
@@ -225,19 +235,16 @@ export function sqliteReader(db: Db): MirrorReader {
       const from = (w: Where): string => `FROM lines l JOIN invoices i ON i.id = l.invoice_id${w}`;
       const w = invoiceWhere(filter, 'i.');
       const places = 'l.total_places, l.tax_places, l.quantity_places';
-      let parts: SqlValue[][];
-      try {
-        parts = db.rows(
+      const parts = exactly(() =>
+        db.rows(
           `SELECT l.product_id, i.currency, ${places}, CAST(SUM(l.total_units) AS TEXT), CAST(SUM(l.tax_units) AS TEXT), CAST(SUM(l.quantity_units) AS TEXT),
                   COUNT(DISTINCT l.invoice_id), SUM(l.total_units IS NULL OR l.tax_units IS NULL OR l.quantity_units IS NULL),
                   MIN(l.invoice_id * 1000000 + l.position), l.description
            ${from(w)} GROUP BY l.product_id, i.currency, ${places}`,
           w.args,
-        );
-      } catch (err) {
-        if (/integer overflow/i.test(String(err))) return null;
-        throw err;
-      }
+        ),
+      );
+      if (parts === null) return null;
       const products = new Map<string, ProductLineSums & { first: number; parts: number }>();
       for (const [productId, currency, pTotal, pTax, pQuantity, total, tax, quantity, invoices, unsummable, first, description] of parts) {
         if (num(unsummable) > 0) return null;
@@ -264,18 +271,15 @@ export function sqliteReader(db: Db): MirrorReader {
     async invoiceSums(filter) {
       const w = invoiceWhere(filter);
       const amounts = ['subtotal', 'tax', 'total'];
-      let parts: SqlValue[][];
-      try {
-        parts = db.rows(
+      const parts = exactly(() =>
+        db.rows(
           `SELECT currency, COUNT(*), SUM(${amounts.map((a) => `${a}_units IS NULL`).join(' OR ')}),
                   ${amounts.map((a) => `${a}_places, CAST(SUM(${a}_units) AS TEXT)`).join(', ')}
            FROM invoices${w} GROUP BY currency, ${amounts.map((a) => `${a}_places`).join(', ')}`,
           w.args,
-        );
-      } catch (err) {
-        if (/integer overflow/i.test(String(err))) return null;
-        throw err;
-      }
+        ),
+      );
+      if (parts === null) return null;
       const sums = new Map<string, CurrencySums>();
       for (const [currency, count, unsummable, pSub, sub, pTax, tax, pTotal, total] of parts) {
         if (num(unsummable) > 0) return null;
@@ -296,7 +300,7 @@ export function sqliteReader(db: Db): MirrorReader {
         w.args,
       );
       if (num(mixed) > 0) return null;
-      try {
+      return exactly(() => {
         const byDueDate = db
           .rows(`SELECT currency, due_date, COUNT(*), CAST(SUM(balance_units) AS TEXT), MAX(balance_places) FROM invoices${w} GROUP BY currency, due_date`, w.args)
           .map(([currency, due, count, units, places]) => ({ currency: str(currency), due_date: str(due), count: num(count), balance: fromScaled(str(units), num(places)) }));
@@ -316,10 +320,7 @@ export function sqliteReader(db: Db): MirrorReader {
           }));
         const oldest = db.rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY due_date, id LIMIT ?`, [...w.args, q.limit]).map(invoiceRows.row);
         return { byDueDate, topCustomers, oldest };
-      } catch (err) {
-        if (/integer overflow/i.test(String(err))) return null;
-        throw err;
-      }
+      });
     },
     async productNames(ids) {
       const names = new Map<number, string>();
