@@ -5,7 +5,9 @@
 //      2025-era session, at 8 and 32 clients: throughput as a ratio ours / bare       (goals below);
 //      each row also gives each server's own CPU per call
 //   2. get_invoice stateless with the service 10 ms away (the sandbox's latency fault), rate limit lifted
-//   3. the RSS of each process after 20,000 more stateless get_invoice calls          (goal <= 1.2x)
+//   3. the RSS of each side in a fresh process after the same 20,000 stateless get_invoice calls
+//                                                                                    (goal <= 1.2x)
+//      and, for information, the RSS of the processes above after 20,000 more
 // Runs alternate ours and bare within each repetition (the order flips each time); each ratio is the
 // median of the repetitions' ratios, so both sides meet the same machine.
 // The goals measure ours with `--mirror off` and SVC_POLL_SECONDS=0: then it does the bare server's work
@@ -129,6 +131,16 @@ try {
   for (const clients of [8, 32]) rows.push({ ...(await compare({ mode: 'stateless', tool: 'get_invoice', clients })), remote: true });
   await setLatency(0);
 
+  const afterRuns = {};
+  for (const side of ['bare', 'ours']) {
+    await load(side, { mode: 'stateless', clients: 32, tool: 'get_invoice' }, { ms: Infinity, calls: RSS_CALLS });
+    afterRuns[side] = rssMb(servers[side].pid);
+  }
+  // The goal's figure: each side in a fresh process after the same 20,000 calls. After the timed runs above
+  // the two have not done the same work: in a fixed time the faster side answered more calls (up to twice as
+  // many), and V8 grows a heap with the rate it allocates at. That figure is reported too.
+  await Promise.all([stop(servers.ours), stop(servers.bare)]);
+  [servers.ours, servers.bare] = await Promise.all([startOurs({ ...env, SVC_POLL_SECONDS: '0' }, ['--mirror', 'off']), startBare(env)]);
   const rss = {};
   for (const side of ['bare', 'ours']) {
     await load(side, { mode: 'stateless', clients: 32, tool: 'get_invoice' }, { ms: Infinity, calls: RSS_CALLS });
@@ -141,7 +153,7 @@ try {
   for (const mode of ['stateless', 'session']) mirrorRows.push(await compare({ mode, tool: 'get_invoice', clients: 8 }));
   await load('ours', { mode: 'stateless', clients: 32, tool: 'get_invoice' }, { ms: Infinity, calls: RSS_CALLS });
   const mirrorRss = rssMb(servers.ours.pid);
-  report(rows, rss, mirrorRows, mirrorRss);
+  report(rows, rss, afterRuns, mirrorRows, mirrorRss);
 } finally {
   await Promise.all(Object.values(servers).map(stop));
   await sb.stop();
@@ -171,16 +183,17 @@ function rowLine(row, verdict) {
   return `  ${name.padEnd(52)} ${row.ratio.toFixed(2)}x ${verdict}  ${figures}, server CPU ${row.ours.cpuUs.toFixed(0)} vs ${row.bare.cpuUs.toFixed(0)} us/call`;
 }
 
-function report(rows, rss, mirrorRows, mirrorRss) {
+function report(rows, rss, afterRuns, mirrorRows, mirrorRss) {
   const lines = [`MCP over HTTP, ours (--mirror off, SVC_POLL_SECONDS=0) vs a bare SDK server (node bench/run.mjs http; ${REPS} alternated runs of ${RUN_MS / 1000} s each)`];
   for (const row of rows) {
     const goal = goalOf(row);
     lines.push(rowLine(row, goal === null ? '(no goal)          ' : `(goal >= ${goal.toFixed(2)}: ${row.ratio >= goal ? 'met' : 'NOT met'})`));
   }
-  const rssLine = (ours, verdict) => `  ${`RSS after ${RSS_CALLS} more get_invoice calls`.padEnd(52)} ${(ours / rss.bare).toFixed(2)}x ${verdict}  ${ours.toFixed(0)} vs ${rss.bare.toFixed(0)} MB`;
-  lines.push(rssLine(rss.ours, `(goal <= 1.20: ${rss.ours / rss.bare <= 1.2 ? 'met' : 'NOT met'})`));
+  const rssLine = (name, ours, bare, verdict) => `  ${name.padEnd(52)} ${(ours / bare).toFixed(2)}x ${verdict}  ${ours.toFixed(0)} vs ${bare.toFixed(0)} MB`;
+  lines.push(rssLine(`RSS of a fresh process after ${RSS_CALLS} calls`, rss.ours, rss.bare, `(goal <= 1.20: ${rss.ours / rss.bare <= 1.2 ? 'met' : 'NOT met'})`));
+  lines.push(rssLine(`RSS after the runs above and ${RSS_CALLS} more`, afterRuns.ours, afterRuns.bare, '(no goal)          '));
   lines.push('The same server with its defaults: the books mirror on (its file in a temp dir), background syncs every 60 s');
   for (const row of mirrorRows) lines.push(rowLine(row, '(no goal)          '));
-  lines.push(rssLine(mirrorRss, '(no goal)          '), '');
+  lines.push(rssLine(`RSS after the runs above and ${RSS_CALLS} more`, mirrorRss, afterRuns.bare, '(no goal)          '), '');
   process.stdout.write(lines.join('\n'));
 }
