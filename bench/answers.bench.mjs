@@ -8,11 +8,12 @@
 //     and once those seconds have passed                                 goal <= 1 per kind it reads
 // The mirror is warmed by a first server (background rounds and the lines fetcher) in a file; the measured
 // server opens that file with background rounds off, so every call counted is the answer's own.
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startSandboxProcess } from './sandbox-process.mjs';
 
 const cli = new URL('../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
@@ -27,8 +28,16 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function connect(sb, file, pollSeconds) {
   const client = new Client({ name: 'answers-bench', version: '1.0.0' });
-  const env = { ...process.env, SVC_BASE_URL: sb.base_url, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, SVC_POLL_SECONDS: String(pollSeconds) };
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [cli, '--mirror', file, '--log-level', 'error'], env, stderr: 'ignore' }));
+  const env = {
+    ...process.env,
+    SVC_BASE_URL: sb.base_url,
+    SVC_KEY_ID: sb.keys.live.key_id,
+    SVC_SECRET: sb.keys.live.secret,
+    SVC_POLL_SECONDS: String(pollSeconds),
+  };
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [cli, '--mirror', file, '--log-level', 'error'], env, stderr: 'ignore' }),
+  );
   return client;
 }
 
@@ -40,7 +49,11 @@ async function call(client, name, args) {
 
 const sb = await startSandboxProcess(['--scale', '25', '--rate-limit', '1000000000', '--sign-in-limit', '1000']);
 const admin = async (method, path, body) => {
-  const res = await fetch(`${sb.base_url}/_sandbox${path}`, { method, headers: { authorization: `Bearer ${sb.admin_token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const res = await fetch(`${sb.base_url}/_sandbox${path}`, {
+    method,
+    headers: { authorization: `Bearer ${sb.admin_token}`, 'content-type': 'application/json' },
+    body: body && JSON.stringify(body),
+  });
   return res.status === 204 ? null : res.json();
 };
 const apiCalls = async () => (await admin('GET', '/logs?kind=requests')).data.filter((e) => e.path.startsWith('/api/v1/')).length;
@@ -58,7 +71,9 @@ try {
     lines = (await call(warm, 'report_sales', everything)).lines;
   }
   await warm.close();
-  console.log(`warm mirror: lines of ${lines.with_lines} of ${lines.invoices} invoices, in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `warm mirror: lines of ${lines.with_lines} of ${lines.invoices} invoices, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   const client = await connect(sb, file, 0);
   const customer = (await call(client, 'list_customers', { per_page: 1, status: 'active' })).data[0];

@@ -62,12 +62,14 @@ try {
     const first = (round * IDS_PER_ROUND) % (total - IDS_PER_ROUND);
     for (let b = 0; b < IDS_PER_ROUND / BLOCK; b++) {
       const ids = Array.from({ length: BLOCK }, (_, i) => first + b * BLOCK + i + 1);
-      const runBare = () => time(async () => {
-        for (const id of ids) await bareGet(`/api/v1/invoices/${id}`);
-      });
-      const runClient = () => time(async () => {
-        for (const id of ids) await client.invoices.get(id);
-      });
+      const runBare = () =>
+        time(async () => {
+          for (const id of ids) await bareGet(`/api/v1/invoices/${id}`);
+        });
+      const runClient = () =>
+        time(async () => {
+          for (const id of ids) await client.invoices.get(id);
+        });
       let tb;
       let tm;
       if (b % 2 === 0) {
@@ -128,17 +130,38 @@ try {
   }
 
   const rows = [
-    ['cache miss / bare undici', median(missRatios), GOALS.miss, `${median(perCall.miss).toFixed(0)} us vs ${median(perCall.bare).toFixed(0)} us per GET /api/v1/invoices/{id}`],
-    ['cache hit / cache miss', median(hitRatios), GOALS.hit, `${median(perCall.hit).toFixed(2)} us vs ${median(perCall.miss).toFixed(0)} us per call`],
-    [`${total} invoices: pages() / bare loop`, median(readRatios), GOALS.pages, `${median(readMs.iter).toFixed(0)} ms vs ${median(readMs.bare).toFixed(0)} ms for ${Math.ceil(total / 100)} pages of 100`],
+    [
+      'cache miss / bare undici',
+      median(missRatios),
+      GOALS.miss,
+      `${median(perCall.miss).toFixed(0)} us vs ${median(perCall.bare).toFixed(0)} us per GET /api/v1/invoices/{id}`,
+    ],
+    [
+      'cache hit / cache miss',
+      median(hitRatios),
+      GOALS.hit,
+      `${median(perCall.hit).toFixed(2)} us vs ${median(perCall.miss).toFixed(0)} us per call`,
+    ],
+    [
+      `${total} invoices: pages() / bare loop`,
+      median(readRatios),
+      GOALS.pages,
+      `${median(readMs.iter).toFixed(0)} ms vs ${median(readMs.bare).toFixed(0)} ms for ${Math.ceil(total / 100)} pages of 100`,
+    ],
   ];
-  const info = [`${total} invoices: all() / bare loop`, median(recordRatios), null, `${median(readMs.records).toFixed(0)} ms (one await per record; no goal)`];
+  const info = [
+    `${total} invoices: all() / bare loop`,
+    median(recordRatios),
+    null,
+    `${median(readMs.records).toFixed(0)} ms (one await per record; no goal)`,
+  ];
   const lines = [
     'client overhead against an in-process sandbox (scale 25, rate limit lifted)',
     `  ${CALL_ROUNDS.measured} rounds x ${IDS_PER_ROUND} GETs in blocks of ${BLOCK}, and ${READS.measured} full reads each way; medians of adjacent-run ratios`,
     `  ${'measure'.padEnd(36)} ${'ratio'.padStart(6)} ${'goal'.padStart(8)}  met  raw`,
-    ...rows.map(([name, ratio, goal, raw]) =>
-      `  ${name.padEnd(36)} ${ratio.toFixed(3).padStart(6)} ${('<= ' + goal).padStart(8)}  ${ratio <= goal ? 'yes' : 'NO '}  ${raw}`,
+    ...rows.map(
+      ([name, ratio, goal, raw]) =>
+        `  ${name.padEnd(36)} ${ratio.toFixed(3).padStart(6)} ${('<= ' + goal).padStart(8)}  ${ratio <= goal ? 'yes' : 'NO '}  ${raw}`,
     ),
     `  ${info[0].padEnd(36)} ${info[1].toFixed(3).padStart(6)} ${'-'.padStart(8)}   -   ${info[3]}`,
     `  client stats: cache ${JSON.stringify(client.stats().cache)}, sign-ins ${client.stats().signIns}; bench ${((performance.now() - started) / 1000).toFixed(1)} s`,

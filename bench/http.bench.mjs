@@ -25,8 +25,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { runLoad } from './support/mcp-load.mjs';
 import { startSandboxProcess } from './sandbox-process.mjs';
+import { runLoad } from './support/mcp-load.mjs';
 
 const cli = new URL('../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
 const bareServer = new URL('./support/bare-http-server.mjs', import.meta.url).pathname;
@@ -66,10 +66,11 @@ async function startBare(env) {
   return { ...JSON.parse(line), child };
 }
 
-const stop = (server) => new Promise((resolve) => {
-  server.child.once('exit', resolve);
-  server.child.kill('SIGTERM');
-});
+const stop = (server) =>
+  new Promise((resolve) => {
+    server.child.once('exit', resolve);
+    server.child.kill('SIGTERM');
+  });
 
 const CLOCK_TICK_MS = 10; // /proc/<pid>/stat counts in clock ticks of 1/100 s on Linux
 /** A process's CPU time so far (user + system), in ms. */
@@ -89,7 +90,14 @@ const setLatency = async (ms) => {
   if (res.status >= 300) throw new Error(`sandbox faults: ${res.status} ${await res.text()}`);
 };
 const scratch = mkdtempSync(join(tmpdir(), 'http-bench-'));
-const env = { ...process.env, SVC_BASE_URL: sb.base_url, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, INVOICING_MCP_LOG_LEVEL: 'warn', XDG_CACHE_HOME: scratch };
+const env = {
+  ...process.env,
+  SVC_BASE_URL: sb.base_url,
+  SVC_KEY_ID: sb.keys.live.key_id,
+  SVC_SECRET: sb.keys.live.secret,
+  INVOICING_MCP_LOG_LEVEL: 'warn',
+  XDG_CACHE_HOME: scratch,
+};
 const servers = {};
 
 try {
@@ -97,12 +105,23 @@ try {
   const total = await invoiceCount();
   // Each side walks the invoices in its own order; ours never meets an id again within its cache's 30 s.
   const cursors = { ours: 0, bare: Math.floor(total / 2) };
-  const getInvoice = (side) => () => ({ method: 'tools/call', name: 'get_invoice', params: { name: 'get_invoice', arguments: { id: (cursors[side]++ % total) + 1 } } });
+  const getInvoice = (side) => () => ({
+    method: 'tools/call',
+    name: 'get_invoice',
+    params: { name: 'get_invoice', arguments: { id: (cursors[side]++ % total) + 1 } },
+  });
   const listTools = () => ({ method: 'tools/list', params: {} });
   // Each run also reports the server process's own CPU per call (user + system, from /proc).
   const load = async (side, shape, extra = {}) => {
     const before = cpuMs(servers[side].pid);
-    const run = await runLoad({ url: servers[side].url, mode: shape.mode, clients: shape.clients, ms: RUN_MS, next: shape.tool === 'get_invoice' ? getInvoice(side) : listTools, ...extra });
+    const run = await runLoad({
+      url: servers[side].url,
+      mode: shape.mode,
+      clients: shape.clients,
+      ms: RUN_MS,
+      next: shape.tool === 'get_invoice' ? getInvoice(side) : listTools,
+      ...extra,
+    });
     return { ...run, cpuUs: ((cpuMs(servers[side].pid) - before) * 1000) / run.calls };
   };
 
@@ -167,7 +186,9 @@ async function invoiceCount() {
     body: JSON.stringify(sb.keys.live),
   });
   const token = (await signIn.json()).access_token;
-  const res = await fetch(`${sb.base_url}/api/v1/invoices?per_page=1`, { headers: { authorization: `Bearer ${token}`, 'x-service-key': sb.keys.live.key_id } });
+  const res = await fetch(`${sb.base_url}/api/v1/invoices?per_page=1`, {
+    headers: { authorization: `Bearer ${token}`, 'x-service-key': sb.keys.live.key_id },
+  });
   return (await res.json()).meta.total;
 }
 
@@ -184,13 +205,25 @@ function rowLine(row, verdict) {
 }
 
 function report(rows, rss, afterRuns, mirrorRows, mirrorRss) {
-  const lines = [`MCP over HTTP, ours (--mirror off, SVC_POLL_SECONDS=0) vs a bare SDK server (node bench/run.mjs http; ${REPS} alternated runs of ${RUN_MS / 1000} s each)`];
+  const lines = [
+    `MCP over HTTP, ours (--mirror off, SVC_POLL_SECONDS=0) vs a bare SDK server (node bench/run.mjs http; ${REPS} alternated runs of ${RUN_MS / 1000} s each)`,
+  ];
   for (const row of rows) {
     const goal = goalOf(row);
-    lines.push(rowLine(row, goal === null ? '(no goal)          ' : `(goal >= ${goal.toFixed(2)}: ${row.ratio >= goal ? 'met' : 'NOT met'})`));
+    lines.push(
+      rowLine(row, goal === null ? '(no goal)          ' : `(goal >= ${goal.toFixed(2)}: ${row.ratio >= goal ? 'met' : 'NOT met'})`),
+    );
   }
-  const rssLine = (name, ours, bare, verdict) => `  ${name.padEnd(52)} ${(ours / bare).toFixed(2)}x ${verdict}  ${ours.toFixed(0)} vs ${bare.toFixed(0)} MB`;
-  lines.push(rssLine(`RSS of a fresh process after ${RSS_CALLS} calls`, rss.ours, rss.bare, `(goal <= 1.20: ${rss.ours / rss.bare <= 1.2 ? 'met' : 'NOT met'})`));
+  const rssLine = (name, ours, bare, verdict) =>
+    `  ${name.padEnd(52)} ${(ours / bare).toFixed(2)}x ${verdict}  ${ours.toFixed(0)} vs ${bare.toFixed(0)} MB`;
+  lines.push(
+    rssLine(
+      `RSS of a fresh process after ${RSS_CALLS} calls`,
+      rss.ours,
+      rss.bare,
+      `(goal <= 1.20: ${rss.ours / rss.bare <= 1.2 ? 'met' : 'NOT met'})`,
+    ),
+  );
   lines.push(rssLine(`RSS after the runs above and ${RSS_CALLS} more`, afterRuns.ours, afterRuns.bare, '(no goal)          '));
   lines.push('The same server with its defaults: the books mirror on (its file in a temp dir), background syncs every 60 s');
   for (const row of mirrorRows) lines.push(rowLine(row, '(no goal)          '));

@@ -39,14 +39,17 @@ const rssMiB = () => {
   globalThis.gc();
   globalThis.gc();
   const u = process.memoryUsage();
-  if (process.env.MIRROR_BENCH_MEMORY) console.error(JSON.stringify(Object.fromEntries(Object.entries(u).map(([k, v]) => [k, Math.round(v / 1048576)]))));
+  if (process.env.MIRROR_BENCH_MEMORY)
+    console.error(JSON.stringify(Object.fromEntries(Object.entries(u).map(([k, v]) => [k, Math.round(v / 1048576)]))));
   return u.rss / 1024 / 1024;
 };
 const verdict = (ok) => (ok ? 'meets the goal' : 'MISSES the goal');
 
 function holdingProcess(sb, key, path, fresh) {
   const script = new URL('./support/mirror-hold.mjs', import.meta.url).pathname;
-  const run = spawnSync(process.execPath, ['--expose-gc', script, sb.base_url, key.key_id, key.secret, path, fresh ? '1' : '0'], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, ['--expose-gc', script, sb.base_url, key.key_id, key.secret, path, fresh ? '1' : '0'], {
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`mirror-hold failed: ${run.stderr}`);
   return JSON.parse(run.stdout);
 }
@@ -55,7 +58,11 @@ function holdingProcess(sb, key, path, fresh) {
 const medianHold = (holds) => [...holds].sort((a, b) => a.rss - b.rss)[Math.floor(holds.length / 2)];
 
 async function openMirror(api, path, options = {}) {
-  const store = await openMirrorStore({ location: path ? { kind: 'file', path, explicit: true } : { kind: 'memory' }, identity: 'bench', warn: () => undefined });
+  const store = await openMirrorStore({
+    location: path ? { kind: 'file', path, explicit: true } : { kind: 'memory' },
+    identity: 'bench',
+    warn: () => undefined,
+  });
   const mirror = await startMirror({ api, store, bus: null, logger, pollSeconds: 0, ...options });
   return { store, mirror, close: async () => (await mirror.stop(), await store.close()) };
 }
@@ -73,12 +80,17 @@ async function toolLatencies(api, ids) {
 async function atScale(scale) {
   const sb = await startSandboxProcess(['--scale', String(scale), '--rate-limit', '1000000000', '--sign-in-limit', '1000']);
   const admin = (method, path, body) =>
-    fetch(`${sb.base_url}/_sandbox${path}`, { method, headers: { authorization: `Bearer ${sb.admin_token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    fetch(`${sb.base_url}/_sandbox${path}`, {
+      method,
+      headers: { authorization: `Bearer ${sb.admin_token}`, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    });
   try {
     const key = sb.keys.live;
     const headers = await signIn(sb.base_url, key);
     const totals = {};
-    for (const kind of MIRRORED_KINDS) totals[kind] = (await (await fetch(`${sb.base_url}/api/v1/${kind}?per_page=1`, { headers })).json()).meta.total;
+    for (const kind of MIRRORED_KINDS)
+      totals[kind] = (await (await fetch(`${sb.base_url}/api/v1/${kind}?per_page=1`, { headers })).json()).meta.total;
     const floor = MIRRORED_KINDS.reduce((n, k) => n + Math.max(1, Math.ceil(totals[k] / 100)), 0);
     const api = createApiClient({ baseUrl: sb.base_url, keyId: key.key_id, secret: key.secret }, { logger });
     await api.ping();
@@ -131,29 +143,67 @@ async function atScale(scale) {
     const bgCalls = busy.mirror.stats().calls + busy.mirror.stats().lineCalls;
     // Each background call's own time, as the sandbox logged it (the tool calls are the ones in `ids`).
     const log = (await (await admin('GET', '/logs?kind=requests')).json()).data;
-    const bgMs = log.filter((e) => e.key_id === key.key_id && /[?]/.test(e.path) && e.path.includes('page=')).slice(-Math.max(1, busy.mirror.stats().calls)).map((e) => e.ms);
+    const bgMs = log
+      .filter((e) => e.key_id === key.key_id && /[?]/.test(e.path) && e.path.includes('page='))
+      .slice(-Math.max(1, busy.mirror.stats().calls))
+      .map((e) => e.ms);
     await busy.close();
     await admin('DELETE', '/faults');
     await api.close();
-    return { scale, totals, floor, coldCalls, coldMs, incremental, lineCalls, linesMs, coverage, rssEmpty, rssFull, heldFull, heldEmpty, restartCalls, restartMs, coldRestartRatio: restartMs / coldMs, alone, beside, bgCalls, bgMs };
+    return {
+      scale,
+      totals,
+      floor,
+      coldCalls,
+      coldMs,
+      incremental,
+      lineCalls,
+      linesMs,
+      coverage,
+      rssEmpty,
+      rssFull,
+      heldFull,
+      heldEmpty,
+      restartCalls,
+      restartMs,
+      coldRestartRatio: restartMs / coldMs,
+      alone,
+      beside,
+      bgCalls,
+      bgMs,
+    };
   } finally {
     await sb.stop();
   }
 }
 
-for (const scale of (process.env.MIRROR_BENCH_SCALES ?? "1,25").split(",").map(Number)) {
+for (const scale of (process.env.MIRROR_BENCH_SCALES ?? '1,25').split(',').map(Number)) {
   const r = await atScale(scale);
   const records = Object.values(r.totals).reduce((a, b) => a + b, 0);
   const extraWait = median(r.beside) - median(r.alone);
   // One background call's time: the longest of a tool call alone and a background list page.
   const oneCall = Math.max(median(r.alone), r.bgMs.length > 0 ? median(r.bgMs) : 0);
   console.log(`\n-- --scale ${scale}: ${records} records (${r.totals.invoices} invoices)`);
-  console.log(`first full sync: ${r.coldCalls} calls against a floor of ${r.floor} = ${(r.coldCalls / r.floor).toFixed(3)}x (goal <= 1.02x: ${verdict(r.coldCalls / r.floor <= 1.02)}), ${(r.coldMs / 1000).toFixed(2)} s`);
-  console.log(`incremental sync, nothing changed: ${r.incremental} calls for ${MIRRORED_KINDS.length} kinds = ${(r.incremental / MIRRORED_KINDS.length).toFixed(2)} per kind (goal 1: ${verdict(r.incremental === MIRRORED_KINDS.length)})`);
-  console.log(`lines: ${r.lineCalls} get_invoice calls for ${r.coverage.withLines} of ${r.coverage.invoices} invoices in ${(r.linesMs / 1000).toFixed(1)} s`);
-  console.log(`tool call wait behind background work: median ${median(r.beside).toFixed(1)} ms beside ${r.bgCalls} background calls vs ${median(r.alone).toFixed(1)} ms alone: +${extraWait.toFixed(1)} ms, ${(extraWait / oneCall).toFixed(2)} of one background call's time (${oneCall.toFixed(1)} ms) (goal <= 1: ${verdict(extraWait <= oneCall)})`);
+  console.log(
+    `first full sync: ${r.coldCalls} calls against a floor of ${r.floor} = ${(r.coldCalls / r.floor).toFixed(3)}x (goal <= 1.02x: ${verdict(r.coldCalls / r.floor <= 1.02)}), ${(r.coldMs / 1000).toFixed(2)} s`,
+  );
+  console.log(
+    `incremental sync, nothing changed: ${r.incremental} calls for ${MIRRORED_KINDS.length} kinds = ${(r.incremental / MIRRORED_KINDS.length).toFixed(2)} per kind (goal 1: ${verdict(r.incremental === MIRRORED_KINDS.length)})`,
+  );
+  console.log(
+    `lines: ${r.lineCalls} get_invoice calls for ${r.coverage.withLines} of ${r.coverage.invoices} invoices in ${(r.linesMs / 1000).toFixed(1)} s`,
+  );
+  console.log(
+    `tool call wait behind background work: median ${median(r.beside).toFixed(1)} ms beside ${r.bgCalls} background calls vs ${median(r.alone).toFixed(1)} ms alone: +${extraWait.toFixed(1)} ms, ${(extraWait / oneCall).toFixed(2)} of one background call's time (${oneCall.toFixed(1)} ms) (goal <= 1: ${verdict(extraWait <= oneCall)})`,
+  );
   const held = r.heldFull.rss / r.heldEmpty.rss;
-  console.log(`RSS of a server process holding the whole mirror (${r.heldFull.counts.invoices} invoices, ${r.heldFull.counts.lines} lines): ${r.heldFull.rss.toFixed(1)} MiB vs ${r.heldEmpty.rss.toFixed(1)} MiB holding an empty one (the median of ${HOLDS} processes each) = ${held.toFixed(2)}x (goal <= 1.3x: ${verdict(held <= 1.3)}); JS heap in use ${r.heldFull.heapUsed.toFixed(1)} vs ${r.heldEmpty.heapUsed.toFixed(1)} MiB`);
-  console.log(`  (the process that built it: ${r.rssFull.toFixed(1)} MiB after vs ${r.rssEmpty.toFixed(1)} MiB before = ${(r.rssFull / r.rssEmpty).toFixed(2)}x, its high-water mark of the build)`);
-  console.log(`restart on the same file: fresh after ${r.restartCalls} calls in ${(r.restartMs / 1000).toFixed(2)} s, ${(100 * r.coldRestartRatio).toFixed(1)} % of the first sync's time (goal one call per kind: ${verdict(r.restartCalls === MIRRORED_KINDS.length)})`);
+  console.log(
+    `RSS of a server process holding the whole mirror (${r.heldFull.counts.invoices} invoices, ${r.heldFull.counts.lines} lines): ${r.heldFull.rss.toFixed(1)} MiB vs ${r.heldEmpty.rss.toFixed(1)} MiB holding an empty one (the median of ${HOLDS} processes each) = ${held.toFixed(2)}x (goal <= 1.3x: ${verdict(held <= 1.3)}); JS heap in use ${r.heldFull.heapUsed.toFixed(1)} vs ${r.heldEmpty.heapUsed.toFixed(1)} MiB`,
+  );
+  console.log(
+    `  (the process that built it: ${r.rssFull.toFixed(1)} MiB after vs ${r.rssEmpty.toFixed(1)} MiB before = ${(r.rssFull / r.rssEmpty).toFixed(2)}x, its high-water mark of the build)`,
+  );
+  console.log(
+    `restart on the same file: fresh after ${r.restartCalls} calls in ${(r.restartMs / 1000).toFixed(2)} s, ${(100 * r.coldRestartRatio).toFixed(1)} % of the first sync's time (goal one call per kind: ${verdict(r.restartCalls === MIRRORED_KINDS.length)})`,
+  );
 }

@@ -15,7 +15,15 @@ export async function startSandboxProcess(args = []) {
     child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
   });
   const info = JSON.parse(line);
-  return { ...info, pid: child.pid, stop: () => new Promise((r) => { child.once('exit', r); child.kill('SIGTERM'); }) };
+  return {
+    ...info,
+    pid: child.pid,
+    stop: () =>
+      new Promise((r) => {
+        child.once('exit', r);
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 export async function signIn(baseUrl, key) {

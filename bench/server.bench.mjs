@@ -7,14 +7,15 @@
 //      stdio hop between two processes weighs as much as the call), and once with the sandbox holding each
 //      answer back 10 ms, as a service across a network would at the least. The hop alone is shown too.
 // The service is the sandbox in a separate process; runs alternate and each figure is a median.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createApiClient } from '../dist/src/api/index.js';
 import { createLogger } from '../dist/src/logger.js';
 import { startSandboxProcess } from './sandbox-process.mjs';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 const cli = new URL('../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
 const bare = new URL('./support/bare-server.mjs', import.meta.url).pathname;
@@ -53,7 +54,14 @@ const sandboxFaults = async (settings) => {
 };
 // The servers keep their default books mirror; its file goes to a temp dir removed at the end, not the user's cache.
 const scratch = mkdtempSync(join(tmpdir(), 'server-bench-'));
-const env = { ...process.env, SVC_BASE_URL: sb.base_url, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, INVOICING_MCP_LOG_LEVEL: 'warn', XDG_CACHE_HOME: scratch };
+const env = {
+  ...process.env,
+  SVC_BASE_URL: sb.base_url,
+  SVC_KEY_ID: sb.keys.live.key_id,
+  SVC_SECRET: sb.keys.live.secret,
+  INVOICING_MCP_LOG_LEVEL: 'warn',
+  XDG_CACHE_HOME: scratch,
+};
 try {
   const ours = [];
   const theirs = [];
@@ -117,9 +125,24 @@ try {
   process.stdout.write(
     [
       'MCP server (node bench/run.mjs server)',
-      row('spawn to tools/list vs bare server', startRatio, GOALS.start, `median ${median(ours).toFixed(0)} ms vs ${median(theirs).toFixed(0)} ms over ${START_ROUNDS} spawns`),
-      row('tool call over stdio vs direct', loopback.ratio, GOALS.call, `median ${loopback.mcpMs.toFixed(2)} ms vs ${loopback.directMs.toFixed(2)} ms per call, sandbox on loopback`),
-      row(`  the same, service takes ${SERVICE_MS} ms`, remote.ratio, GOALS.call, `median ${remote.mcpMs.toFixed(2)} ms vs ${remote.directMs.toFixed(2)} ms per call`),
+      row(
+        'spawn to tools/list vs bare server',
+        startRatio,
+        GOALS.start,
+        `median ${median(ours).toFixed(0)} ms vs ${median(theirs).toFixed(0)} ms over ${START_ROUNDS} spawns`,
+      ),
+      row(
+        'tool call over stdio vs direct',
+        loopback.ratio,
+        GOALS.call,
+        `median ${loopback.mcpMs.toFixed(2)} ms vs ${loopback.directMs.toFixed(2)} ms per call, sandbox on loopback`,
+      ),
+      row(
+        `  the same, service takes ${SERVICE_MS} ms`,
+        remote.ratio,
+        GOALS.call,
+        `median ${remote.mcpMs.toFixed(2)} ms vs ${remote.directMs.toFixed(2)} ms per call`,
+      ),
       `  (the stdio hop alone, a call the server's cache answers: ${hopMs.toFixed(2)} ms, ${(hopMs / loopback.directMs).toFixed(2)} of a direct call on loopback)`,
       '',
     ].join('\n'),

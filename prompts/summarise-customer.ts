@@ -1,5 +1,5 @@
-import { customerArgument } from './complete-customer.js';
 import * as z from 'zod/v4';
+import { customerArgument } from './complete-customer.js';
 import { definePrompt } from './define.js';
 
 export const summariseCustomerPrompt = definePrompt({

@@ -13,7 +13,10 @@ const root = new URL('../', import.meta.url);
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 
 function table(manifest) {
-  const rows = manifest.map((t) => `| \`${t.name}\` | ${cell(t.description)} | ${t.toolset} | ${t.scope ? `\`${t.scope}\`` : 'any key'} | ${t.write ? 'create' : 'read'} |`);
+  const rows = manifest.map(
+    (t) =>
+      `| \`${t.name}\` | ${cell(t.description)} | ${t.toolset} | ${t.scope ? `\`${t.scope}\`` : 'any key'} | ${t.write ? 'create' : 'read'} |`,
+  );
   return ['| tool | what it does | toolset | scope | kind |', '|---|---|---|---|---|', ...rows].join('\n');
 }
 

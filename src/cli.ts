@@ -72,7 +72,9 @@ main().catch(async (err: unknown) => {
     process.exit(2);
   }
   if (err instanceof UsageError || (err instanceof Error && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
-    stderr(`invoicing-mcp: ${err.message}\n${argv[0] === 'sandbox' ? SANDBOX_USAGE : 'Run invoicing-mcp --help for the commands, flags and environment variables.'}`);
+    stderr(
+      `invoicing-mcp: ${err.message}\n${argv[0] === 'sandbox' ? SANDBOX_USAGE : 'Run invoicing-mcp --help for the commands, flags and environment variables.'}`,
+    );
     process.exit(2);
   }
   stderr(`invoicing-mcp: ${err instanceof Error ? err.message : String(err)}`);

@@ -36,10 +36,7 @@ const KEY_ID_RE = /^svck_(live|test)_[A-Za-z0-9_-]+$/;
 const SECRET_RE = /^svc_(live|test)_[A-Za-z0-9_-]+$/;
 
 /** Unset, empty and blank all mean "not set". */
-const optionalText = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined),
-  z.string().optional(),
-);
+const optionalText = z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined), z.string().optional());
 
 function required(name: string, fix: string) {
   return optionalText.check((ctx) => {
@@ -53,23 +50,32 @@ const baseUrlSchema = required('SVC_BASE_URL', 'set it to the https:// base URL 
   try {
     url = new URL(ctx.value);
   } catch {
-    ctx.issues.push({ code: 'custom', input: '', message: 'SVC_BASE_URL is not a URL: give an absolute https:// URL such as https://invoicing.example.com' });
+    ctx.issues.push({
+      code: 'custom',
+      input: '',
+      message: 'SVC_BASE_URL is not a URL: give an absolute https:// URL such as https://invoicing.example.com',
+    });
     return;
   }
   const problem = baseUrlProblem(url);
   if (problem) ctx.issues.push({ code: 'custom', input: '', message: `SVC_BASE_URL ${problem}` });
 });
 
-const keyIdSchema = required('SVC_KEY_ID', 'set it to the key ID from the developer console (it starts svck_live_ or svck_test_)').check((ctx) => {
-  const v = ctx.value;
-  if (v === undefined || KEY_ID_RE.test(v)) return;
-  const message = SECRET_RE.test(v)
-    ? 'SVC_KEY_ID holds a secret (svc_...), not a key ID: swap the values of SVC_KEY_ID and SVC_SECRET'
-    : 'SVC_KEY_ID is malformed: it must be the key ID from the developer console, starting svck_live_ or svck_test_';
-  ctx.issues.push({ code: 'custom', input: '', message });
-});
+const keyIdSchema = required('SVC_KEY_ID', 'set it to the key ID from the developer console (it starts svck_live_ or svck_test_)').check(
+  (ctx) => {
+    const v = ctx.value;
+    if (v === undefined || KEY_ID_RE.test(v)) return;
+    const message = SECRET_RE.test(v)
+      ? 'SVC_KEY_ID holds a secret (svc_...), not a key ID: swap the values of SVC_KEY_ID and SVC_SECRET'
+      : 'SVC_KEY_ID is malformed: it must be the key ID from the developer console, starting svck_live_ or svck_test_';
+    ctx.issues.push({ code: 'custom', input: '', message });
+  },
+);
 
-const secretSchema = required('SVC_SECRET', "set it to the key's secret (it starts svc_live_ or svc_test_ and is shown once when the key is made)").check((ctx) => {
+const secretSchema = required(
+  'SVC_SECRET',
+  "set it to the key's secret (it starts svc_live_ or svc_test_ and is shown once when the key is made)",
+).check((ctx) => {
   const v = ctx.value;
   if (v === undefined || SECRET_RE.test(v)) return;
   const message = KEY_ID_RE.test(v)
@@ -84,9 +90,19 @@ const webhookSecretSchema = optionalText.check((ctx) => {
   const v = ctx.value;
   if (v === undefined) return;
   if (!v.startsWith('whsec_')) {
-    ctx.issues.push({ code: 'custom', input: '', message: "SVC_WEBHOOK_SECRET must be the webhook endpoint's signing secret, starting whsec_ (not the key's secret or key ID), or leave it unset" });
+    ctx.issues.push({
+      code: 'custom',
+      input: '',
+      message:
+        "SVC_WEBHOOK_SECRET must be the webhook endpoint's signing secret, starting whsec_ (not the key's secret or key ID), or leave it unset",
+    });
   } else if (/\s/.test(v) || v.length < 14) {
-    ctx.issues.push({ code: 'custom', input: '', message: "SVC_WEBHOOK_SECRET is malformed: set it to the webhook endpoint's signing secret (whsec_...), whole and without spaces, or leave it unset" });
+    ctx.issues.push({
+      code: 'custom',
+      input: '',
+      message:
+        "SVC_WEBHOOK_SECRET is malformed: set it to the webhook endpoint's signing secret (whsec_...), whole and without spaces, or leave it unset",
+    });
   }
 });
 
@@ -95,7 +111,11 @@ const pollSecondsSchema = optionalText.check((ctx) => {
   if (v === undefined) return;
   const n = Number(v);
   if (!/^\d+$/.test(v) || n > 86_400) {
-    ctx.issues.push({ code: 'custom', input: '', message: `SVC_POLL_SECONDS must be a whole number of seconds from 1 to 86400, or 0 to turn polling off (default ${DEFAULT_POLL_SECONDS})` });
+    ctx.issues.push({
+      code: 'custom',
+      input: '',
+      message: `SVC_POLL_SECONDS must be a whole number of seconds from 1 to 86400, or 0 to turn polling off (default ${DEFAULT_POLL_SECONDS})`,
+    });
   }
 });
 

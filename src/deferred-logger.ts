@@ -22,8 +22,7 @@ export interface DeferredLogger {
 export function deferredLogger(options: LoggerOptions = {}): DeferredLogger {
   let loading: Promise<Logger> | null = null;
   let ready: Logger | null = null;
-  const load = (): Promise<Logger> =>
-    (loading ??= import('./logger.js').then(({ createLogger }) => (ready = createLogger(options))));
+  const load = (): Promise<Logger> => (loading ??= import('./logger.js').then(({ createLogger }) => (ready = createLogger(options))));
   const at =
     (level: Level) =>
     (obj: object, msg?: string): void => {

@@ -22,7 +22,11 @@ function positive(read: Read, flag: string, integer: boolean): number | null {
   const v = read(flag);
   if (v === undefined) return null;
   const ok = typeof v === 'string' && (integer ? /^\d+$/ : /^\d+(\.\d+)?$/).test(v) && Number(v) > 0;
-  if (!ok) throw new ConfigError(`--${flag}`, `--${flag} must be a positive ${integer ? 'whole number' : 'number of seconds'}, not "${String(v)}"`);
+  if (!ok)
+    throw new ConfigError(
+      `--${flag}`,
+      `--${flag} must be a positive ${integer ? 'whole number' : 'number of seconds'}, not "${String(v)}"`,
+    );
   return Number(v);
 }
 

@@ -23,7 +23,11 @@ export function throttledLog(logger: Pick<LogSink, Level>, windowMs = 60_000): T
       windows.set(kind, window);
       window.timer = setTimeout(() => {
         windows.delete(kind);
-        if (window.suppressed > 0) logger[level]({ kind, repeated: window.suppressed }, `${message} (and ${window.suppressed} more like it in the last ${seconds} s)`);
+        if (window.suppressed > 0)
+          logger[level](
+            { kind, repeated: window.suppressed },
+            `${message} (and ${window.suppressed} more like it in the last ${seconds} s)`,
+          );
       }, windowMs);
       window.timer.unref();
       return;

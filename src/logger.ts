@@ -2,10 +2,10 @@
 // mode. Credentials are removed at every depth: pino's redact paths for the usual places, a deep scrub of
 // every logged object, message and error (keys such as `secret`, `authorization`, and any value shaped like
 // a secret, session token, webhook secret or Authorization header).
-import { pino, type DestinationStream, type Logger, type LoggerOptions as PinoOptions } from 'pino';
+import { type DestinationStream, type Logger, type LoggerOptions as PinoOptions, pino } from 'pino';
 import { REDACTED, redactDeep, redactText } from './api/redact.js';
 import { logLevelProblem, toLogLevel } from './log-levels.js';
-import { noticeLevel, type NoticeBoard } from './notices.js';
+import { type NoticeBoard, noticeLevel } from './notices.js';
 
 export type { Logger };
 

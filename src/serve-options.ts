@@ -4,9 +4,9 @@ import { parseArgs } from 'node:util';
 import { TOOLSETS, type Toolset } from '../tools/define.js';
 import { isLoopbackHost } from './api/url.js';
 import { ConfigError } from './config.js';
-import { HTTP_LIMITS_USAGE, HTTP_LIMIT_FLAGS, readHttpLimits } from './http-limit-options.js';
+import { HTTP_LIMIT_FLAGS, HTTP_LIMITS_USAGE, readHttpLimits } from './http-limit-options.js';
+import { type LogLevel, logLevelProblem, toLogLevel } from './log-levels.js';
 import type { HttpLimits } from './mcp/http-limits.js';
-import { logLevelProblem, toLogLevel, type LogLevel } from './log-levels.js';
 
 export interface ServeOptions {
   readonly transport: 'stdio' | 'http';
@@ -64,7 +64,10 @@ function bool(values: Record<string, unknown>, env: Env, flag: string): boolean 
 function list(values: Record<string, unknown>, env: Env, flag: string): string[] | null {
   const v = flagOrEnv(values, env, flag);
   if (typeof v !== 'string') return null;
-  return v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function readToolsets(values: Record<string, unknown>, env: Env): Toolset[] | null {
@@ -72,7 +75,10 @@ function readToolsets(values: Record<string, unknown>, env: Env): Toolset[] | nu
   if (names === null) return null;
   const unknown = names.filter((n) => !(TOOLSETS as readonly string[]).includes(n));
   if (unknown.length > 0 || names.length === 0) {
-    throw new ConfigError('--toolsets', `--toolsets takes a comma-separated list of: ${TOOLSETS.join(', ')} (unknown: ${unknown.join(', ') || 'none given'})`);
+    throw new ConfigError(
+      '--toolsets',
+      `--toolsets takes a comma-separated list of: ${TOOLSETS.join(', ')} (unknown: ${unknown.join(', ') || 'none given'})`,
+    );
   }
   return names as Toolset[];
 }
@@ -80,7 +86,8 @@ function readToolsets(values: Record<string, unknown>, env: Env): Toolset[] | nu
 function readPort(values: Record<string, unknown>, env: Env, flag: string): number | null {
   const v = flagOrEnv(values, env, flag);
   if (v === undefined) return null;
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) > 65535) throw new ConfigError(`--${flag}`, `--${flag} must be a port number from 0 to 65535, not "${String(v)}"`);
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) > 65535)
+    throw new ConfigError(`--${flag}`, `--${flag} must be a port number from 0 to 65535, not "${String(v)}"`);
   return Number(v);
 }
 
@@ -90,7 +97,10 @@ const HTTP_ONLY_FLAGS = ['port', 'host', 'http-token', 'allowed-hosts', 'allowed
 function refuseHttpOnlyFlags(values: Record<string, unknown>): void {
   const given = HTTP_ONLY_FLAGS.find((flag) => values[flag] !== undefined);
   if (given) {
-    throw new ConfigError(`--${given}`, `--${given} is for HTTP mode: add --http to serve Streamable HTTP (without it the server speaks MCP over stdio, which has no ${given === 'port' || given === 'host' ? 'port or host' : 'HTTP settings'})`);
+    throw new ConfigError(
+      `--${given}`,
+      `--${given} is for HTTP mode: add --http to serve Streamable HTTP (without it the server speaks MCP over stdio, which has no ${given === 'port' || given === 'host' ? 'port or host' : 'HTTP settings'})`,
+    );
   }
 }
 
@@ -137,15 +147,24 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   const httpToken = (flagOrEnv(values, env, 'http-token') as string | undefined) ?? null;
   const transport = bool(values, env, 'http') ? 'http' : 'stdio';
   if (transport === 'http' && !isLoopbackHost(host) && httpToken === null) {
-    throw new ConfigError('--http-token', `binding to ${host} reaches beyond this machine: set --http-token (or INVOICING_MCP_HTTP_TOKEN) so clients must send it as a bearer token`);
+    throw new ConfigError(
+      '--http-token',
+      `binding to ${host} reaches beyond this machine: set --http-token (or INVOICING_MCP_HTTP_TOKEN) so clients must send it as a bearer token`,
+    );
   }
   if (transport === 'stdio') refuseHttpOnlyFlags(values);
   const webhookPort = readPort(values, env, 'webhook-port');
   if (transport === 'http' && webhookPort !== null) {
-    throw new ConfigError('--webhook-port', "--webhook-port is for stdio mode: with --http the service's webhooks come to /webhooks on the same server");
+    throw new ConfigError(
+      '--webhook-port',
+      "--webhook-port is for stdio mode: with --http the service's webhooks come to /webhooks on the same server",
+    );
   }
   if (httpToken !== null && (httpToken.length < 16 || !/^[\x21-\x7e]+$/.test(httpToken))) {
-    throw new ConfigError('--http-token', '--http-token must be at least 16 printable ASCII characters without spaces (use a long random value)');
+    throw new ConfigError(
+      '--http-token',
+      '--http-token must be at least 16 printable ASCII characters without spaces (use a long random value)',
+    );
   }
   return Object.freeze({
     transport,

@@ -1,6 +1,6 @@
 // check_connection: is the key working, in which mode, for which business, with which scopes.
 import * as z from 'zod/v4';
-import { READ_HINTS, defineTool } from './define.js';
+import { defineTool, READ_HINTS } from './define.js';
 
 export const checkConnection = defineTool({
   name: 'check_connection',

@@ -1,7 +1,7 @@
 // Customers: list, get, create.
 import * as z from 'zod/v4';
-import { CustomerSchema, type Customer } from '../src/api/schemas.js';
-import { CREATE_HINTS, READ_HINTS, defineTool } from './define.js';
+import { type Customer, CustomerSchema } from '../src/api/schemas.js';
+import { CREATE_HINTS, defineTool, READ_HINTS } from './define.js';
 import { fields, replayNote } from './format.js';
 import { listHandler } from './handlers.js';
 import { filterText, idempotencyKey, pageMeta, paging, recordId } from './params.js';
@@ -39,8 +39,20 @@ export const getCustomer = defineTool({
   annotations: READ_HINTS,
   async handler({ api }, { id }) {
     const c = await api.customers.get(id);
-    const address = c.address ? Object.values(c.address).filter((v) => typeof v === 'string' && v !== '').join(', ') : '';
-    const text = [customerLine(c), fields([['tax number', c.tax_number], ['address', address]])].filter(Boolean).join('\n');
+    const address = c.address
+      ? Object.values(c.address)
+          .filter((v) => typeof v === 'string' && v !== '')
+          .join(', ')
+      : '';
+    const text = [
+      customerLine(c),
+      fields([
+        ['tax number', c.tax_number],
+        ['address', address],
+      ]),
+    ]
+      .filter(Boolean)
+      .join('\n');
     return { structured: c, text };
   },
 });
@@ -59,7 +71,13 @@ export const createCustomer = defineTool({
     phone: optionalText(50).describe('With country code'),
     tax_number: optionalText(50),
     address: z
-      .object({ line1: optionalText(255), line2: optionalText(255), city: optionalText(255), region: optionalText(255), postal_code: optionalText(255) })
+      .object({
+        line1: optionalText(255),
+        line2: optionalText(255),
+        city: optionalText(255),
+        region: optionalText(255),
+        postal_code: optionalText(255),
+      })
       .optional(),
     notes: optionalText(2000),
     idempotency_key: idempotencyKey,

@@ -38,6 +38,7 @@ export function fields(pairs: [string, string | number | boolean | null | undefi
 
 /** What a create's answer says about a replay, true to how it came about; '' when it was not one. */
 export function replayNote(created: { replayed: boolean; replayedOnRetry: boolean }): string {
-  if (created.replayedOnRetry) return 'Created once: the first attempt got no clear answer and the retry found it already made (no duplicate).';
+  if (created.replayedOnRetry)
+    return 'Created once: the first attempt got no clear answer and the retry found it already made (no duplicate).';
   return created.replayed ? 'Already created earlier with this idempotency key; no duplicate.' : '';
 }

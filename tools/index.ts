@@ -31,4 +31,4 @@ export const TOOLS: readonly ToolDefinition[] = [
   getProduct,
 ] as unknown as readonly ToolDefinition[];
 
-export { TOOLSETS, type Toolset, type ToolDefinition } from './define.js';
+export { TOOLSETS, type ToolDefinition, type Toolset } from './define.js';

@@ -5,7 +5,13 @@ import { RefusedQuestion } from '../src/books/answers/refused.js';
 import type { ToolContext } from './context.js';
 
 export const invoiceRef = z
-  .union([z.number().int().positive(), z.string().trim().regex(/^[A-Za-z]+-\d+$/, 'an invoice number such as INV-00421')])
+  .union([
+    z.number().int().positive(),
+    z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z]+-\d+$/, 'an invoice number such as INV-00421'),
+  ])
   .describe('From list_invoices, or the number (INV-00421)');
 
 const sameNumber = (a: string, b: string): boolean => a.toUpperCase() === b.toUpperCase();
@@ -26,6 +32,9 @@ async function fromList(ctx: ToolContext, number: string): Promise<number | null
 export async function invoiceIdOf(ctx: ToolContext, ref: number | string): Promise<number> {
   if (typeof ref === 'number') return ref;
   const id = ctx.books ? await fromMirror(ctx, ref) : await fromList(ctx, ref);
-  if (id === null) throw new RefusedQuestion(`No invoice numbered ${ref} in this business: check the number, or find it with find_records or list_invoices.`);
+  if (id === null)
+    throw new RefusedQuestion(
+      `No invoice numbered ${ref} in this business: check the number, or find it with find_records or list_invoices.`,
+    );
   return id;
 }

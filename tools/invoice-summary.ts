@@ -5,7 +5,12 @@ import type { ToolContext } from './context.js';
 
 interface DraftArgs {
   customer_id: number;
-  items: { quantity: number | string; product_id?: number | undefined; description?: string | undefined; unit_price?: string | undefined }[];
+  items: {
+    quantity: number | string;
+    product_id?: number | undefined;
+    description?: string | undefined;
+    unit_price?: string | undefined;
+  }[];
   issue_date?: string | undefined;
   due_date?: string | undefined;
 }

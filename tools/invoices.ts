@@ -1,17 +1,17 @@
 // Invoices: list, get, and create a draft that a person in the business reviews and sends.
 import * as z from 'zod/v4';
-import { InvoiceSchema, InvoiceSummarySchema, type Invoice, type InvoiceSummary } from '../src/api/schemas.js';
-import { CREATE_HINTS, READ_HINTS, defineTool } from './define.js';
+import { type Invoice, InvoiceSchema, type InvoiceSummary, InvoiceSummarySchema } from '../src/api/schemas.js';
 import { shortQuantity } from '../src/books/answers/money.js';
+import { CREATE_HINTS, defineTool, READ_HINTS } from './define.js';
 import { money, replayNote } from './format.js';
 import { listHandler } from './handlers.js';
 import { invoiceIdOf, invoiceRef } from './invoice-ref.js';
 import { summarizeDraft } from './invoice-summary.js';
-import { INVOICE_STATUSES, decimalAmount, filterText, idempotencyKey, pageMeta, paging, recordId } from './params.js';
+import { decimalAmount, filterText, INVOICE_STATUSES, idempotencyKey, pageMeta, paging, recordId } from './params.js';
 
-export { INVOICE_STATUSES };
 export { reportOwed } from './answers/owed.js';
 export { reportSales } from './answers/sales.js';
+export { INVOICE_STATUSES };
 
 const invoiceLine = (i: InvoiceSummary): string =>
   `#${i.id} ${i.number} ${i.status} ${i.customer.name} (customer ${i.customer.id}) total ${money(i.total, i.currency)}, ` +
@@ -20,7 +20,8 @@ const invoiceLine = (i: InvoiceSummary): string =>
 export const listInvoices = defineTool({
   name: 'list_invoices',
   title: 'List invoices',
-  description: 'Invoices (no lines), oldest first. Unpaid: any status but draft, void and paid, with balance > 0. Sums: report_owed, report_sales.',
+  description:
+    'Invoices (no lines), oldest first. Unpaid: any status but draft, void and paid, with balance > 0. Sums: report_owed, report_sales.',
   toolset: 'invoices',
   scope: 'invoices.read',
   input: z.object({
@@ -36,7 +37,8 @@ export const listInvoices = defineTool({
 
 export function invoiceText(inv: Invoice): string {
   const lines = inv.items.map(
-    (l) => `- ${shortQuantity(l.quantity)} x ${l.description} @ ${l.unit_price} = ${l.line_total} + tax ${l.tax_amount}${l.product_id ? ` (product ${l.product_id})` : ''}`,
+    (l) =>
+      `- ${shortQuantity(l.quantity)} x ${l.description} @ ${l.unit_price} = ${l.line_total} + tax ${l.tax_amount}${l.product_id ? ` (product ${l.product_id})` : ''}`,
   );
   return [
     invoiceLine(inv),

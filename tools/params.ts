@@ -8,7 +8,10 @@ export const paging = {
   per_page: z.number().int().min(1).max(100).optional(),
   updated_since: z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/, 'a date 2026-01-31 or a timestamp 2026-01-31T09:00:00Z')
+    .regex(
+      /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2}))?$/,
+      'a date 2026-01-31 or a timestamp 2026-01-31T09:00:00Z',
+    )
     .optional()
     .describe('ISO date or timestamp'),
 };
@@ -70,8 +73,17 @@ export function decimalAmount(field: string, places: number, example: string) {
     }
     const text = exactDecimal(value);
     if (text !== null && pattern.test(text)) return text;
-    const why = value < 0 ? 'it is negative' : text === null ? 'it has more digits than a JSON number carries exactly' : `it has more than ${places} decimals`;
-    ctx.issues.push({ code: 'custom', input: value, message: `${field} ${String(value)} cannot be taken as an exact amount (${why}): send it as a decimal string, ${shape}` });
+    const why =
+      value < 0
+        ? 'it is negative'
+        : text === null
+          ? 'it has more digits than a JSON number carries exactly'
+          : `it has more than ${places} decimals`;
+    ctx.issues.push({
+      code: 'custom',
+      input: value,
+      message: `${field} ${String(value)} cannot be taken as an exact amount (${why}): send it as a decimal string, ${shape}`,
+    });
     return z.NEVER;
   });
 }

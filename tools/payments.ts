@@ -1,7 +1,7 @@
 // Payments: list and get, with the invoices each one paid.
 import * as z from 'zod/v4';
-import { PaymentSchema, type Payment } from '../src/api/schemas.js';
-import { READ_HINTS, defineTool } from './define.js';
+import { type Payment, PaymentSchema } from '../src/api/schemas.js';
+import { defineTool, READ_HINTS } from './define.js';
 import { money } from './format.js';
 import { getHandler, listHandler } from './handlers.js';
 import { pageMeta, paging, recordId } from './params.js';
@@ -10,8 +10,10 @@ export { reportReceived } from './answers/received.js';
 
 const paymentLine = (p: Payment): string => {
   const paid = p.allocations.map((a) => `${a.invoice_number} (#${a.invoice_id}) ${money(a.amount, p.currency)}`).join('; ');
-  return `#${p.id} ${p.payment_date} ${money(p.amount, p.currency)} by ${p.method} from ${p.customer.name} (customer ${p.customer.id})` +
-    `${p.reference ? ` ref ${p.reference}` : ''}${paid ? ` -> ${paid}` : ''}`;
+  return (
+    `#${p.id} ${p.payment_date} ${money(p.amount, p.currency)} by ${p.method} from ${p.customer.name} (customer ${p.customer.id})` +
+    `${p.reference ? ` ref ${p.reference}` : ''}${paid ? ` -> ${paid}` : ''}`
+  );
 };
 
 export const listPayments = defineTool({

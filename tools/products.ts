@@ -1,8 +1,8 @@
 // Products and services: list and get, with stock per branch.
 import * as z from 'zod/v4';
-import { ProductDetailSchema, ProductSchema, type Product, type ProductDetail } from '../src/api/schemas.js';
+import { type Product, type ProductDetail, ProductDetailSchema, ProductSchema } from '../src/api/schemas.js';
 import { shortQuantity } from '../src/books/answers/money.js';
-import { READ_HINTS, defineTool } from './define.js';
+import { defineTool, READ_HINTS } from './define.js';
 import { getHandler, listHandler } from './handlers.js';
 import { filterText, pageMeta, paging, recordId } from './params.js';
 
@@ -15,8 +15,10 @@ const productLine = (p: ProductLike): string => {
     ? `, stock ${shortQuantity(p.stock.on_hand)} (reorder at ${shortQuantity(p.stock.reorder_level)})${p.stock.low ? ' LOW' : ''}: ` +
       p.stock.branches.map((b) => `${b.branch} ${shortQuantity(b.on_hand)}`).join(', ')
     : '';
-  return `#${p.id} ${p.name ?? ''}${p.sku ? ` [${p.sku}]` : ''} ${p.type ?? ''} price ${p.default_price ?? '?'}` +
-    `${p.is_active === false ? ', archived' : ''}${stock}`;
+  return (
+    `#${p.id} ${p.name ?? ''}${p.sku ? ` [${p.sku}]` : ''} ${p.type ?? ''} price ${p.default_price ?? '?'}` +
+    `${p.is_active === false ? ', archived' : ''}${stock}`
+  );
 };
 
 export const listProducts = defineTool({

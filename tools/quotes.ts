@@ -1,7 +1,7 @@
 // Quotes: list and get.
 import * as z from 'zod/v4';
-import { QuoteSchema, type Quote } from '../src/api/schemas.js';
-import { READ_HINTS, defineTool } from './define.js';
+import { type Quote, QuoteSchema } from '../src/api/schemas.js';
+import { defineTool, READ_HINTS } from './define.js';
 import { getHandler, listHandler } from './handlers.js';
 import { pageMeta, paging, recordId } from './params.js';
 

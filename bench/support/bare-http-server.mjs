@@ -4,10 +4,11 @@
 // 2026-07-28 requests are served by createMcpHandler from a per-request factory; a 2025-era client that
 // opens with `initialize` gets a session (a transport per session id, the SDK's sessionful idiom).
 // Reads SVC_BASE_URL, SVC_KEY_ID and SVC_SECRET; prints {"url", "pid"} on stdout once listening.
-import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, isInitializeRequest, McpServer } from '@modelcontextprotocol/server';
+
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, McpServer } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 
 const base = process.env.SVC_BASE_URL;
@@ -18,7 +19,11 @@ const signIn = await fetch(`${base}/api/v1/auth/token`, {
   body: JSON.stringify(key),
 });
 if (signIn.status !== 201) throw new Error(`sign-in failed: ${signIn.status}`);
-const serviceHeaders = { authorization: `Bearer ${(await signIn.json()).access_token}`, 'x-service-key': key.key_id, accept: 'application/json' };
+const serviceHeaders = {
+  authorization: `Bearer ${(await signIn.json()).access_token}`,
+  'x-service-key': key.key_id,
+  accept: 'application/json',
+};
 
 function buildServer() {
   const server = new McpServer({ name: 'bare', version: '1.0.0' });

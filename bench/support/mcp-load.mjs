@@ -19,7 +19,13 @@ function modernRequest(id, method, params, name) {
     'io.modelcontextprotocol/clientCapabilities': {},
   };
   return {
-    headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-method': method, 'mcp-protocol-version': MODERN, ...(name ? { 'mcp-name': name } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      accept: ACCEPT,
+      'mcp-method': method,
+      'mcp-protocol-version': MODERN,
+      ...(name ? { 'mcp-name': name } : {}),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta } }),
   };
 }
@@ -38,14 +44,24 @@ function check(answer, what) {
 
 /** A 2025-era session of one client: initialize, then initialized; returns the headers its requests carry. */
 async function openSession(pool, path) {
-  const init = await post(pool, path, { 'content-type': 'application/json', accept: ACCEPT }, JSON.stringify({
-    jsonrpc: '2.0',
-    id: 0,
-    method: 'initialize',
-    params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: CLIENT_INFO },
-  }));
+  const init = await post(
+    pool,
+    path,
+    { 'content-type': 'application/json', accept: ACCEPT },
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: CLIENT_INFO },
+    }),
+  );
   check(init, 'initialize');
-  const headers = { 'content-type': 'application/json', accept: ACCEPT, 'mcp-session-id': init.headers['mcp-session-id'], 'mcp-protocol-version': LEGACY };
+  const headers = {
+    'content-type': 'application/json',
+    accept: ACCEPT,
+    'mcp-session-id': init.headers['mcp-session-id'],
+    'mcp-protocol-version': LEGACY,
+  };
   const done = await post(pool, path, headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
   if (done.status !== 202) throw new Error(`initialized: HTTP ${done.status}`);
   return headers;
@@ -89,7 +105,12 @@ export async function runLoad({ url, mode, clients, ms, next, calls = Infinity }
     const elapsed = performance.now() - started;
     await Promise.all(sessions.map((headers) => closeSession(pool, path, headers)));
     latencies.sort((a, b) => a - b);
-    return { rps: (latencies.length * 1000) / elapsed, calls: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+    return {
+      rps: (latencies.length * 1000) / elapsed,
+      calls: latencies.length,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+    };
   } finally {
     await pool.close();
   }

@@ -16,7 +16,9 @@ if (fresh === '1') await mirror.books.ensureFresh(MIRRORED_KINDS);
 const counts = await store.counts();
 globalThis.gc();
 globalThis.gc();
-process.stdout.write(JSON.stringify({ rss: process.memoryUsage().rss / 1048576, heapUsed: process.memoryUsage().heapUsed / 1048576, counts }));
+process.stdout.write(
+  JSON.stringify({ rss: process.memoryUsage().rss / 1048576, heapUsed: process.memoryUsage().heapUsed / 1048576, counts }),
+);
 await mirror.stop();
 await store.close();
 await api.close();

@@ -2,14 +2,14 @@
 // Knows nothing of MCP; works against the real service and the sandbox alike.
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
-import { DEFAULT_CACHE_OPTIONS, ReadCache, type CacheOptions, type CacheStats } from './cache.js';
-import { customersApi, type CustomersApi } from './endpoints/customers.js';
-import { invoicesApi, type InvoicesApi } from './endpoints/invoices.js';
-import { paymentsApi, productsApi, quotesApi, type PaymentsApi, type ProductsApi, type QuotesApi } from './endpoints/reads.js';
+import { type CacheOptions, type CacheStats, DEFAULT_CACHE_OPTIONS, ReadCache } from './cache.js';
+import { type CustomersApi, customersApi } from './endpoints/customers.js';
+import { type InvoicesApi, invoicesApi } from './endpoints/invoices.js';
+import { type PaymentsApi, type ProductsApi, paymentsApi, productsApi, type QuotesApi, quotesApi } from './endpoints/reads.js';
 import { sleep as realSleep, Transport } from './http.js';
 import { Pacer, type RateLimitState } from './pacing.js';
 import { RequestCore } from './request.js';
-import { PingSchema, type Ping, type ResourceKind } from './schemas.js';
+import { type Ping, PingSchema, type ResourceKind } from './schemas.js';
 import { SessionManager } from './session.js';
 import { baseUrlProblem } from './url.js';
 import { decoder } from './validate.js';

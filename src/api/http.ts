@@ -61,12 +61,28 @@ export function headerValue(headers: ResponseHeaders, name: string): string | un
 const NOT_RETRYABLE_CODES = new Set(['ENOTFOUND', 'ERR_INVALID_URL', 'UND_ERR_INVALID_ARG']);
 
 // Failures that happen before a request is written: the service cannot have acted on it.
-const NEVER_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'ERR_INVALID_URL', 'UND_ERR_INVALID_ARG']);
+const NEVER_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_INVALID_URL',
+  'UND_ERR_INVALID_ARG',
+]);
 
 /** Whether a request that failed with `err` certainly never reached the service. */
 export function neverSent(err: unknown): boolean {
   const code = errorCode(err);
-  return code !== undefined && (NEVER_SENT_CODES.has(code) || code.startsWith('CERT_') || code.startsWith('ERR_TLS_') || code.includes('SELF_SIGNED') || code.includes('UNABLE_TO_VERIFY'));
+  return (
+    code !== undefined &&
+    (NEVER_SENT_CODES.has(code) ||
+      code.startsWith('CERT_') ||
+      code.startsWith('ERR_TLS_') ||
+      code.includes('SELF_SIGNED') ||
+      code.includes('UNABLE_TO_VERIFY'))
+  );
 }
 
 /** Whether a failure with no answer is worth another attempt (not TLS trust, DNS absence, bad input). */
@@ -108,8 +124,7 @@ export class Transport {
     this.#basePath = url.pathname.replace(/\/+$/, '');
     this.#options = options;
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher =
-      options.dispatcher ?? new Agent({ connections: options.connections, keepAliveTimeout: 10_000, pipelining: 1 });
+    this.#dispatcher = options.dispatcher ?? new Agent({ connections: options.connections, keepAliveTimeout: 10_000, pipelining: 1 });
   }
 
   get host(): string {
@@ -153,7 +168,10 @@ export class Transport {
   }
 
   /** The NetworkFault for a request that got no answer: says the service cannot be reached, and where. */
-  networkFault(err: unknown, call: { method: string; path: string; attempts: number; idempotencyKey?: string | undefined; reached?: boolean }): NetworkFault {
+  networkFault(
+    err: unknown,
+    call: { method: string; path: string; attempts: number; idempotencyKey?: string | undefined; reached?: boolean },
+  ): NetworkFault {
     const code = errorCode(err) ?? 'no answer';
     const detail = err instanceof Error ? redactText(err.message) : String(err);
     const create = !call.idempotencyKey
@@ -164,7 +182,13 @@ export class Transport {
     const where = `${this.#origin}${this.#basePath}`;
     return new NetworkFault(
       `The service cannot be reached at ${where}: ${whyNoAnswer(code, this.#options.timeoutMs)} (${code}: ${detail}) on ${call.method} ${call.path}, after ${call.attempts} attempt(s). Check the network and SVC_BASE_URL, then try again.${create}`,
-      { method: call.method, path: call.path, attempts: call.attempts, cause: err, ...(call.idempotencyKey ? { idempotencyKey: call.idempotencyKey } : {}) },
+      {
+        method: call.method,
+        path: call.path,
+        attempts: call.attempts,
+        cause: err,
+        ...(call.idempotencyKey ? { idempotencyKey: call.idempotencyKey } : {}),
+      },
     );
   }
 }

@@ -152,7 +152,8 @@ export class Pacer {
     this.#closed = true;
     if (this.#wakeTimer) clearTimeout(this.#wakeTimer);
     if (this.#recheckTimer) clearTimeout(this.#recheckTimer);
-    for (const w of [...this.#queue.splice(0), ...this.#backgroundQueue.splice(0)]) this.#settle(w, () => w.reject(new Error('the client is closed')));
+    for (const w of [...this.#queue.splice(0), ...this.#backgroundQueue.splice(0)])
+      this.#settle(w, () => w.reject(new Error('the client is closed')));
   }
 
   #canStart(now: number): boolean {

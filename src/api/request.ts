@@ -5,24 +5,24 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { CacheMode, ReadCache } from './cache.js';
-import { errorFromResponse, parseRetryAfter, RateLimited, UnexpectedResponse, type CallPhase } from './errors.js';
+import { type CallPhase, errorFromResponse, parseRetryAfter, RateLimited, UnexpectedResponse } from './errors.js';
 import {
+  type BackoffPolicy,
   backoffDelay,
+  type HttpMethod,
   headerValue,
   isTransientNetworkError,
   neverSent,
-  queryString,
-  type BackoffPolicy,
-  type HttpMethod,
   type Query,
+  queryString,
   type ResponseHeaders,
   type Transport,
   type WireResponse,
 } from './http.js';
-import { retryAfterSeconds, type Pacer } from './pacing.js';
-import { SessionGrantSchema, type ResourceKind, type SessionGrant } from './schemas.js';
-import { decoder, type Decoder } from './validate.js';
+import { type Pacer, retryAfterSeconds } from './pacing.js';
+import { type ResourceKind, type SessionGrant, SessionGrantSchema } from './schemas.js';
 import type { SessionManager, SignInTurns } from './session.js';
+import { type Decoder, decoder } from './validate.js';
 
 export interface CoreOptions {
   /** Retries after the first attempt, on faults (5xx, no answer). */
@@ -104,7 +104,13 @@ export class RequestCore {
   }
 
   /** A GET through the cache; concurrent identical reads share one request. */
-  async read<S extends z.ZodType<object>>(kind: ResourceKind, path: string, query: Query | undefined, decoder: Decoder<S>, options: ReadOptions = {}): Promise<z.output<S>> {
+  async read<S extends z.ZodType<object>>(
+    kind: ResourceKind,
+    path: string,
+    query: Query | undefined,
+    decoder: Decoder<S>,
+    options: ReadOptions = {},
+  ): Promise<z.output<S>> {
     const { cache } = this.#d;
     const mode = options.cache ?? 'use';
     if (mode === 'skip' || !cache.enabled || options.background) {
@@ -197,14 +203,20 @@ export class RequestCore {
       if (!neverSent(err)) run.reached = true;
       const delay = this.#retryDelay(++run.faults, run.started, run.retryable && isTransientNetworkError(err), undefined);
       if (delay === null) throw transport.networkFault(err, { ...run.facts, reached: run.reached });
-      logger.warn({ method: spec.method, path: spec.path, attempt: run.facts.attempts, delayMs: delay, err }, 'no answer from the service; retrying');
+      logger.warn(
+        { method: spec.method, path: spec.path, attempt: run.facts.attempts, delayMs: delay, err },
+        'no answer from the service; retrying',
+      );
       await this.#d.sleep(delay, spec.signal);
       return null;
     }
     slot.release(res);
     run.reached = true;
     if (logger.isLevelEnabled('debug')) {
-      logger.debug({ method: spec.method, path: spec.path, status: res.status, ms: Math.round(performance.now() - t0), attempt: run.facts.attempts }, 'service call');
+      logger.debug(
+        { method: spec.method, path: spec.path, status: res.status, ms: Math.round(performance.now() - t0), attempt: run.facts.attempts },
+        'service call',
+      );
     }
     return { res, token };
   }
@@ -254,7 +266,12 @@ export class RequestCore {
 
   /** Ends a session (best effort, one attempt, short timeout). */
   async signOut(token: string): Promise<void> {
-    await this.#d.transport.send({ method: 'DELETE', path: '/api/v1/auth/token', headers: this.#headers(token, undefined), timeoutMs: 2000 });
+    await this.#d.transport.send({
+      method: 'DELETE',
+      path: '/api/v1/auth/token',
+      headers: this.#headers(token, undefined),
+      timeoutMs: 2000,
+    });
   }
 
   #headers(token: string, idempotencyKey: string | undefined): Record<string, string> {
@@ -282,11 +299,15 @@ export class RequestCore {
   }
 
   #parse<S extends z.ZodType>(decoder: Decoder<S>, res: WireResponse, facts: Attempted): CallResult<z.output<S>> {
-    const created = facts.method === 'POST' && facts.idempotencyKey
-      ? ` The record was probably created: retry with the same idempotency key (${facts.idempotencyKey}) to read it back without creating it twice.`
-      : '';
+    const created =
+      facts.method === 'POST' && facts.idempotencyKey
+        ? ` The record was probably created: retry with the same idempotency key (${facts.idempotencyKey}) to read it back without creating it twice.`
+        : '';
     if (res.unreadable) {
-      throw new UnexpectedResponse(`The service answered ${facts.method} ${facts.path} (HTTP ${res.status}) with a body that is not JSON.${created}`, { ...facts, status: res.status });
+      throw new UnexpectedResponse(
+        `The service answered ${facts.method} ${facts.path} (HTTP ${res.status}) with a body that is not JSON.${created}`,
+        { ...facts, status: res.status },
+      );
     }
     const decoded = decoder.decode(res.body);
     if (!decoded.ok) {

@@ -191,10 +191,7 @@ export const ErrorBodySchema = z.looseObject({
 const pageParams = {
   page: z.number().int().min(1).optional().describe('page number, from 1'),
   per_page: z.number().int().min(1).max(100).optional().describe('records per page, 1 to 100 (default 25)'),
-  updated_since: z
-    .string()
-    .optional()
-    .describe('ISO 8601 date or timestamp; only records created or changed at or after it'),
+  updated_since: z.string().optional().describe('ISO 8601 date or timestamp; only records created or changed at or after it'),
 };
 
 export const ListQuerySchema = z.object(pageParams);

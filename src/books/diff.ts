@@ -5,8 +5,8 @@
 // record is the memory.
 import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
-import { relatedInvoices, type BooksEvent, type EventKind } from '../events/event.js';
-import { stampOf, type Rec } from './rows.js';
+import { type BooksEvent, type EventKind, relatedInvoices } from '../events/event.js';
+import { type Rec, stampOf } from './rows.js';
 import type { MirroredKind } from './types.js';
 
 /** Whether a tracked product is at or below its reorder level (the numbers, else `stock.low`). */
@@ -68,7 +68,10 @@ function eventOf(kind: EventKind, recordKind: MirroredKind, record: Rec, now: nu
     createdAt: new Date(now).toISOString(),
     source: 'poll',
     record: { kind: recordKind, id: record.id },
-    related: kind === 'payment.recorded' ? relatedInvoices(allocations.map((a) => a['invoice_id']).filter((id): id is number => typeof id === 'number')) : [],
+    related:
+      kind === 'payment.recorded'
+        ? relatedInvoices(allocations.map((a) => a['invoice_id']).filter((id): id is number => typeof id === 'number'))
+        : [],
     data: record,
   };
 }

@@ -1,7 +1,7 @@
 // The answer to ensureFresh: the as-of time of the kinds asked for (the oldest of their last reads, in the
 // service's clock), the business's today then, and how many invoices have their lines.
 import type { MirrorStore } from './store.js';
-import type { FreshProgress, Freshness, MirroredKind } from './types.js';
+import type { Freshness, FreshProgress, MirroredKind } from './types.js';
 
 const WAIT_FOR_HOLDER_MS = 120_000;
 const LOOK_EVERY_MS = 250;
@@ -23,7 +23,13 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const HOLDER_ANSWERS_WITHIN_MS = 15_000;
 
 /** Waits until the lease holder has read these kinds since `asked` (or gives up, leaving them as they are). */
-export async function holderCaughtUp(store: MirrorStore, kinds: readonly MirroredKind[], asked: number, now: () => number, signal?: AbortSignal): Promise<void> {
+export async function holderCaughtUp(
+  store: MirrorStore,
+  kinds: readonly MirroredKind[],
+  asked: number,
+  now: () => number,
+  signal?: AbortSignal,
+): Promise<void> {
   const until = now() + HOLDER_ANSWERS_WITHIN_MS;
   while (now() < until) {
     const marks = await store.marks();
@@ -43,7 +49,10 @@ export async function freshness(
   let marks = await store.marks();
   while (kinds.some((k) => !marks.has(k))) {
     options.signal?.throwIfAborted();
-    if (Date.now() > until) throw new Error(`the mirror has not finished its first read of ${kinds.filter((k) => !marks.has(k)).join(', ')}: try again in a minute`);
+    if (Date.now() > until)
+      throw new Error(
+        `the mirror has not finished its first read of ${kinds.filter((k) => !marks.has(k)).join(', ')}: try again in a minute`,
+      );
     const counts = await store.counts();
     options.onProgress?.({ progress: kinds.reduce((n, k) => n + counts[k], 0), message: 'another server process is reading the books' });
     await sleep(LOOK_EVERY_MS);

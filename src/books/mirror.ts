@@ -6,15 +6,15 @@ import type { EventBus } from '../events/bus.js';
 import type { BooksEvent } from '../events/event.js';
 import type { Logger } from '../logger.js';
 import { BackgroundBudget, type BudgetOptions } from './budget.js';
-import { EventOutbox } from './outbox.js';
 import { freshness, holderCaughtUp, progressTally } from './freshness.js';
-import { LinesFetcher } from './lines.js';
-import { stampOf, type Rec } from './rows.js';
-import { ServiceClock } from './service-clock.js';
 import { SyncLease } from './lease.js';
+import { LinesFetcher } from './lines.js';
+import { EventOutbox } from './outbox.js';
+import { type Rec, stampOf } from './rows.js';
+import { ServiceClock } from './service-clock.js';
 import type { KindMark, MirrorStore } from './store.js';
 import { KindSync, LeaseLost, type SyncStats } from './sync.js';
-import { MIRRORED_KINDS, type Books, type EnsureFreshOptions, type Freshness, type MirroredKind } from './types.js';
+import { type Books, type EnsureFreshOptions, type Freshness, MIRRORED_KINDS, type MirroredKind } from './types.js';
 
 export interface MirrorOptions {
   api: ApiClient;
@@ -92,7 +92,10 @@ class MirrorRuntime {
   quiet(what: string): (err: unknown) => void {
     return (err) => {
       if (this.abort.signal.aborted || err instanceof LeaseLost) return;
-      this.#logger.warn({ err: err instanceof Error ? { name: err.name, message: err.message } : String(err) }, `${what} failed; the next round goes on`);
+      this.#logger.warn(
+        { err: err instanceof Error ? { name: err.name, message: err.message } : String(err) },
+        `${what} failed; the next round goes on`,
+      );
     };
   }
 
@@ -104,7 +107,8 @@ class MirrorRuntime {
       await this.sync.sync(kind, { background: true, signal: this.abort.signal });
       this.#tellIfWidened();
     }
-    if (this.lines && this.#kinds.includes('invoices')) this.linesRun = this.lines.run(this.abort.signal).catch(this.quiet('fetching lines'));
+    if (this.lines && this.#kinds.includes('invoices'))
+      this.linesRun = this.lines.run(this.abort.signal).catch(this.quiet('fetching lines'));
   }
 
   #widenedTold = false;
@@ -159,7 +163,8 @@ class MirrorRuntime {
     const stored = (await store.stored(kind, [incoming.id])).get(incoming.id);
     if (!stored || (stampOf(incoming) ?? '') >= (stampOf(stored) ?? '')) await store.write(kind, [incoming], []);
     this.#webhookAt.set(kind, this.#now());
-    if (await this.lease.mayWrite()) void this.sync.sync(kind, { background: true, signal: this.abort.signal }).catch(this.quiet('sync after a webhook'));
+    if (await this.lease.mayWrite())
+      void this.sync.sync(kind, { background: true, signal: this.abort.signal }).catch(this.quiet('sync after a webhook'));
   }
 
   #isFresh(kind: MirroredKind, mark: KindMark | undefined): boolean {
@@ -214,7 +219,13 @@ export async function startMirror(options: MirrorOptions): Promise<Mirror> {
   return {
     books: { ensureFresh: (kinds, opts) => runtime.ensureFresh(kinds, opts), read: options.store.read },
     store: options.store,
-    stats: () => ({ ...sync.stats, reads: { ...sync.stats.reads }, lineCalls: lines?.calls ?? 0, rounds: runtime.rounds, holder: runtime.lease.held }),
+    stats: () => ({
+      ...sync.stats,
+      reads: { ...sync.stats.reads },
+      lineCalls: lines?.calls ?? 0,
+      rounds: runtime.rounds,
+      holder: runtime.lease.held,
+    }),
     round: () => runtime.round(),
     linesSettled: () => runtime.linesRun,
     async stop() {

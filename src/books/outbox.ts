@@ -38,7 +38,9 @@ export class EventOutbox {
       return this.#draining;
     }
     this.#draining = this.#pass()
-      .catch((err: unknown) => this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'publishing mirror events failed; retrying'))
+      .catch((err: unknown) =>
+        this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'publishing mirror events failed; retrying'),
+      )
       .finally(() => {
         this.#draining = null;
         if (this.#again) {

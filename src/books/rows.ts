@@ -22,8 +22,26 @@ export function stampOf(record: Record<string, unknown>): string | null {
 export const COLUMNS: Record<MirroredKind, readonly string[]> = {
   customers: ['code', 'name', 'email', 'status'],
   invoices: [
-    'number', 'status', 'customer_id', 'customer_name', 'issue_date', 'due_date', 'currency', 'subtotal', 'tax_total', 'total', 'balance', 'sales_channel',
-    'balance_units', 'balance_places', 'subtotal_units', 'subtotal_places', 'tax_units', 'tax_places', 'total_units', 'total_places',
+    'number',
+    'status',
+    'customer_id',
+    'customer_name',
+    'issue_date',
+    'due_date',
+    'currency',
+    'subtotal',
+    'tax_total',
+    'total',
+    'balance',
+    'sales_channel',
+    'balance_units',
+    'balance_places',
+    'subtotal_units',
+    'subtotal_places',
+    'tax_units',
+    'tax_places',
+    'total_units',
+    'total_places',
   ],
   quotes: ['number', 'status', 'customer_id', 'customer_name', 'issue_date', 'valid_until', 'total', 'currency', 'accepted_at'],
   payments: ['customer_id', 'customer_name', 'amount', 'currency', 'payment_date', 'method', 'reference'],
@@ -32,8 +50,22 @@ export const COLUMNS: Record<MirroredKind, readonly string[]> = {
 
 /** Columns that hold integers (the rest hold text). */
 export const INTEGER_COLUMNS = new Set([
-  'customer_id', 'is_active', 'track_stock', 'low', 'product_id', 'invoice_id', 'position', 'payment_id', 'balance_units', 'balance_places',
-  'subtotal_units', 'subtotal_places', 'tax_units', 'tax_places', 'total_units', 'total_places',
+  'customer_id',
+  'is_active',
+  'track_stock',
+  'low',
+  'product_id',
+  'invoice_id',
+  'position',
+  'payment_id',
+  'balance_units',
+  'balance_places',
+  'subtotal_units',
+  'subtotal_places',
+  'tax_units',
+  'tax_places',
+  'total_units',
+  'total_places',
 ]);
 
 export function cellsOf(kind: MirroredKind, r: Rec): Cell[] {
@@ -43,23 +75,59 @@ export function cellsOf(kind: MirroredKind, r: Rec): Cell[] {
       return [text(r['code']), text(r['name']), text(r['email']), text(r['status'])];
     case 'invoices':
       return [
-        text(r['number']), text(r['status']), int(customer['id']), text(customer['name']), text(r['issue_date']), text(r['due_date']),
-        text(r['currency']), text(r['subtotal']), text(r['tax_total']), text(r['total']), text(r['balance']), text(r['sales_channel']),
+        text(r['number']),
+        text(r['status']),
+        int(customer['id']),
+        text(customer['name']),
+        text(r['issue_date']),
+        text(r['due_date']),
+        text(r['currency']),
+        text(r['subtotal']),
+        text(r['tax_total']),
+        text(r['total']),
+        text(r['balance']),
+        text(r['sales_channel']),
         // The amounts also as whole units of their last place, for exact sums in SQL (exact-sums.ts).
-        ...unitsOf(text(r['balance'])), ...unitsOf(text(r['subtotal'])), ...unitsOf(text(r['tax_total'])), ...unitsOf(text(r['total'])),
+        ...unitsOf(text(r['balance'])),
+        ...unitsOf(text(r['subtotal'])),
+        ...unitsOf(text(r['tax_total'])),
+        ...unitsOf(text(r['total'])),
       ];
     case 'quotes':
       return [
-        text(r['number']), text(r['status']), int(customer['id']), text(customer['name']), text(r['issue_date']), text(r['valid_until']),
-        text(r['total']), text(r['currency']), text(r['accepted_at']),
+        text(r['number']),
+        text(r['status']),
+        int(customer['id']),
+        text(customer['name']),
+        text(r['issue_date']),
+        text(r['valid_until']),
+        text(r['total']),
+        text(r['currency']),
+        text(r['accepted_at']),
       ];
     case 'payments':
-      return [int(customer['id']), text(customer['name']), text(r['amount']), text(r['currency']), text(r['payment_date']), text(r['method']), text(r['reference'])];
+      return [
+        int(customer['id']),
+        text(customer['name']),
+        text(r['amount']),
+        text(r['currency']),
+        text(r['payment_date']),
+        text(r['method']),
+        text(r['reference']),
+      ];
     case 'products': {
       const stock = r['stock'] === null || r['stock'] === undefined ? null : obj(r['stock']);
       return [
-        text(r['name']), text(r['sku']), text(r['barcode']), text(r['type']), text(r['default_price']), flag(r['is_active']), flag(r['track_stock']),
-        stock ? text(stock['on_hand']) : null, stock ? text(stock['reorder_level']) : null, stock ? flag(stock['low']) : null,
+        text(r['name']),
+        text(r['sku']),
+        text(r['barcode']),
+        text(r['type']),
+        text(r['default_price']),
+        flag(r['is_active']),
+        flag(r['track_stock']),
+        stock ? text(stock['on_hand']) : null,
+        stock ? text(stock['reorder_level']) : null,
+        stock ? flag(stock['low']) : null,
       ];
     }
   }
@@ -76,6 +144,13 @@ export function linesOf(items: unknown): Cell[][] {
   const list = Array.isArray(items) ? (items as unknown[]) : [];
   return list.map((l) => {
     const o = obj(l);
-    return [text(o['description']), text(o['quantity']), text(o['unit_price']), text(o['tax_amount']), text(o['line_total']), int(o['product_id'])];
+    return [
+      text(o['description']),
+      text(o['quantity']),
+      text(o['unit_price']),
+      text(o['tax_amount']),
+      text(o['line_total']),
+      int(o['product_id']),
+    ];
   });
 }

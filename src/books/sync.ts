@@ -8,7 +8,7 @@ import { hasNextPage } from '../api/paginate.js';
 import type { Page } from '../api/schemas.js';
 import type { BackgroundBudget } from './budget.js';
 import { diffEvents } from './diff.js';
-import { stampOf, type Rec } from './rows.js';
+import { type Rec, stampOf } from './rows.js';
 import type { ServiceClock } from './service-clock.js';
 import type { MirrorStore } from './store.js';
 import type { FreshProgress, MirroredKind } from './types.js';
@@ -54,7 +54,10 @@ export class LeaseLost extends Error {
   }
 }
 
-type Lister = (query: Record<string, unknown>, options: { cache: 'skip'; background: boolean; signal?: AbortSignal | undefined }) => Promise<Page<Rec>>;
+type Lister = (
+  query: Record<string, unknown>,
+  options: { cache: 'skip'; background: boolean; signal?: AbortSignal | undefined },
+) => Promise<Page<Rec>>;
 
 export class KindSync {
   readonly stats: SyncStats = { calls: 0, records: 0, events: 0, reads: {} };
@@ -102,7 +105,10 @@ export class KindSync {
       this.stats.calls++;
       const answer = await this.#lister(kind)(query, { cache: 'skip', background: options.background, signal: options.signal });
       const records = answer.data;
-      const before = await store.stored(kind, records.map((r) => r.id));
+      const before = await store.stored(
+        kind,
+        records.map((r) => r.id),
+      );
       const events = records.flatMap((r) => diffEvents(kind, before.get(r.id), r, { newSince, now: this.#now }));
       await store.write(kind, records, events);
       for (const r of records) {
@@ -116,12 +122,21 @@ export class KindSync {
       this.stats.records += records.length;
       this.stats.events += events.length;
       if (events.length > 0) this.deps.onEvents();
-      if (!mark) options.onProgress?.({ progress: seen, ...(typeof answer.meta?.total === 'number' ? { total: answer.meta.total } : {}), message: `reading ${kind}: ${seen} records` });
+      if (!mark)
+        options.onProgress?.({
+          progress: seen,
+          ...(typeof answer.meta?.total === 'number' ? { total: answer.meta.total } : {}),
+          message: `reading ${kind}: ${seen} records`,
+        });
       if (!hasNextPage(answer, { page, perPage: PER_PAGE })) break;
     }
     const previous = mark?.watermark ? Date.parse(mark.watermark) : -Infinity;
     const watermark = Math.max(previous, Math.min(Number.isFinite(newest) ? newest : startService, startService));
-    await store.write(kind, [], [], { watermark: new Date(watermark).toISOString(), syncedAt: clock.format(startService), syncedMs: startedMs });
+    await store.write(kind, [], [], {
+      watermark: new Date(watermark).toISOString(),
+      syncedAt: clock.format(startService),
+      syncedMs: startedMs,
+    });
     this.stats.reads[kind] = (this.stats.reads[kind] ?? 0) + 1;
   }
 

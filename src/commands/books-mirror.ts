@@ -3,12 +3,13 @@
 // hands the tools no mirror, and keeps only what subscriptions need (the four kinds with events, in
 // memory, no lines) when polling is on. Opened once the server serves (on the embedded sandbox, when a tool
 // first asks): the tools see a Books that waits for it.
-import type { EventBus } from '../events/bus.js';
-import type { Logger } from '../logger.js';
+
+import { type MirrorLocation, mirrorIdentity, resolveMirrorLocation } from '../books/location.js';
 import type { Mirror } from '../books/mirror.js';
-import { mirrorIdentity, resolveMirrorLocation, type MirrorLocation } from '../books/location.js';
 import type { Books, MirroredKind, MirrorReader } from '../books/types.js';
 import { DEFAULT_POLL_SECONDS } from '../config.js';
+import type { EventBus } from '../events/bus.js';
+import type { Logger } from '../logger.js';
 import type { Connection } from './connect.js';
 
 export interface BooksMirror {
@@ -26,19 +27,38 @@ const EVENT_KINDS: readonly MirroredKind[] = ['invoices', 'payments', 'quotes', 
 
 // Every method of MirrorReader, once each: the compiler refuses a list that misses one.
 const EVERY_READER_METHOD: Record<keyof MirrorReader, true> = {
-  customers: true, customer: true, invoices: true, lines: true, quotes: true, payments: true, products: true, productNames: true, lineSums: true, owing: true, invoiceSums: true, raw: true,
+  customers: true,
+  customer: true,
+  invoices: true,
+  lines: true,
+  quotes: true,
+  payments: true,
+  products: true,
+  productNames: true,
+  lineSums: true,
+  owing: true,
+  invoiceSums: true,
+  raw: true,
 };
 const READER_METHODS = Object.keys(EVERY_READER_METHOD) as (keyof MirrorReader)[];
 
 /** A Books whose calls open the mirror if need be, and wait until it is open. */
 function waitingBooks(open: () => Promise<Mirror>): Books {
   const read = Object.fromEntries(
-    READER_METHODS.map((name) => [name, async (...args: unknown[]) => ((await open()).books.read[name] as (...a: unknown[]) => unknown)(...args)]),
+    READER_METHODS.map((name) => [
+      name,
+      async (...args: unknown[]) => ((await open()).books.read[name] as (...a: unknown[]) => unknown)(...args),
+    ]),
   ) as unknown as MirrorReader;
   return { ensureFresh: async (kinds, options) => (await open()).books.ensureFresh(kinds, options), read };
 }
 
-export function planBooksMirror(setting: string | null, connection: Connection, bus: EventBus, loadLogger: () => Promise<Logger>): BooksMirror {
+export function planBooksMirror(
+  setting: string | null,
+  connection: Connection,
+  bus: EventBus,
+  loadLogger: () => Promise<Logger>,
+): BooksMirror {
   const api = connection.api;
   const sandbox = connection.sandbox !== null;
   const location = resolveMirrorLocation({ setting, sandbox, baseUrl: api.baseUrl, keyId: api.keyId });
@@ -76,7 +96,9 @@ export function planBooksMirror(setting: string | null, connection: Connection, 
     const opened = await open();
     if (off) return `Mirror: off (--mirror off); changes are still read every ${pollSeconds} s for subscriptions.`;
     const where = opened.store.path ?? 'memory';
-    const how = syncing ? `synced in the background at least every ${pollSeconds} s within a share of the rate limit` : 'synced when a tool reads it';
+    const how = syncing
+      ? `synced in the background at least every ${pollSeconds} s within a share of the rate limit`
+      : 'synced when a tool reads it';
     return `Mirror: ${where}, ${how} (--mirror off turns it off).`;
   }
 

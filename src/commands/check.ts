@@ -33,7 +33,9 @@ export async function runCheck(env: ServiceEnv, argv: readonly string[] = []): P
       `limits    ${limit.limit ?? '?'} calls per window for this key, ${limit.remaining ?? '?'} left now (from X-RateLimit-*)`,
       `tools     ${usable.join(', ')}`,
       ...(refused.length > 0 ? [`refused   ${refused.join(', ')}`] : []),
-      off ? `answers   off: the mirror is off (--mirror off), so ${answers.join(', ')} are hidden` : `answers   ${answers.join(', ')} (from the books mirror)`,
+      off
+        ? `answers   off: the mirror is off (--mirror off), so ${answers.join(', ')} are hidden`
+        : `answers   ${answers.join(', ')} (from the books mirror)`,
     ].join('\n');
   } finally {
     await connection.close();

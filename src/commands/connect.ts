@@ -22,7 +22,9 @@ export async function connect(env: ServiceEnv, loadLogger: () => Promise<Logger>
   }
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({ port: 0 });
-  const api = lazyApiClient({ baseUrl: sandbox.baseUrl, keyId: sandbox.keys.test.key_id, secret: sandbox.keys.test.secret }, loadLogger, { options });
+  const api = lazyApiClient({ baseUrl: sandbox.baseUrl, keyId: sandbox.keys.test.key_id, secret: sandbox.keys.test.secret }, loadLogger, {
+    options,
+  });
   return {
     api,
     config: null,

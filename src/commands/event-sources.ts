@@ -25,7 +25,12 @@ const NO_SECRET_FOR_PORT =
 const NO_SERVICE_FOR_PORT =
   '--webhook-port needs the service: the built-in sandbox sends this server no webhooks. Set SVC_BASE_URL, SVC_KEY_ID, SVC_SECRET and SVC_WEBHOOK_SECRET';
 
-export function planEventSources(options: ServeOptions, connection: Connection, bus: EventBus, loadLogger: () => Promise<Logger>): EventSources {
+export function planEventSources(
+  options: ServeOptions,
+  connection: Connection,
+  bus: EventBus,
+  loadLogger: () => Promise<Logger>,
+): EventSources {
   const secret = connection.config?.webhookSecret ?? null;
   const pollSeconds = connection.config?.pollSeconds ?? 0;
   if (options.webhookPort !== null && secret === null) {
@@ -55,13 +60,13 @@ export function planEventSources(options: ServeOptions, connection: Connection, 
         secret: secret as string,
         bus,
         logger: await loadLogger(),
-      }).catch(
-        (err: unknown) => {
-          throw new Error(`the webhook listener cannot listen on ${where}: ${err instanceof Error ? err.message : String(err)}`);
-        },
-      );
+      }).catch((err: unknown) => {
+        throw new Error(`the webhook listener cannot listen on ${where}: ${err instanceof Error ? err.message : String(err)}`);
+      });
       closers.push(listener.close);
-      lines.push(`Webhooks: register ${listener.url} as the service's webhook endpoint (through a tunnel or proxy if the service cannot reach this machine).`);
+      lines.push(
+        `Webhooks: register ${listener.url} as the service's webhook endpoint (through a tunnel or proxy if the service cannot reach this machine).`,
+      );
     } else if (options.transport === 'stdio' && secret !== null) {
       lines.push('Webhooks: SVC_WEBHOOK_SECRET is set but no --webhook-port is given, so no webhook is received.');
     }

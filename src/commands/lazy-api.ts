@@ -1,12 +1,16 @@
 // The client, loaded on first use: the tools list must not wait for the HTTP stack (undici, the cache,
 // the pacing) to load, so the server answers its first requests as fast as a bare one.
 import type { ApiClient, ApiClientDeps, ClientConfig } from '../api/client.js';
-import type { Logger } from '../logger.js';
 import type { ReadResource } from '../api/endpoints/resource.js';
+import type { Logger } from '../logger.js';
 
 type Resource = 'customers' | 'invoices' | 'quotes' | 'payments' | 'products';
 
-export function lazyApiClient(config: ClientConfig, loadLogger: () => Promise<Logger>, deps: Omit<ApiClientDeps, 'logger'> = {}): ApiClient {
+export function lazyApiClient(
+  config: ClientConfig,
+  loadLogger: () => Promise<Logger>,
+  deps: Omit<ApiClientDeps, 'logger'> = {},
+): ApiClient {
   let loading: Promise<ApiClient> | null = null;
   let loaded: ApiClient | null = null;
   const load = (): Promise<ApiClient> =>
@@ -27,7 +31,10 @@ export function lazyApiClient(config: ClientConfig, loadLogger: () => Promise<Lo
     };
     const create =
       name === 'customers' || name === 'invoices'
-        ? { create: async (input: never, options: never) => ((await load()) as never as Record<R, { create: Function }>)[name].create(input, options) }
+        ? {
+            create: async (input: never, options: never) =>
+              ((await load()) as never as Record<R, { create: Function }>)[name].create(input, options),
+          }
         : {};
     return { ...read, ...create } as unknown as ApiClient[R];
   };

@@ -15,23 +15,29 @@ const FILES = (path: string): string[] => [path, `${path}-wal`, `${path}-shm`];
 
 function mirrorPath(setting: string | null, env: ServiceEnv): string | null {
   if (setting === null && !hasServiceKey(env) && !env.SVC_BASE_URL) {
-    throw new ConfigError('--mirror', 'no key is set (SVC_BASE_URL, SVC_KEY_ID, SVC_SECRET) and no --mirror PATH given: on the embedded sandbox the mirror lives in memory, so there is no file');
+    throw new ConfigError(
+      '--mirror',
+      'no key is set (SVC_BASE_URL, SVC_KEY_ID, SVC_SECRET) and no --mirror PATH given: on the embedded sandbox the mirror lives in memory, so there is no file',
+    );
   }
   const config = setting === null ? loadServiceConfig(env) : null;
   const location = resolveMirrorLocation({ setting, sandbox: false, baseUrl: config?.baseUrl ?? '', keyId: config?.keyId ?? '', env });
   return location.kind === 'file' ? location.path : null;
 }
 
-const kib = (bytes: number): string => (bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`);
+const kib = (bytes: number): string =>
+  bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
 async function status(path: string): Promise<string> {
   if (!existsSync(path)) return `No mirror at ${path} yet: a server with this key makes it on its first start.`;
   const size = FILES(path).reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
   const { inspectMirrorFile } = await import('../books/sqlite/inspect.js');
   const report = await inspectMirrorFile(path).catch((err: unknown) => err as Error);
-  if (report instanceof Error) return `Mirror: ${path} (${kib(size)}) cannot be read (${report.message}): the next server start sets it aside and rebuilds it.`;
+  if (report instanceof Error)
+    return `Mirror: ${path} (${kib(size)}) cannot be read (${report.message}): the next server start sets it aside and rebuilds it.`;
   const lines = [`Mirror: ${path} (${kib(size)})`, `Books of: ${report.identity?.replace('|', ', key ') ?? 'unknown'}`];
-  if (!report.current) return [...lines, `Schema version ${report.schemaVersion ?? 'unknown'}: the next server start rebuilds it.`].join('\n');
+  if (!report.current)
+    return [...lines, `Schema version ${report.schemaVersion ?? 'unknown'}: the next server start rebuilds it.`].join('\n');
   for (const kind of MIRRORED_KINDS) {
     const mark = report.marks.get(kind);
     const when = mark ? `read as of ${mark.syncedAt}, watermark ${mark.watermark ?? 'none'}` : 'first read not finished';
@@ -48,18 +54,28 @@ async function forget(path: string, force: boolean): Promise<string> {
   const { inspectMirrorFile } = await import('../books/sqlite/inspect.js');
   const report = await inspectMirrorFile(path).catch(() => null);
   if (report?.leaseUntil && !force) {
-    throw new ConfigError('--force', `a server is syncing ${path} now: stop it first (or give --force; it would rebuild the file at its next start)`);
+    throw new ConfigError(
+      '--force',
+      `a server is syncing ${path} now: stop it first (or give --force; it would rebuild the file at its next start)`,
+    );
   }
   for (const f of FILES(path)) rmSync(f, { force: true });
   return `Forgot the mirror at ${path}.`;
 }
 
 export async function runMirrorCommand(argv: string[], env: ServiceEnv): Promise<string> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { mirror: { type: 'string' }, force: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { mirror: { type: 'string' }, force: { type: 'boolean' } },
+  });
   const action = positionals[0];
-  if ((action !== 'status' && action !== 'forget') || positionals.length > 1) throw new ConfigError('mirror', `give status or forget\n${MIRROR_USAGE}`);
+  if ((action !== 'status' && action !== 'forget') || positionals.length > 1)
+    throw new ConfigError('mirror', `give status or forget\n${MIRROR_USAGE}`);
   const setting = values.mirror ?? (env.INVOICING_MCP_MIRROR?.trim() || null);
-  if (setting === 'memory' || setting === 'off') return `The mirror is ${setting === 'off' ? 'off' : 'in memory'} (--mirror ${setting}): there is no file.`;
+  if (setting === 'memory' || setting === 'off')
+    return `The mirror is ${setting === 'off' ? 'off' : 'in memory'} (--mirror ${setting}): there is no file.`;
   const path = mirrorPath(setting, env) as string;
   return action === 'status' ? status(path) : forget(path, values.force === true);
 }

@@ -98,9 +98,7 @@ export async function runSandboxCommand(argv: string[], out: (text: string) => v
     ...(args.today ? { today: args.today } : {}),
   });
   out(
-    args.json
-      ? JSON.stringify({ base_url: sb.baseUrl, admin_token: sb.adminToken, keys: sb.keys, today: sb.today })
-      : describeSandbox(sb),
+    args.json ? JSON.stringify({ base_url: sb.baseUrl, admin_token: sb.adminToken, keys: sb.keys, today: sb.today }) : describeSandbox(sb),
   );
   return sb;
 }

@@ -3,14 +3,14 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { ServiceEnv } from '../config.js';
 import { deferredLogger } from '../deferred-logger.js';
 import { createEventBus } from '../events/bus.js';
-import { reportingFactory, sdkErrorReporter } from '../mcp/sdk-errors.js';
 import { legacyResourceNotFound } from '../mcp/legacy-error-codes.js';
 import { forwardNotices } from '../mcp/notices.js';
+import { reportingFactory, sdkErrorReporter } from '../mcp/sdk-errors.js';
 import { createServerFactory } from '../mcp/server.js';
 import { createNoticeBoard } from '../notices.js';
 import { parseServeOptions, type ServeOptions } from '../serve-options.js';
-import { connect, type Connection } from './connect.js';
 import { planBooksMirror } from './books-mirror.js';
+import { type Connection, connect } from './connect.js';
 import { planEventSources } from './event-sources.js';
 
 /**
@@ -26,13 +26,13 @@ function banner(options: ServeOptions, connection: Connection, httpUrl: string |
   const where = connection.sandbox
     ? 'on the built-in sandbox in test mode (sample books; no keys set, nothing real is read or changed)'
     : `on ${connection.api.baseUrl} with key ${connection.api.keyId} (${connection.api.mode} mode)`;
-  const how = httpUrl
-    ? `Streamable HTTP at ${httpUrl}${options.httpToken ? ' (send Authorization: Bearer <token>)' : ''}`
-    : 'stdio';
+  const how = httpUrl ? `Streamable HTTP at ${httpUrl}${options.httpToken ? ' (send Authorization: Bearer <token>)' : ''}` : 'stdio';
   const lines = [`invoicing-mcp: MCP server over ${how}, ${where}.`];
   if (!httpUrl) {
     const launch = JSON.stringify(clientLaunch(process.argv[1] ?? 'dist/bin/invoicing-mcp.mjs', env)).slice(1, -1);
-    lines.push(`Connect a client: {"mcpServers": {"invoicing": {${launch}}}} (add "env" with SVC_BASE_URL, SVC_KEY_ID, SVC_SECRET for real books)`);
+    lines.push(
+      `Connect a client: {"mcpServers": {"invoicing": {${launch}}}} (add "env" with SVC_BASE_URL, SVC_KEY_ID, SVC_SECRET for real books)`,
+    );
   }
   return lines.join('\n');
 }
@@ -94,7 +94,12 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   process.once('SIGINT', () => void shutdown());
   process.once('SIGTERM', () => void shutdown());
   const lines = await events.start(mcpUrl);
-  const mirrorLine = await mirror.start().catch((err: unknown) => `Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`);
+  const mirrorLine = await mirror
+    .start()
+    .catch(
+      (err: unknown) =>
+        `Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`,
+    );
   if (mirrorLine) lines.push(mirrorLine);
   if (lines.length > 0) stderr(lines.join('\n'));
 }

@@ -5,7 +5,7 @@
 // match (the service's stamps are to the second, and stock can drop, rise and drop again within one).
 import type { ResourceKind } from '../api/schemas.js';
 import { BoundedMemory } from './bounded-memory.js';
-import { eventUris, type BooksEvent } from './event.js';
+import { type BooksEvent, eventUris } from './event.js';
 
 export type EventListener = (event: BooksEvent, uris: readonly string[]) => void;
 

@@ -1,7 +1,7 @@
 // A verified webhook body `{id, event, created_at, data}` as a BooksEvent. Lenient about extra fields (the
 // service may add some); strict about what the bus needs: the id, a known kind and the record's id.
 import { z } from 'zod';
-import { EVENT_KINDS, EVENT_NOUN, recordKindOf, relatedInvoices, type BooksEvent, type EventKind } from './event.js';
+import { type BooksEvent, EVENT_KINDS, EVENT_NOUN, type EventKind, recordKindOf, relatedInvoices } from './event.js';
 
 const RecordRef = z.looseObject({ id: z.number().int().positive() });
 

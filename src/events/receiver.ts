@@ -5,7 +5,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { throttledLog } from '../log-throttle.js';
-import { limitedFastify, type HttpLimits } from '../mcp/http-limits.js';
+import { type HttpLimits, limitedFastify } from '../mcp/http-limits.js';
 import { BoundedMemory } from './bounded-memory.js';
 import type { EventBus } from './bus.js';
 import { eventFromWebhook } from './from-webhook.js';

@@ -38,7 +38,11 @@ function dropped(node: Json, key: string, value: unknown, output: boolean): bool
 /** `anyOf` of plain types (number or decimal string) as one type list; the description says the rest. */
 function collapsePrimitiveUnion(node: Json): Json {
   const anyOf = node.anyOf as Json[] | undefined;
-  if (!anyOf || typeof node.description !== 'string' || !anyOf.every((s) => typeof s.type === 'string' && s.type !== 'object' && s.type !== 'array')) {
+  if (
+    !anyOf ||
+    typeof node.description !== 'string' ||
+    !anyOf.every((s) => typeof s.type === 'string' && s.type !== 'object' && s.type !== 'array')
+  ) {
     return node;
   }
   const { anyOf: _drop, ...rest } = node;

@@ -2,12 +2,12 @@
 // returns an input_required result, which 2026-07-28 clients answer directly and which the SDK's shim
 // turns into an elicitation request on 2025-era connections.
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   acceptedContent,
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type InputRequiredResult,
   inputRequired,
   inputResponse,
-  type CallToolResult,
-  type InputRequiredResult,
   type McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server';

@@ -59,7 +59,8 @@ export function hostGuard(options: HostGuardOptions): HostGuard {
   const bound = canonicalHostname(options.host);
   const hosts = names(options.allowedHosts);
   const origins = names(options.allowedOrigins);
-  const ours = (set: Set<string>) => (hostname: string) => set.has(hostname) || (loopback && (isLoopbackHost(hostname) || hostname === bound));
+  const ours = (set: Set<string>) => (hostname: string) =>
+    set.has(hostname) || (loopback && (isLoopbackHost(hostname) || hostname === bound));
   const checksHost = loopback || hosts.size > 0;
   const hostOk = ours(hosts);
   const originOk = ours(origins);
@@ -67,7 +68,8 @@ export function hostGuard(options: HostGuardOptions): HostGuard {
     problem({ host, origin }) {
       if (checksHost) {
         const hostname = hostOfHeader(host);
-        if (hostname === null || !hostOk(hostname)) return `Host ${JSON.stringify(host ?? '')} is not served here (add it with --allowed-hosts if it should be)`;
+        if (hostname === null || !hostOk(hostname))
+          return `Host ${JSON.stringify(host ?? '')} is not served here (add it with --allowed-hosts if it should be)`;
       }
       if (origin !== undefined && origin !== '' && !originAllowed(origin, originOk, options.allowedOrigins)) {
         return `Origin ${JSON.stringify(origin)} is not allowed (add its hostname with --allowed-origins if it should be)`;

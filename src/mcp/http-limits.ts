@@ -103,16 +103,25 @@ export interface LimitedAppOptions {
 
 function capacityLog({ limits, log }: LimitedAppOptions): AtCapacity {
   return (closed) =>
-    log(`http-cap-${closed}`, 'warn', { maxConnections: limits.maxConnections }, closed === 'oldest'
-      ? `HTTP connection cap (${limits.maxConnections}) reached: closed the oldest connection still sending its request or idle`
-      : `HTTP connection cap (${limits.maxConnections}) reached with every connection busy: refused a new one`);
+    log(
+      `http-cap-${closed}`,
+      'warn',
+      { maxConnections: limits.maxConnections },
+      closed === 'oldest'
+        ? `HTTP connection cap (${limits.maxConnections}) reached: closed the oldest connection still sending its request or idle`
+        : `HTTP connection cap (${limits.maxConnections}) reached with every connection busy: refused a new one`,
+    );
 }
 
 /** A fastify app on a limited server that closes the connection after a refusal. */
 export async function limitedFastify(options: LimitedAppOptions): Promise<FastifyInstance> {
   const { default: fastify } = await import('fastify');
   // The app's own logger stays off: fastify's request logs would carry the headers.
-  const app = fastify({ logger: false, bodyLimit: options.bodyLimit, serverFactory: (handler) => createLimitedServer(handler, options.limits, capacityLog(options)) });
+  const app = fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit,
+    serverFactory: (handler) => createLimitedServer(handler, options.limits, capacityLog(options)),
+  });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (CLOSING_STATUSES.has(reply.statusCode)) reply.header('connection', 'close');
     return payload;

@@ -4,16 +4,17 @@
 // legacy-sessions.ts). Bound to 127.0.0.1 by default with Host and Origin checks (host-guard.ts); a bearer
 // token when one is set (required beyond loopback), checked before any body is read. Every connection is
 // held to the limits of http-limits.ts.
+
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createHash, timingSafeEqual } from 'node:crypto';
-import type { EventBus } from '../events/bus.js';
 import type { LogSink } from '../deferred-logger.js';
+import type { EventBus } from '../events/bus.js';
 import { throttledLog } from '../log-throttle.js';
 import { hostGuardHook } from './host-guard.js';
-import { MCP_BODY_LIMIT, limitedFastify, type HttpLimits } from './http-limits.js';
-import { LegacySessions } from './legacy-sessions.js';
+import { type HttpLimits, limitedFastify, MCP_BODY_LIMIT } from './http-limits.js';
 import { boundedJsonParser } from './json-body.js';
+import { LegacySessions } from './legacy-sessions.js';
 import { nodeHandler, parsedBodyOf } from './node-bridge.js';
 import { reportingFactory, sdkErrorReporter } from './sdk-errors.js';
 import type { ServerFactory } from './server.js';
@@ -64,7 +65,10 @@ function bearerCheck(token: string) {
     await reply
       .code(401)
       .header('www-authenticate', challenge(given))
-      .send({ error: given ? 'invalid_token' : 'unauthorized', message: given ? `The bearer token is not the one this server was started with. ${TOKEN_HELP}` : TOKEN_HELP });
+      .send({
+        error: given ? 'invalid_token' : 'unauthorized',
+        message: given ? `The bearer token is not the one this server was started with. ${TOKEN_HELP}` : TOKEN_HELP,
+      });
   };
 }
 
@@ -78,7 +82,9 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
   const instance = reportingFactory(factory, report);
   // The token guards /mcp only: the service's webhooks prove themselves with their signature.
   const guard = options.httpToken ? { onRequest: bearerCheck(options.httpToken) } : {};
-  const handler = createMcpHandler((ctx) => instance({ era: ctx.era, lifetime: 'request', message: parsedBodyOf(ctx.requestInfo) }), { onerror: report });
+  const handler = createMcpHandler((ctx) => instance({ era: ctx.era, lifetime: 'request', message: parsedBodyOf(ctx.requestInfo) }), {
+    onerror: report,
+  });
   const node = nodeHandler(handler);
   const sessions = new LegacySessions(instance, { ...LEGACY_IDLE, maxSessions: options.maxSessions });
   const unlisten = options.events?.listen((_event, uris) => {

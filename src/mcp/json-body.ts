@@ -12,7 +12,8 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
     const [node, depth] = stack.pop() as [unknown, number];
     if (!node || typeof node !== 'object') continue;
     if (depth >= max) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) if (child && typeof child === 'object') stack.push([child, depth + 1]);
+    for (const child of Array.isArray(node) ? node : Object.values(node))
+      if (child && typeof child === 'object') stack.push([child, depth + 1]);
   }
   return false;
 }

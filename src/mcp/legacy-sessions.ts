@@ -5,9 +5,10 @@
 // that has no open stream and has been quiet a while makes room; when none has, the new `initialize` is
 // refused with 503 and Retry-After, and no session in use is ever closed. Everything else (2026-07-28
 // traffic, and 2025-era requests without a session) is served per request by createMcpHandler.
-import { isInitializeRequest } from '@modelcontextprotocol/server';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { ServerFactory } from './server.js';
 import { NodeSessionTransport } from './session-transport.js';
 
@@ -69,7 +70,12 @@ export class LegacySessions {
     }
     if (this.sessions.size + this.opening >= this.options.maxSessions && !this.makeRoom()) {
       res.setHeader('retry-after', String(this.retryAfterSeconds()));
-      return jsonRpcError(res, 503, -32000, `This server already holds ${this.options.maxSessions} sessions in use: try again later, or end sessions you no longer need.`);
+      return jsonRpcError(
+        res,
+        503,
+        -32000,
+        `This server already holds ${this.options.maxSessions} sessions in use: try again later, or end sessions you no longer need.`,
+      );
     }
     const transport: NodeSessionTransport = new NodeSessionTransport({
       newSessionId: () => randomUUID(),

@@ -3,9 +3,10 @@
 // which the handler then never reads: it takes the parsed body as given. Here the Request carries the
 // method, URL and headers only, so a request's JSON is parsed once and never serialized again.
 // Requests without a parsed body go through the SDK's adapter unchanged.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const parsedBodies = new WeakMap<Request, unknown>();
 
@@ -81,7 +82,14 @@ export function nodeHandler(handler: McpHttpHandler): NodeMcpHandler {
       response = await handler.fetch(request, { parsedBody });
     } catch {
       const id = (parsedBody as { id?: unknown } | null)?.id;
-      response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: typeof id === 'string' || typeof id === 'number' ? id : null }, { status: 500 });
+      response = Response.json(
+        {
+          jsonrpc: '2.0',
+          error: { code: -32603, message: 'Internal error' },
+          id: typeof id === 'string' || typeof id === 'number' ? id : null,
+        },
+        { status: 500 },
+      );
     }
     await writeResponse(response, res, abort.signal);
     finished = true;

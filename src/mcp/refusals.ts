@@ -20,7 +20,8 @@ export async function readingResource<T>(uri: string, logger: Pick<LogSink, 'deb
     if (err instanceof ProtocolError) throw err;
     if (!(err instanceof ApiError)) throw err;
     logger.debug({ uri, status: err.status, code: err.code }, 'resource read refused');
-    if (err instanceof NotFound) throw new ResourceNotFoundError(uri, `${uri} does not exist in these books: list the records to find an id that does.`);
+    if (err instanceof NotFound)
+      throw new ResourceNotFoundError(uri, `${uri} does not exist in these books: list the records to find an id that does.`);
     throw new ProtocolError(ProtocolErrorCode.InternalError, err.message, { uri, code: err.code });
   }
 }

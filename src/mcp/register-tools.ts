@@ -4,11 +4,11 @@
 import type { CallToolResult, McpServer, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { ToolDefinition } from '../../tools/index.js';
-import { deferredSchema } from './compact-schema.js';
-import { strictInput } from './strict-args.js';
 import { advertisedHints } from './advertised-hints.js';
-import type { ToolManifestEntry } from './tool-manifest.js';
+import { deferredSchema } from './compact-schema.js';
 import { logToolFailure } from './refusals.js';
+import { strictInput } from './strict-args.js';
+import type { ToolManifestEntry } from './tool-manifest.js';
 
 // Loaded with the first call, like the tools themselves.
 const errorResultOf = async (err: unknown, name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
@@ -42,8 +42,15 @@ function callContext(context: ToolContext, ctx: ServerContext): ToolContext {
     // The protocol wants progress to rise with every notification: a report that does not is skipped.
     if (update.progress <= last) return;
     last = update.progress;
-    const params = { progressToken: token, progress: last, message: update.message, ...(update.total === undefined ? {} : { total: update.total }) };
-    ctx.mcpReq.notify({ method: 'notifications/progress', params }).catch((err: unknown) => context.logger.warn({ err }, 'progress notification failed'));
+    const params = {
+      progressToken: token,
+      progress: last,
+      message: update.message,
+      ...(update.total === undefined ? {} : { total: update.total }),
+    };
+    ctx.mcpReq
+      .notify({ method: 'notifications/progress', params })
+      .catch((err: unknown) => context.logger.warn({ err }, 'progress notification failed'));
   };
   return { ...context, progress };
 }
@@ -87,7 +94,11 @@ export function toolRegistrar(entries: readonly ToolManifestEntry[], runtime: To
     {
       title: entry.title,
       description: entry.description,
-      inputSchema: strictInput(entry.name, deferredSchema(entry.inputSchema, async () => (await loadTool(entry.name)).input), async () => (await loadTool(entry.name)).input),
+      inputSchema: strictInput(
+        entry.name,
+        deferredSchema(entry.inputSchema, async () => (await loadTool(entry.name)).input),
+        async () => (await loadTool(entry.name)).input,
+      ),
       outputSchema: deferredSchema(entry.outputSchema, async () => (await loadTool(entry.name)).output),
       annotations: advertisedHints(entry.annotations),
     },
@@ -95,7 +106,9 @@ export function toolRegistrar(entries: readonly ToolManifestEntry[], runtime: To
   return (server, only) => {
     for (const [entry, config] of configs) {
       if (only !== undefined && entry.name !== only) continue;
-      server.registerTool(entry.name, config, (args: unknown, ctx: ServerContext) => call(server, entry, runtime, args as Record<string, unknown>, ctx));
+      server.registerTool(entry.name, config, (args: unknown, ctx: ServerContext) =>
+        call(server, entry, runtime, args as Record<string, unknown>, ctx),
+      );
     }
   };
 }

@@ -1,10 +1,10 @@
 // Resources: each record as JSON at invoicing://{kind}/{id}, the business at invoicing://business, and
 // two feeds that change with events: the latest events and the products at or below their reorder level.
-import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
+import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { ResourceKind } from '../api/schemas.js';
 import type { EventBus } from '../events/bus.js';
-import { EVENTS_FEED_URI, LOW_STOCK_FEED_URI, recordUri, type BooksEvent } from '../events/event.js';
+import { type BooksEvent, EVENTS_FEED_URI, LOW_STOCK_FEED_URI, recordUri } from '../events/event.js';
 import { malformedResourceUri, readingResource } from './refusals.js';
 import { decimalId } from './resource-id.js';
 
@@ -74,7 +74,8 @@ function records(ctx: ToolContext): Registration[] {
     const read = async (uri: URL, { id }: Record<string, string | string[]>) =>
       readingResource(uri.href, ctx.logger, async () => {
         const n = decimalId(Array.isArray(id) ? id[0] : id);
-        if (!Number.isSafeInteger(n) || n < 1) throw malformedResourceUri(uri.href, 'the id must be a positive whole number, as in invoicing://invoices/12');
+        if (!Number.isSafeInteger(n) || n < 1)
+          throw malformedResourceUri(uri.href, 'the id must be a positive whole number, as in invoicing://invoices/12');
         return json(uri.href, await ctx.api[kind].get(n));
       });
     return (server: McpServer) => void server.registerResource(kind, template, metadata, read);
@@ -85,7 +86,11 @@ const business = (ctx: ToolContext): Registration =>
   fixed(
     'business',
     'invoicing://business',
-    { title: 'The business', description: 'The business these keys belong to, the mode and the key\'s scopes', mimeType: 'application/json' },
+    {
+      title: 'The business',
+      description: "The business these keys belong to, the mode and the key's scopes",
+      mimeType: 'application/json',
+    },
     async (uri) =>
       readingResource(uri.href, ctx.logger, async () => {
         const session = await ctx.api.session();

@@ -15,14 +15,23 @@ export function sdkErrorReporter(logger: Pick<LogSink, 'debug' | 'info' | 'warn'
   const log = throttledLog(logger);
   return (err) => {
     const code = codeOf(err);
-    const clientMistake = typeof code === 'number' ? CLIENT_MISTAKES.has(code) : /invalid|parse|unsupported|not found|malformed/i.test(err.message);
+    const clientMistake =
+      typeof code === 'number' ? CLIENT_MISTAKES.has(code) : /invalid|parse|unsupported|not found|malformed/i.test(err.message);
     const kind = `${err.name}:${code ?? ''}`;
-    log(kind, clientMistake ? 'debug' : 'warn', { code, problem: err.message.slice(0, 300) }, 'MCP request refused or failed in the protocol layer');
+    log(
+      kind,
+      clientMistake ? 'debug' : 'warn',
+      { code, problem: err.message.slice(0, 300) },
+      'MCP request refused or failed in the protocol layer',
+    );
   };
 }
 
 /** `factory` with each server instance's own errors (those its transport reports) sent to `report`. */
-export function reportingFactory<U, S extends { server: { onerror?: ((err: Error) => void) | undefined } }>(factory: (unit: U) => S, report: (err: Error) => void) {
+export function reportingFactory<U, S extends { server: { onerror?: ((err: Error) => void) | undefined } }>(
+  factory: (unit: U) => S,
+  report: (err: Error) => void,
+) {
   return (unit: U): S => {
     const instance = factory(unit);
     instance.server.onerror = report;

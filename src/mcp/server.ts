@@ -28,7 +28,7 @@ export type ServerFactory = (unit: ServingUnit) => McpServer;
 
 const INSTRUCTIONS =
   'Books of one business on the Invoicing Service: customers, invoices, quotes, payments, products and stock. ' +
-  'Amounts are exact decimal strings in the record\'s currency. Lists are oldest first and paged (per_page up to 100). ' +
+  "Amounts are exact decimal strings in the record's currency. Lists are oldest first and paged (per_page up to 100). " +
   'Creates make customers and DRAFT invoices only; a person in the business reviews and sends every invoice.';
 
 /**

@@ -8,17 +8,18 @@
 // Protocol sends by its shape (the Protocol built it), sends the headers with the first event, and holds
 // one keep-alive timer for the session rather than one per request. There is no event store (resumability
 // is not offered), as before.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
-  SUPPORTED_PROTOCOL_VERSIONS,
   isJsonContentType,
-  parseJSONRPCMessage,
   type JSONRPCMessage,
+  parseJSONRPCMessage,
   type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const MAX_BATCH_SIZE = 100;
 
@@ -58,7 +59,9 @@ const sseHeaders = (sessionId: string | undefined): Headers => ({
 const event = (message: JSONRPCMessage): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 
 function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Headers = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 /** Parsed messages only: parseJSONRPCMessage has held each to one of the four JSON-RPC shapes. */
@@ -123,7 +126,9 @@ export class NodeSessionTransport implements Transport {
     this.exchanges.delete(requestId);
     exchange.waiting.delete(requestId);
     if (exchange.gone) {
-      this.fail(`Response for request ID ${String(requestId)} is undeliverable: per-request stream is disconnected and no eventStore is configured`);
+      this.fail(
+        `Response for request ID ${String(requestId)} is undeliverable: per-request stream is disconnected and no eventStore is configured`,
+      );
       return;
     }
     this.write(exchange, event(message), exchange.waiting.size === 0);
@@ -165,7 +170,8 @@ export class NodeSessionTransport implements Transport {
     }
     if (this.closed) return jsonError(res, 404, -32001, 'Session not found');
     if (messages.some(isInitialize)) {
-      if (this.initialized && this.sessionId !== undefined) return this.refuse(res, 400, -32600, 'Invalid Request: Server already initialized');
+      if (this.initialized && this.sessionId !== undefined)
+        return this.refuse(res, 400, -32600, 'Invalid Request: Server already initialized');
       if (messages.length > 1) return this.refuse(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
       this.sessionId = this.options.newSessionId();
       this.initialized = true;
@@ -216,17 +222,22 @@ export class NodeSessionTransport implements Transport {
   }
 
   private validSession(req: IncomingMessage, res: ServerResponse): boolean {
-    if (!this.initialized) return this.refuse(res, 400, -32000, 'Bad Request: Server not initialized'), false;
+    if (!this.initialized) return (this.refuse(res, 400, -32000, 'Bad Request: Server not initialized'), false);
     const id = req.headers['mcp-session-id'];
-    if (!id) return this.refuse(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required'), false;
-    if (id !== this.sessionId) return this.refuse(res, 404, -32001, 'Session not found'), false;
+    if (!id) return (this.refuse(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required'), false);
+    if (id !== this.sessionId) return (this.refuse(res, 404, -32001, 'Session not found'), false);
     return true;
   }
 
   private validVersion(req: IncomingMessage, res: ServerResponse): boolean {
     const version = req.headers['mcp-protocol-version'];
     if (typeof version !== 'string' || this.supported.includes(version)) return true;
-    this.refuse(res, 400, -32000, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${this.supported.join(', ')})`);
+    this.refuse(
+      res,
+      400,
+      -32000,
+      `Bad Request: Unsupported protocol version: ${version} (supported versions: ${this.supported.join(', ')})`,
+    );
     return false;
   }
 

@@ -3,8 +3,9 @@
 // and answered -32600; a line that is not JSON is answered -32700, and JSON that is not a JSON-RPC message
 // (a wrong `jsonrpc`, a batch) -32600, whenever an id can be found to answer; otherwise it is dropped.
 // Each kind of bad input is logged once a minute with a count. Good messages pass to the SDK unchanged.
-import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+
 import type { Readable, Writable } from 'node:stream';
+import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import type { ThrottledLog } from '../log-throttle.js';
 
 export const STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -16,7 +17,9 @@ type Id = string | number;
 /** The top-level id of a message we cannot parse whole, from its first or last bytes; null if not found. */
 export function sniffId(head: string, tail: string): Id | null {
   const value = String.raw`(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")`;
-  const m = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"]*"\s*,\s*)?"id"\s*:\s*${value}`).exec(head) ?? new RegExp(String.raw`"id"\s*:\s*${value}\s*\}\s*$`).exec(tail);
+  const m =
+    new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"[^"]*"\s*,\s*)?"id"\s*:\s*${value}`).exec(head) ??
+    new RegExp(String.raw`"id"\s*:\s*${value}\s*\}\s*$`).exec(tail);
   if (!m) return null;
   try {
     return JSON.parse(m[1] as string) as Id;
@@ -95,8 +98,18 @@ export class LineStdioTransport implements Transport {
   private take(line: Line): void {
     if (line.oversized) {
       const id = sniffId(line.head, line.tail.toString('utf8'));
-      this.log('stdio-oversized', 'warn', { bytes: line.bytes, answered: id !== null }, `stdio: skipped a message over ${this.maxMessageBytes} bytes`);
-      if (id !== null) this.refuse(id, -32600, `Message too large: ${line.bytes} bytes, over the ${this.maxMessageBytes}-byte limit. Send less in one request.`);
+      this.log(
+        'stdio-oversized',
+        'warn',
+        { bytes: line.bytes, answered: id !== null },
+        `stdio: skipped a message over ${this.maxMessageBytes} bytes`,
+      );
+      if (id !== null)
+        this.refuse(
+          id,
+          -32600,
+          `Message too large: ${line.bytes} bytes, over the ${this.maxMessageBytes}-byte limit. Send less in one request.`,
+        );
       return;
     }
     const text = Buffer.concat(line.parts).toString('utf8').replace(/\r$/, '');
@@ -128,14 +141,21 @@ export class LineStdioTransport implements Transport {
     } catch {
       const id = idOf(value);
       this.log('stdio-not-jsonrpc', 'warn', { answered: id !== null }, 'stdio: a line that is not a JSON-RPC 2.0 message');
-      if (id !== null) this.refuse(id, -32600, 'Invalid request: not a JSON-RPC 2.0 message (it needs "jsonrpc": "2.0" and a "method", or a "result" or "error").');
+      if (id !== null)
+        this.refuse(
+          id,
+          -32600,
+          'Invalid request: not a JSON-RPC 2.0 message (it needs "jsonrpc": "2.0" and a "method", or a "result" or "error").',
+        );
       return;
     }
     this.onmessage?.(message);
   }
 
   private refuse(id: Id, code: number, message: string): void {
-    this.send({ jsonrpc: '2.0', id, error: { code, message } }).catch((err: unknown) => this.onerror?.(err instanceof Error ? err : new Error(String(err))));
+    this.send({ jsonrpc: '2.0', id, error: { code, message } }).catch((err: unknown) =>
+      this.onerror?.(err instanceof Error ? err : new Error(String(err))),
+    );
   }
 
   send(message: JSONRPCMessage): Promise<void> {

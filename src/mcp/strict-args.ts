@@ -30,7 +30,8 @@ function unwrap(schema: z.ZodType): z.ZodType {
   return current;
 }
 
-const where = (path: Path): string => (path.length === 0 ? '' : ` in ${path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('')}`);
+const where = (path: Path): string =>
+  path.length === 0 ? '' : ` in ${path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('')}`;
 
 function walk(toolName: string, schema: z.ZodType, value: unknown, path: Path, issues: Issue[]): void {
   if (typeof value === 'string') {
@@ -54,8 +55,11 @@ function walk(toolName: string, schema: z.ZodType, value: unknown, path: Path, i
       continue;
     }
     const noun = path.length === 0 ? 'argument' : 'field';
-    const owner = path.length === 0 ? toolName : "that object";
-    issues.push({ path: [], message: `unknown ${noun} ${JSON.stringify(key)}${where(path)}: ${owner} takes ${known.join(', ')}. Nothing was done; call again without it.` });
+    const owner = path.length === 0 ? toolName : 'that object';
+    issues.push({
+      path: [],
+      message: `unknown ${noun} ${JSON.stringify(key)}${where(path)}: ${owner} takes ${known.join(', ')}. Nothing was done; call again without it.`,
+    });
   }
 }
 

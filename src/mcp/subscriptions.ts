@@ -3,7 +3,7 @@
 // the entry (serveStdio) routes every update onto the subscriptions/listen streams whose filter names it.
 // An instance that serves a single HTTP request delivers nothing itself: the HTTP entry publishes on its
 // own notifier (see http.ts).
-import { ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextprotocol/server';
+import { type McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { EventBus } from '../events/bus.js';
 import { EVENTS_FEED_URI, LOW_STOCK_FEED_URI } from '../events/event.js';
 import type { ServingUnit } from './serving-unit.js';

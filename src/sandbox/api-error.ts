@@ -18,8 +18,7 @@ export class ApiError extends Error {
 }
 
 export const unauthorized = (message: string): ApiError => new ApiError(401, message);
-export const forbidden = (message: string, extra: Record<string, unknown> = {}): ApiError =>
-  new ApiError(403, message, extra);
+export const forbidden = (message: string, extra: Record<string, unknown> = {}): ApiError => new ApiError(403, message, extra);
 export const notFound = (message: string): ApiError => new ApiError(404, message);
 
 /** 422 with `errors` keyed by field path; the message names the first problem so a log line says enough. */

@@ -2,7 +2,7 @@
 // service's headers, and refusals turned into JSON bodies.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
-import { authenticate, callState, type Caller } from './call.js';
+import { authenticate, type Caller, callState } from './call.js';
 import type { World } from './world.js';
 
 export interface Answer {
@@ -44,12 +44,7 @@ export function errorAnswer(request: FastifyRequest, err: ApiError): Answer {
   return { status: err.status, body: err.body(), headers: err.headers };
 }
 
-async function runGuarded(
-  world: World,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  handle: () => Answer,
-): Promise<void> {
+async function runGuarded(world: World, request: FastifyRequest, reply: FastifyReply, handle: () => Answer): Promise<void> {
   callState(request);
   const fault = world.faults.draw();
   if (fault === '500') {
@@ -76,6 +71,5 @@ export function sessionRoute(world: World, scope: string | null, handler: CallHa
 
 /** A route that needs no session (sign-in). */
 export function openRoute(world: World, handler: OpenHandler) {
-  return (request: FastifyRequest, reply: FastifyReply): Promise<void> =>
-    runGuarded(world, request, reply, () => handler(request));
+  return (request: FastifyRequest, reply: FastifyReply): Promise<void> => runGuarded(world, request, reply, () => handler(request));
 }

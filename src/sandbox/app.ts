@@ -44,7 +44,10 @@ function addMethodNotAllowed(app: FastifyInstance, routes: Map<string, Set<strin
       url,
       handler: async (request, reply) => {
         callState(request).error = `Method ${request.method} is not allowed here`;
-        reply.code(405).header('allow', allow).send({ message: `${request.method} is not allowed on ${url}; use ${allow}.` });
+        reply
+          .code(405)
+          .header('allow', allow)
+          .send({ message: `${request.method} is not allowed on ${url}; use ${allow}.` });
       },
     });
   }

@@ -45,13 +45,7 @@ export function buildLine(line: LineInput, profile: BusinessProfile): InvoiceLin
   };
 }
 
-export function buildInvoice(
-  input: InvoiceInput,
-  profile: BusinessProfile,
-  id: number,
-  numberSeq: number,
-  nowMs: number,
-): Invoice {
+export function buildInvoice(input: InvoiceInput, profile: BusinessProfile, id: number, numberSeq: number, nowMs: number): Invoice {
   const items = input.items.map((line) => buildLine(line, profile));
   const subtotal = toAmount(sum(items.map((l) => l.line_total)));
   const taxTotal = toAmount(sum(items.map((l) => l.tax_amount)));

@@ -13,10 +13,7 @@ interface Entry extends StoredResponse {
   storedMs: number;
 }
 
-export type IdempotencyLookup =
-  | { kind: 'new' }
-  | { kind: 'replay'; response: StoredResponse }
-  | { kind: 'conflict' };
+export type IdempotencyLookup = { kind: 'new' } | { kind: 'replay'; response: StoredResponse } | { kind: 'conflict' };
 
 export class IdempotencyStore {
   readonly #entries = new Map<string, Entry>();

@@ -1,7 +1,7 @@
 // The sandbox as a library: start a faithful Invoicing Service on loopback, with sample books and keys.
 import { buildApp } from './app.js';
-import { randomToken } from './secrets.js';
 import { ALL_SCOPES } from './scopes.js';
+import { randomToken } from './secrets.js';
 import { MAIN_BUSINESS } from './seed/index.js';
 import { isCalendarDate } from './time.js';
 import { World } from './world.js';

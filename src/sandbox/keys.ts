@@ -1,8 +1,8 @@
 // Key sets and sessions. Only hashes of secrets and session tokens are kept; the plain values are
 // returned once, when made.
 import type { Mode } from './books.js';
-import { randomToken, sameHash, sha256 } from './secrets.js';
 import { effectiveScopes } from './scopes.js';
+import { randomToken, sameHash, sha256 } from './secrets.js';
 
 export const SESSION_SECONDS = 3600;
 const SWEEP_GRACE_MS = 24 * 3600 * 1000;

@@ -19,8 +19,7 @@ const INTEGER_RE = /^[0-9]+$/;
 export function enumFilter<T>(name: string, values: readonly string[], get: (item: T) => string): Filter<T> {
   return {
     name,
-    parse: (raw) =>
-      values.includes(raw) ? { ok: true, value: raw } : { ok: false, message: `must be one of: ${values.join(', ')}` },
+    parse: (raw) => (values.includes(raw) ? { ok: true, value: raw } : { ok: false, message: `must be one of: ${values.join(', ')}` }),
     matches: (item, value) => get(item) === value,
   };
 }
@@ -80,7 +79,8 @@ function readPaging(query: Query, errors: FieldErrorList): Paging {
       return fallback;
     }
     const n = Number(raw);
-    if (n < min || n > max) errors.add(name, max === Infinity ? `${name} must be at least ${min}` : `${name} must be between ${min} and ${max}`);
+    if (n < min || n > max)
+      errors.add(name, max === Infinity ? `${name} must be at least ${min}` : `${name} must be between ${min} and ${max}`);
     return n;
   };
   return { page: read('page', 1, 1, Infinity), perPage: read('per_page', 25, 1, 100) };
@@ -115,9 +115,7 @@ export function runList<T>(req: ListRequest<T>): string {
   const matching =
     active.length === 0 && sinceMs === null
       ? all
-      : all.filter(
-          (item) => (sinceMs === null || item.updatedMs >= sinceMs) && active.every((a) => a.filter.matches(item, a.value)),
-        );
+      : all.filter((item) => (sinceMs === null || item.updatedMs >= sinceMs) && active.every((a) => a.filter.matches(item, a.value)));
   const total = matching.length;
   const lastPage = Math.max(1, Math.ceil(total / paging.perPage));
   const start = (paging.page - 1) * paging.perPage;

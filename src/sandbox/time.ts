@@ -100,8 +100,7 @@ export function addDays(date: string, days: number): string {
   return `${pad(t.getUTCFullYear(), 4)}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}`;
 }
 
-const TIMESTAMP_RE =
-  /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
+const TIMESTAMP_RE = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 /**
  * Reads `updated_since`: a date (midnight in the business's zone) or a timestamp with `Z` or an offset.
@@ -111,7 +110,15 @@ export function parseUpdatedSince(text: string, timeZone: string): number | null
   if (DATE_RE.test(text)) return isCalendarDate(text) ? zonedMidnight(text, timeZone) : null;
   const m = TIMESTAMP_RE.exec(text);
   if (!m) return null;
-  const [, date, hh, mm, ss = '00', frac = '', zone] = m as unknown as [string, string, string, string, string | undefined, string | undefined, string];
+  const [, date, hh, mm, ss = '00', frac = '', zone] = m as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string | undefined,
+    string | undefined,
+    string,
+  ];
   if (!isCalendarDate(date) || Number(hh) > 23 || Number(mm) > 59 || Number(ss) > 59) return null;
   const iso = `${date}T${hh}:${mm}:${ss}${frac.slice(0, 4)}${zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`;
   const ms = Date.parse(iso);

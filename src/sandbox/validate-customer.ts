@@ -15,13 +15,7 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE_RE = /^\+?[0-9 ()\-.]{4,30}$/;
 const ADDRESS_KEYS = ['line1', 'line2', 'city', 'region', 'postal_code'] as const;
 
-function optionalText(
-  body: Record<string, unknown>,
-  field: string,
-  max: number,
-  errors: FieldErrorList,
-  path = field,
-): string | null {
+function optionalText(body: Record<string, unknown>, field: string, max: number, errors: FieldErrorList, path = field): string | null {
   const v = body[field];
   if (v === undefined || v === null) return null;
   if (typeof v !== 'string') {

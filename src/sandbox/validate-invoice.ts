@@ -1,7 +1,7 @@
 // POST /api/v1/invoices: every rule, with errors keyed by field path (`items.0.quantity`).
 import { FieldErrorList } from './api-error.js';
 import type { Product, TaxCategory } from './books.js';
-import { DECIMAL_RE, Money, decimalPlaces } from './money.js';
+import { DECIMAL_RE, decimalPlaces, Money } from './money.js';
 import type { Books } from './store.js';
 import { addDays, isCalendarDate } from './time.js';
 

@@ -95,10 +95,13 @@ export class WebhookSender {
       record.error = err instanceof Error ? err.message : String(err);
     }
     if (attempt > MAX_RETRIES || this.#closed) return;
-    const timer = setTimeout(() => {
-      this.#timers.delete(timer);
-      void this.#deliver(endpoint, eventId, kind, body, attempt + 1);
-    }, this.backoffMs * 2 ** (attempt - 1));
+    const timer = setTimeout(
+      () => {
+        this.#timers.delete(timer);
+        void this.#deliver(endpoint, eventId, kind, body, attempt + 1);
+      },
+      this.backoffMs * 2 ** (attempt - 1),
+    );
     this.#timers.add(timer);
   }
 

@@ -1,14 +1,15 @@
 // Everything the sandbox knows: the businesses and their books, keys and sessions, limits, the audit log,
 // idempotency records, faults and webhooks. One object, passed to every route; nothing at module level.
+
+import { AuditLog } from './audit.js';
 import type { BusinessProfile, IdSequences, Mode } from './books.js';
 import { newIdSequences } from './books.js';
-import { AuditLog } from './audit.js';
 import { SandboxClock } from './clock.js';
 import { Faults } from './faults.js';
-import { MAIN_BUSINESS, OTHER_BUSINESS, generateBooks } from './seed/index.js';
 import { IdempotencyStore } from './idempotency.js';
 import { KeyRegistry } from './keys.js';
 import { FixedWindowLimiter } from './rate-limit.js';
+import { generateBooks, MAIN_BUSINESS, OTHER_BUSINESS } from './seed/index.js';
 import { Books } from './store.js';
 import { addDays, localDate, zonedMidnight } from './time.js';
 import { applyTimeRules } from './time-rules.js';

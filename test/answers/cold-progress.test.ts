@@ -10,9 +10,9 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
-import { spawnHttpServer, stdioCommand, type HttpServer } from '../e2e/support/server.js';
+import { type HttpServer, spawnHttpServer, stdioCommand } from '../e2e/support/server.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { readRawBooks, receivable, same, tally, type RawBooks } from './ground-truth.js';
+import { type RawBooks, readRawBooks, receivable, same, tally } from './ground-truth.js';
 
 const TODAY = '2027-03-15';
 let sb: TestSandbox;
@@ -58,7 +58,8 @@ const over: [string, () => Promise<Connection>][] = [
       const client = new ClientV1({ name: 'cold-progress-test', version: '1.0.0' });
       await client.connect(new HttpV1(new URL(server.url)));
       return {
-        callOwed: (updates) => client.callTool({ name: 'report_owed', arguments: {} }, undefined, { onprogress: (p) => void updates.push(p) }),
+        callOwed: (updates) =>
+          client.callTool({ name: 'report_owed', arguments: {} }, undefined, { onprogress: (p) => void updates.push(p) }),
         close: async () => {
           await client.close();
           await server.close();
@@ -96,7 +97,11 @@ describe.each(over)('%s', (_name, connect) => {
     expect(last.total).toBe(books.invoices.length);
     expect(updates.every((u) => /reading invoices/.test(u.message ?? ''))).toBe(true);
 
-    const truth = tally(books.invoices.filter(receivable), (i) => i.currency, (i) => i.balance);
+    const truth = tally(
+      books.invoices.filter(receivable),
+      (i) => i.currency,
+      (i) => i.balance,
+    );
     expect(answer.currencies.map((c: Json) => c.currency).sort()).toEqual([...truth.keys()].sort());
     for (const c of answer.currencies) {
       expect(c.count, c.currency).toBe(truth.get(c.currency)!.count);

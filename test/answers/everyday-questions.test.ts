@@ -5,9 +5,9 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { connectClient, type Connected } from '../e2e/support/clients.js';
+import { type Connected, connectClient } from '../e2e/support/clients.js';
 import { stdioCommand } from '../e2e/support/server.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import {
   ageBand,
   daysFrom,
@@ -16,12 +16,12 @@ import {
   lastMonth,
   linesOf,
   plus,
+  type RawBooks,
   readRawBooks,
   receivable,
   same,
   tally,
   thisQuarter,
-  type RawBooks,
 } from './ground-truth.js';
 
 // A pinned business day, so that no midnight moves a status between the ground truth and the answer.
@@ -58,7 +58,11 @@ describe.each([1, 10])('at --scale %i', (scale) => {
     const a = await ask('report_owed');
     expect(calls - before).toBe(1);
     expect(a.today).toBe(TODAY);
-    const truth = tally(books.invoices.filter(receivable), (i) => i.currency, (i) => i.balance);
+    const truth = tally(
+      books.invoices.filter(receivable),
+      (i) => i.currency,
+      (i) => i.balance,
+    );
     const got = byCurrency(a.currencies);
     expect([...got.keys()].sort()).toEqual([...truth.keys()].sort());
     for (const [currency, t] of truth) {
@@ -82,12 +86,19 @@ describe.each([1, 10])('at --scale %i', (scale) => {
       }
     }
     // The sample books hold unpaid invoices in every band of the base currency.
-    for (const band of ['not_due', '1_30', '31_60', '61_90', 'over_90']) expect(truth.get(`NZD ${band}`)?.count ?? 0, band).toBeGreaterThan(0);
+    for (const band of ['not_due', '1_30', '31_60', '61_90', 'over_90'])
+      expect(truth.get(`NZD ${band}`)?.count ?? 0, band).toBeGreaterThan(0);
   });
 
   it('who owes us the most? (top 5 in NZD, ties to the lower id)', async () => {
     const a = await ask('report_owed', { top: 5 });
-    const truth = [...tally(books.invoices.filter((i) => receivable(i) && i.currency === 'NZD'), (i) => i.customer.id, (i) => i.balance)]
+    const truth = [
+      ...tally(
+        books.invoices.filter((i) => receivable(i) && i.currency === 'NZD'),
+        (i) => i.customer.id,
+        (i) => i.balance,
+      ),
+    ]
       .sort(([idA, a1], [idB, b1]) => b1.sum.comparedTo(a1.sum) || idA - idB)
       .slice(0, 5);
     const got = a.customers.filter((c: Json) => c.currency === 'NZD');
@@ -97,7 +108,11 @@ describe.each([1, 10])('at --scale %i', (scale) => {
 
   it('what is more than 60 days past due?', async () => {
     const a = await ask('report_owed', { over_days: 60 });
-    const truth = tally(books.invoices.filter((i) => receivable(i) && daysFrom(i.due_date, TODAY) > 60), (i) => i.currency, (i) => i.balance);
+    const truth = tally(
+      books.invoices.filter((i) => receivable(i) && daysFrom(i.due_date, TODAY) > 60),
+      (i) => i.currency,
+      (i) => i.balance,
+    );
     const got = byCurrency(a.currencies);
     expect([...got.keys()].sort()).toEqual([...truth.keys()].sort());
     for (const [currency, t] of truth) {
@@ -112,19 +127,37 @@ describe.each([1, 10])('at --scale %i', (scale) => {
     expect([a.from, a.to]).toEqual([month.from, month.to]);
     const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, month));
     const got = byCurrency(a.totals);
-    for (const [currency, t] of tally(rows, (i) => i.currency, (i) => i.total)) {
+    for (const [currency, t] of tally(
+      rows,
+      (i) => i.currency,
+      (i) => i.total,
+    )) {
       const own = rows.filter((i) => i.currency === currency);
       expect(got.get(currency).count, currency).toBe(t.count);
       expect(same(got.get(currency).total, t.sum)).toBe(true);
-      expect(same(got.get(currency).subtotal, own.reduce((s, i) => s.plus(i.subtotal), new Decimal(0)))).toBe(true);
-      expect(same(got.get(currency).tax, own.reduce((s, i) => s.plus(i.tax_total), new Decimal(0)))).toBe(true);
+      expect(
+        same(
+          got.get(currency).subtotal,
+          own.reduce((s, i) => s.plus(i.subtotal), new Decimal(0)),
+        ),
+      ).toBe(true);
+      expect(
+        same(
+          got.get(currency).tax,
+          own.reduce((s, i) => s.plus(i.tax_total), new Decimal(0)),
+        ),
+      ).toBe(true);
     }
     expect(rows.length).toBeGreaterThan(0);
   });
 
   it('sales this quarter, month by month', async () => {
     const a = await ask('report_sales', { range: 'this_quarter', group_by: 'month' });
-    const truth = tally(books.invoices.filter((i) => invoiced(i) && issuedIn(i, thisQuarter(TODAY))), (i) => `${i.issue_date.slice(0, 7)} ${i.currency}`, (i) => i.total);
+    const truth = tally(
+      books.invoices.filter((i) => invoiced(i) && issuedIn(i, thisQuarter(TODAY))),
+      (i) => `${i.issue_date.slice(0, 7)} ${i.currency}`,
+      (i) => i.total,
+    );
     expect(a.groups.length).toBe(truth.size);
     for (const g of a.groups) {
       const t = truth.get(`${g.key} ${g.currency}`);
@@ -137,7 +170,11 @@ describe.each([1, 10])('at --scale %i', (scale) => {
   it('till sales in the last 30 days, against the rest', async () => {
     const a = await ask('report_sales', { days: 30, group_by: 'channel' });
     const range = { from: plus(TODAY, -29), to: TODAY };
-    const truth = tally(books.invoices.filter((i) => invoiced(i) && issuedIn(i, range)), (i) => `${i.sales_channel} ${i.currency}`, (i) => i.total);
+    const truth = tally(
+      books.invoices.filter((i) => invoiced(i) && issuedIn(i, range)),
+      (i) => `${i.sales_channel} ${i.currency}`,
+      (i) => i.total,
+    );
     expect(a.groups.length).toBe(truth.size);
     for (const g of a.groups) {
       const t = truth.get(`${g.key} ${g.currency}`);
@@ -149,7 +186,11 @@ describe.each([1, 10])('at --scale %i', (scale) => {
 
   it('who did we invoice most last month? (by customer)', async () => {
     const a = await ask('report_sales', { range: 'last_month', group_by: 'customer', limit: 400 });
-    const truth = tally(books.invoices.filter((i) => invoiced(i) && issuedIn(i, lastMonth(TODAY))), (i) => `${i.customer.id} ${i.currency}`, (i) => i.total);
+    const truth = tally(
+      books.invoices.filter((i) => invoiced(i) && issuedIn(i, lastMonth(TODAY))),
+      (i) => `${i.customer.id} ${i.currency}`,
+      (i) => i.total,
+    );
     expect(a.groups.length + a.groups_left_out).toBe(truth.size);
     for (const g of a.groups) {
       const t = truth.get(`${g.key} ${g.currency}`);
@@ -170,11 +211,22 @@ describe.each([1, 10])('at --scale %i', (scale) => {
     }
     const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, range));
     expect(a.lines).toEqual({ with_lines: rows.length, invoices: rows.length });
-    const lines = await linesOf(books.session, rows.map((i) => i.id));
+    const lines = await linesOf(
+      books.session,
+      rows.map((i) => i.id),
+    );
     const currencyOf = new Map(rows.map((i) => [i.id, i.currency]));
     const flat = rows.flatMap((i) => lines.get(i.id)!.map((l) => ({ ...l, invoice_id: i.id })));
-    const totals = tally(flat, (l) => `${l.product_id} ${currencyOf.get(l.invoice_id)}`, (l) => new Decimal(l.line_total).plus(l.tax_amount).toString());
-    const quantities = tally(flat, (l) => `${l.product_id} ${currencyOf.get(l.invoice_id)}`, (l) => l.quantity);
+    const totals = tally(
+      flat,
+      (l) => `${l.product_id} ${currencyOf.get(l.invoice_id)}`,
+      (l) => new Decimal(l.line_total).plus(l.tax_amount).toString(),
+    );
+    const quantities = tally(
+      flat,
+      (l) => `${l.product_id} ${currencyOf.get(l.invoice_id)}`,
+      (l) => l.quantity,
+    );
     expect(a.groups.length + a.groups_left_out).toBe(totals.size);
     for (const g of a.groups) {
       const key = `${g.key} ${g.currency}`;
@@ -187,7 +239,11 @@ describe.each([1, 10])('at --scale %i', (scale) => {
     const a = await ask('report_received', { range: 'last_month', group_by: 'method' });
     const month = lastMonth(TODAY);
     const rows = books.payments.filter((p) => p.payment_date >= month.from && p.payment_date <= month.to);
-    const truth = tally(rows, (p) => `${p.method} ${p.currency}`, (p) => p.amount);
+    const truth = tally(
+      rows,
+      (p) => `${p.method} ${p.currency}`,
+      (p) => p.amount,
+    );
     expect(a.groups.length).toBe(truth.size);
     for (const g of a.groups) {
       const t = truth.get(`${g.key} ${g.currency}`);
@@ -200,22 +256,42 @@ describe.each([1, 10])('at --scale %i', (scale) => {
   it('who paid us in the last 90 days, and how much?', async () => {
     const a = await ask('report_received', { days: 90, group_by: 'customer', limit: 400 });
     const rows = books.payments.filter((p) => p.payment_date >= plus(TODAY, -89) && p.payment_date <= TODAY);
-    const truth = tally(rows, (p) => `${p.customer.id} ${p.currency}`, (p) => p.amount);
+    const truth = tally(
+      rows,
+      (p) => `${p.customer.id} ${p.currency}`,
+      (p) => p.amount,
+    );
     expect(a.groups.length + a.groups_left_out).toBe(truth.size);
     for (const g of a.groups) expect(same(g.amount, truth.get(`${g.key} ${g.currency}`)!.sum)).toBe(true);
-    const all = tally(rows, (p) => p.currency, (p) => p.amount);
+    const all = tally(
+      rows,
+      (p) => p.currency,
+      (p) => p.amount,
+    );
     for (const t of a.totals) expect(same(t.amount, all.get(t.currency)!.sum)).toBe(true);
   });
 
   function customerTruth(id: number): { balances: Map<string, Decimal>; unpaid: number[]; openQuotes: number[] } {
     const own = books.invoices.filter((i) => i.customer.id === id && receivable(i));
-    const balances = new Map([...tally(own, (i) => i.currency, (i) => i.balance)].map(([c, t]) => [c, t.sum]));
+    const balances = new Map(
+      [
+        ...tally(
+          own,
+          (i) => i.currency,
+          (i) => i.balance,
+        ),
+      ].map(([c, t]) => [c, t.sum]),
+    );
     const openQuotes = books.quotes.filter((q) => q.customer.id === id && ['draft', 'sent', 'viewed'].includes(q.status)).map((q) => q.id);
     return { balances, unpaid: own.map((i) => i.id).sort((x, y) => x - y), openQuotes: openQuotes.sort((x, y) => x - y) };
   }
 
   it('how does our biggest debtor stand? (found by customer code)', async () => {
-    const owed = tally(books.invoices.filter((i) => receivable(i) && i.currency === 'NZD'), (i) => i.customer.id, (i) => i.balance);
+    const owed = tally(
+      books.invoices.filter((i) => receivable(i) && i.currency === 'NZD'),
+      (i) => i.customer.id,
+      (i) => i.balance,
+    );
     const [id] = [...owed].sort(([a1, x], [b1, y]) => y.sum.comparedTo(x.sum) || a1 - b1)[0]!;
     const customer = books.customers.find((c) => c.id === id);
     const a = await ask('report_customer', { customer: customer.code });
@@ -242,18 +318,32 @@ describe.each([1, 10])('at --scale %i', (scale) => {
     const expiring = open.filter((q) => q.valid_until >= TODAY && q.valid_until <= plus(TODAY, 7));
     const sum = (rows: Json[]): Decimal => rows.reduce((s, q) => s.plus(q.total), new Decimal(0));
     expect(a.open.reduce((n: number, f: Json) => n + f.count, 0)).toBe(open.length);
-    expect(same(a.open.reduce((s: Decimal, f: Json) => s.plus(f.value), new Decimal(0)), sum(open))).toBe(true);
+    expect(
+      same(
+        a.open.reduce((s: Decimal, f: Json) => s.plus(f.value), new Decimal(0)),
+        sum(open),
+      ),
+    ).toBe(true);
     expect(a.expiring.reduce((n: number, f: Json) => n + f.count, 0)).toBe(expiring.length);
-    expect(same(a.expiring.reduce((s: Decimal, f: Json) => s.plus(f.value), new Decimal(0)), sum(expiring))).toBe(true);
+    expect(
+      same(
+        a.expiring.reduce((s: Decimal, f: Json) => s.plus(f.value), new Decimal(0)),
+        sum(expiring),
+      ),
+    ).toBe(true);
     expect(expiring.length).toBeGreaterThan(0);
   });
 
-  it('what is low at one branch, by that branch\'s own stock?', async () => {
+  it("what is low at one branch, by that branch's own stock?", async () => {
     const branch = books.products.find((p) => p.stock?.branches?.length)!.stock.branches[1];
     const a = await ask('report_low_stock', { branch: branch.branch });
     const truth = books.products
       .filter((p) => p.is_active && p.track_stock && p.stock)
-      .flatMap((p) => p.stock.branches.filter((b: Json) => b.branch_id === branch.branch_id && !new Decimal(b.on_hand).greaterThan(p.stock.reorder_level)).map(() => p.id))
+      .flatMap((p) =>
+        p.stock.branches
+          .filter((b: Json) => b.branch_id === branch.branch_id && !new Decimal(b.on_hand).greaterThan(p.stock.reorder_level))
+          .map(() => p.id),
+      )
       .sort((x: number, y: number) => x - y);
     expect(a.items.map((i: Json) => i.product_id).sort((x: number, y: number) => x - y)).toEqual(truth);
     for (const i of a.items) {

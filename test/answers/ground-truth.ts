@@ -1,7 +1,7 @@
 // The test's own reading of the books: every record from the sandbox's raw HTTP API, and the figures an
 // everyday question expects, worked out here with decimal.js. None of the server's code is used.
 import Decimal from 'decimal.js';
-import { get, listAll, signIn, type Json, type Session } from '../contract/sandbox-http.js';
+import { get, type Json, listAll, type Session, signIn } from '../contract/sandbox-http.js';
 import type { KeyPair } from '../support/sandbox.js';
 
 export interface RawBooks {

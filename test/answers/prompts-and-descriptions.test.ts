@@ -4,10 +4,10 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { connectClient, type Connected } from '../e2e/support/clients.js';
+import { type Connected, connectClient } from '../e2e/support/clients.js';
 import { stdioCommand } from '../e2e/support/server.js';
-import { daysFrom, readRawBooks, receivable, same, tally, type RawBooks } from './ground-truth.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { daysFrom, type RawBooks, readRawBooks, receivable, same, tally } from './ground-truth.js';
 
 const TODAY = '2027-03-15';
 let sb: TestSandbox;
@@ -46,7 +46,11 @@ describe('list_invoices', () => {
     // The old words (overdue, part_paid or sent) left out money owed under other statuses.
     expect(unpaid.some((i) => !['overdue', 'part_paid', 'sent'].includes(i.status))).toBe(true);
     const owed = await call('report_owed', {});
-    const truth = tally(unpaid, (i) => i.currency, (i) => i.balance);
+    const truth = tally(
+      unpaid,
+      (i) => i.currency,
+      (i) => i.balance,
+    );
     for (const c of owed.currencies) expect(same(c.balance, truth.get(c.currency)!.sum), c.currency).toBe(true);
     expect(unpaid.length).toBe(books.invoices.filter(receivable).length);
   });
@@ -61,7 +65,11 @@ describe('review_overdue_invoices', () => {
     expect(named?.[1]).toBe('30');
     const owed = await call('report_owed', { over_days: Number(named![1]) });
     const pastDue = books.invoices.filter((i) => receivable(i) && daysFrom(i.due_date, TODAY) > 30);
-    const truth = tally(pastDue, (i) => i.currency, (i) => i.balance);
+    const truth = tally(
+      pastDue,
+      (i) => i.currency,
+      (i) => i.balance,
+    );
     expect(owed.currencies.length).toBe(truth.size);
     for (const c of owed.currencies) {
       expect(c.count).toBe(truth.get(c.currency)!.count);
@@ -79,20 +87,30 @@ describe('report_low_stock', () => {
     expect(text).toContain(`Call report_low_stock with branch="${branch.branch}"`);
     const low = await call('report_low_stock', { branch: branch.branch });
     const truth = books.products.filter(
-      (p) => p.is_active && p.track_stock && p.stock && p.stock.branches.some((b: Json) => b.branch_id === branch.branch_id && !new Decimal(b.on_hand).greaterThan(p.stock.reorder_level)),
+      (p) =>
+        p.is_active &&
+        p.track_stock &&
+        p.stock &&
+        p.stock.branches.some((b: Json) => b.branch_id === branch.branch_id && !new Decimal(b.on_hand).greaterThan(p.stock.reorder_level)),
     );
-    expect(low.items.map((i: Json) => i.product_id).sort((a: number, b: number) => a - b)).toEqual(truth.map((p) => p.id).sort((a, b) => a - b));
+    expect(low.items.map((i: Json) => i.product_id).sort((a: number, b: number) => a - b)).toEqual(
+      truth.map((p) => p.id).sort((a, b) => a - b),
+    );
   });
 });
 
 describe('summarise_customer', () => {
-  it('names report_customer, whose open quotes are the customer\'s own', async () => {
-    const customer = books.customers.find((c) => books.quotes.some((q) => q.customer.id === c.id && ['draft', 'sent', 'viewed'].includes(q.status)))!;
+  it("names report_customer, whose open quotes are the customer's own", async () => {
+    const customer = books.customers.find((c) =>
+      books.quotes.some((q) => q.customer.id === c.id && ['draft', 'sent', 'viewed'].includes(q.status)),
+    )!;
     const text = await promptText('summarise_customer', { customer: customer.code });
     expect(text).toContain(`Call report_customer with customer="${customer.code}"`);
     expect(text).not.toMatch(/list_quotes/);
     const summary = await call('report_customer', { customer: customer.code });
-    const open = books.quotes.filter((q) => q.customer.id === customer.id && ['draft', 'sent', 'viewed'].includes(q.status)).map((q) => q.id);
+    const open = books.quotes
+      .filter((q) => q.customer.id === customer.id && ['draft', 'sent', 'viewed'].includes(q.status))
+      .map((q) => q.id);
     expect(summary.open_quotes.map((q: Json) => q.id).sort((a: number, b: number) => a - b)).toEqual(open.sort((a, b) => a - b));
   });
 });

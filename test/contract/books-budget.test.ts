@@ -4,7 +4,7 @@
 // mid-read, the mirror ends equal to the API with every change announced once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '../support/logs.js';
-import { startTestSandbox, type RequestEntry, type TestSandbox } from '../support/sandbox.js';
+import { type RequestEntry, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { differences, groundTruth, mirrorOn } from './books-sync-support.js';
 import { businessOps, type Expected } from './events-ops.js';
 import { eventually, signIn, sleep } from './sandbox-http.js';
@@ -22,7 +22,8 @@ function busiestWindow(entries: RequestEntry[], windowMs: number): number {
   return most;
 }
 
-const apiCalls = async (sb: TestSandbox, keyId: string): Promise<RequestEntry[]> => (await sb.requests(keyId)).filter((r) => r.path.startsWith('/api/v1/') && r.path !== '/api/v1/auth/token');
+const apiCalls = async (sb: TestSandbox, keyId: string): Promise<RequestEntry[]> =>
+  (await sb.requests(keyId)).filter((r) => r.path.startsWith('/api/v1/') && r.path !== '/api/v1/auth/token');
 
 describe('lines in the background (300 calls per 5 s window)', () => {
   let sb: TestSandbox;
@@ -51,9 +52,13 @@ describe('lines in the background (300 calls per 5 s window)', () => {
       expect(busiestWindow(calls, 5000)).toBeLessThanOrEqual(270);
       // Lines as the service sent them, for one invoice checked raw.
       const session = await signIn(sb.baseUrl, sb.keys.live);
-      const one = (await fetch(`${sb.baseUrl}/api/v1/invoices/${ids[7]}`, { headers: { authorization: `Bearer ${session.token}`, 'x-service-key': session.keyId } }).then((r) => r.json())) as any;
+      const one = (await fetch(`${sb.baseUrl}/api/v1/invoices/${ids[7]}`, {
+        headers: { authorization: `Bearer ${session.token}`, 'x-service-key': session.keyId },
+      }).then((r) => r.json())) as any;
       const stored = await m.mirror.store.read.lines({ ids: [one.data.id] });
-      expect(stored.map((l) => [l.description, l.quantity, l.unit_price, l.line_total])).toEqual(one.data.items.map((l: any) => [l.description, l.quantity, l.unit_price, l.line_total]));
+      expect(stored.map((l) => [l.description, l.quantity, l.unit_price, l.line_total])).toEqual(
+        one.data.items.map((l: any) => [l.description, l.quantity, l.unit_price, l.line_total]),
+      );
     } finally {
       await m.close();
     }
@@ -96,7 +101,12 @@ describe('tool calls flat out (60 calls per 3 s window)', () => {
     expect(background.length).toBeGreaterThan(5);
     expect(background.filter((c) => c.status === 429)).toEqual([]);
     // While tool calls use the key, the background keeps to a quarter of it, spread over the window.
-    expect(busiestWindow(background.filter((c) => Date.parse(c.at) <= stoppedAt), 3000)).toBeLessThanOrEqual(15);
+    expect(
+      busiestWindow(
+        background.filter((c) => Date.parse(c.at) <= stoppedAt),
+        3000,
+      ),
+    ).toBeLessThanOrEqual(15);
     // Tool calls alone meet one 429 a window at most: the pacer's probe when the budget reads spent. The
     // background adds none: it never starts into the last tenth, so it never spends the tools' last calls.
     const times = calls.map((c) => Date.parse(c.at));
@@ -126,7 +136,13 @@ describe('faults', () => {
       // A refused sign-in holds calls for a while (the client's cool-down): rounds go on until one completes.
       const until = Date.now() + 45_000;
       while (Date.now() < until) {
-        if (await m.mirror.round().then(() => true, () => false)) return;
+        if (
+          await m.mirror.round().then(
+            () => true,
+            () => false,
+          )
+        )
+          return;
         failed++;
         await sleep(20);
       }

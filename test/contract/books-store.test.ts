@@ -6,15 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mirrorIdentity, resolveMirrorLocation } from '../../src/books/location.js';
-import { findInBooks, textMatch } from '../../src/books/answers/find.js';
-import { answerSales, answerSalesByProduct, figuresOfSums, lineSumsOf, salesInvoices } from '../../src/books/answers/sales.js';
-import { answerOwed, answerOwedFromSums } from '../../src/books/answers/owed.js';
 import { addDays } from '../../src/books/answers/dates.js';
+import { findInBooks, textMatch } from '../../src/books/answers/find.js';
+import { answerOwed, answerOwedFromSums } from '../../src/books/answers/owed.js';
+import { answerSales, answerSalesByProduct, figuresOfSums, lineSumsOf, salesInvoices } from '../../src/books/answers/sales.js';
+import { mirrorIdentity, resolveMirrorLocation } from '../../src/books/location.js';
 import type { Rec } from '../../src/books/rows.js';
-import { openMirrorStore, type MirrorStore } from '../../src/books/store.js';
+import { type MirrorStore, openMirrorStore } from '../../src/books/store.js';
 import { MIRRORED_KINDS, type MirroredKind } from '../../src/books/types.js';
-import { get, listAll, signIn, start, type Json, type SandboxHandle, type Session } from './sandbox-http.js';
+import { get, type Json, listAll, type SandboxHandle, type Session, signIn, start } from './sandbox-http.js';
 
 let sb: SandboxHandle;
 let live: Session;
@@ -49,7 +49,14 @@ describe('the store holds the records as the service sent them', () => {
     expect(invoices.map((i) => i.id)).toEqual(records.invoices.map((i: Json) => i.id).sort((a: number, b: number) => a - b));
     const sample = records.invoices[7];
     const row = invoices.find((i) => i.id === sample.id);
-    expect(row).toMatchObject({ number: sample.number, status: sample.status, customer_id: sample.customer.id, total: sample.total, balance: sample.balance, currency: sample.currency });
+    expect(row).toMatchObject({
+      number: sample.number,
+      status: sample.status,
+      customer_id: sample.customer.id,
+      total: sample.total,
+      balance: sample.balance,
+      currency: sample.currency,
+    });
 
     const receivable = records.invoices.filter((i: Json) => !['draft', 'void'].includes(i.status) && new Decimal(i.balance).gt(0));
     expect((await store.read.invoices({ receivable: true })).map((i) => i.id).sort()).toEqual(receivable.map((i: Json) => i.id).sort());
@@ -61,7 +68,9 @@ describe('the store holds the records as the service sent them', () => {
     const payments = await store.read.payments();
     expect(payments).toHaveLength(records.payments.length);
     const p = records.payments.find((x: Json) => x.allocations.length > 0);
-    expect(payments.find((x) => x.id === p.id)?.allocations).toEqual(p.allocations.map((a: Json) => ({ invoice_id: a.invoice_id, invoice_number: a.invoice_number, amount: a.amount })));
+    expect(payments.find((x) => x.id === p.id)?.allocations).toEqual(
+      p.allocations.map((a: Json) => ({ invoice_id: a.invoice_id, invoice_number: a.invoice_number, amount: a.amount })),
+    );
     const tracked = records.products.find((x: Json) => x.stock !== null);
     expect((await store.read.products()).find((x) => x.id === tracked.id)?.stock).toEqual({
       on_hand: tracked.stock.on_hand,
@@ -74,13 +83,29 @@ describe('the store holds the records as the service sent them', () => {
 
   it('narrows a search in SQL without losing a record the full search finds', async () => {
     const store = await filled();
-    const all = { customers: await store.read.customers(), invoices: await store.read.invoices(), quotes: await store.read.quotes(), products: await store.read.products() };
+    const all = {
+      customers: await store.read.customers(),
+      invoices: await store.read.invoices(),
+      quotes: await store.read.quotes(),
+      products: await store.read.products(),
+    };
     const c = records.customers[3];
     const named = records.products.find((x: Json) => x.sku && x.barcode);
     const terms = [
-      c.name, c.name.toUpperCase(), `  ${c.code.toLowerCase()} `, c.email?.toUpperCase() ?? c.code, c.name.split(' ')[0].slice(0, 3),
-      `${named.name.split(' ').slice(-1)[0]}s`, named.sku.toLowerCase(), named.barcode, records.invoices[5].number.toLowerCase(),
-      records.quotes[2].number, 'Māori', 'ZZZ no such thing', "O'Brien & Co", '100% _wild_',
+      c.name,
+      c.name.toUpperCase(),
+      `  ${c.code.toLowerCase()} `,
+      c.email?.toUpperCase() ?? c.code,
+      c.name.split(' ')[0].slice(0, 3),
+      `${named.name.split(' ').slice(-1)[0]}s`,
+      named.sku.toLowerCase(),
+      named.barcode,
+      records.invoices[5].number.toLowerCase(),
+      records.quotes[2].number,
+      'Māori',
+      'ZZZ no such thing',
+      "O'Brien & Co",
+      '100% _wild_',
     ];
     for (const term of terms) {
       const match = textMatch(term);
@@ -92,7 +117,8 @@ describe('the store holds the records as the service sent them', () => {
       };
       expect(findInBooks(narrowed, [term], 50), term).toEqual(findInBooks(all, [term], 50));
       // Letter case beyond ASCII is left to the full comparison: such a term narrows nothing.
-      if (/^[\x20-\x7e]*$/.test(term)) expect(narrowed.customers.length + narrowed.products.length, term).toBeLessThan(all.customers.length + all.products.length);
+      if (/^[\x20-\x7e]*$/.test(term))
+        expect(narrowed.customers.length + narrowed.products.length, term).toBeLessThan(all.customers.length + all.products.length);
     }
     expect(findInBooks(all, [c.name], 5)[0]?.customers.map((x) => x.id)).toContain(c.id);
     await store.close();
@@ -149,14 +175,23 @@ describe('the store holds the records as the service sent them', () => {
     ];
     const rows = await store.read.invoices({ receivable: true });
     for (const q of questions) {
-      const sums = await store.read.owing({ customerId: q.customerId, dueBefore: q.overDays === undefined ? undefined : addDays(today, -q.overDays), top: q.top, limit: q.invoiceLimit });
+      const sums = await store.read.owing({
+        customerId: q.customerId,
+        dueBefore: q.overDays === undefined ? undefined : addDays(today, -q.overDays),
+        top: q.top,
+        limit: q.invoiceLimit,
+      });
       expect(sums, JSON.stringify(q)).not.toBeNull();
       expect(answerOwedFromSums(sums!, q), JSON.stringify(q)).toEqual(answerOwed(rows, q));
     }
     const whole = answerOwedFromSums((await store.read.owing({ top: 10, limit: 20 }))!, questions[0]!);
     expect(whole.currencies.length).toBeGreaterThan(0);
-    const nzd = records.invoices.filter((i: Json) => i.currency === whole.currencies[0]!.currency && !['draft', 'void'].includes(i.status) && new Decimal(i.balance).gt(0));
-    expect(new Decimal(whole.currencies[0]!.balance).equals(nzd.reduce((sum: Decimal, i: Json) => sum.plus(i.balance), new Decimal(0)))).toBe(true);
+    const nzd = records.invoices.filter(
+      (i: Json) => i.currency === whole.currencies[0]!.currency && !['draft', 'void'].includes(i.status) && new Decimal(i.balance).gt(0),
+    );
+    expect(
+      new Decimal(whole.currencies[0]!.balance).equals(nzd.reduce((sum: Decimal, i: Json) => sum.plus(i.balance), new Decimal(0))),
+    ).toBe(true);
 
     const one = records.invoices.find((i: Json) => !['draft', 'void'].includes(i.status) && new Decimal(i.balance).gt(0));
     await store.write('invoices', [{ ...one, balance: new Decimal(one.balance).toFixed(3) }], []);
@@ -172,7 +207,12 @@ describe('the store holds the records as the service sent them', () => {
     expect((await store.read.lines({ ids: [first.id] })).map((l) => l.line_total)).toEqual(detail.items.map((l: Json) => l.line_total));
     expect(await store.coverage()).toEqual({ withLines: 1, invoices: records.invoices.length });
     const wanted = await store.linesWanted(3);
-    expect(wanted.map((w) => w.id)).toEqual(records.invoices.map((i: Json) => i.id).sort((a: number, b: number) => b - a).slice(0, 3));
+    expect(wanted.map((w) => w.id)).toEqual(
+      records.invoices
+        .map((i: Json) => i.id)
+        .sort((a: number, b: number) => b - a)
+        .slice(0, 3),
+    );
     await store.write('invoices', [{ ...first, updated_at: '2099-01-01T00:00:00+13:00' }], []);
     expect((await store.coverage()).withLines).toBe(0);
     await store.close();
@@ -184,17 +224,53 @@ describe('the file', () => {
 
   it('defaults to a file per service and key under the cache directory, owner-only', async () => {
     const env = { XDG_CACHE_HOME: dir };
-    const a = resolveMirrorLocation({ setting: null, sandbox: false, baseUrl: 'https://a.example', keyId: 'svck_live_x', env, platform: 'linux', home: '/h' });
-    const b = resolveMirrorLocation({ setting: null, sandbox: false, baseUrl: 'https://a.example', keyId: 'svck_test_x', env, platform: 'linux', home: '/h' });
+    const a = resolveMirrorLocation({
+      setting: null,
+      sandbox: false,
+      baseUrl: 'https://a.example',
+      keyId: 'svck_live_x',
+      env,
+      platform: 'linux',
+      home: '/h',
+    });
+    const b = resolveMirrorLocation({
+      setting: null,
+      sandbox: false,
+      baseUrl: 'https://a.example',
+      keyId: 'svck_test_x',
+      env,
+      platform: 'linux',
+      home: '/h',
+    });
     expect(a.kind === 'file' && a.path.startsWith(join(dir, 'invoicing-mcp'))).toBe(true);
     expect(a).not.toEqual(b);
     expect(resolveMirrorLocation({ setting: null, sandbox: true, baseUrl: 'x', keyId: 'y' })).toEqual({ kind: 'memory' });
     expect(resolveMirrorLocation({ setting: 'off', sandbox: false, baseUrl: 'x', keyId: 'y' })).toEqual({ kind: 'off' });
-    const mac = resolveMirrorLocation({ setting: null, sandbox: false, baseUrl: 'x', keyId: 'y', env: {}, platform: 'darwin', home: '/Users/u' });
+    const mac = resolveMirrorLocation({
+      setting: null,
+      sandbox: false,
+      baseUrl: 'x',
+      keyId: 'y',
+      env: {},
+      platform: 'darwin',
+      home: '/Users/u',
+    });
     expect(mac.kind === 'file' && mac.path.startsWith('/Users/u/Library/Caches/invoicing-mcp/')).toBe(true);
-    const win = resolveMirrorLocation({ setting: null, sandbox: false, baseUrl: 'x', keyId: 'y', env: { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, platform: 'win32', home: 'C:\\Users\\u' });
+    const win = resolveMirrorLocation({
+      setting: null,
+      sandbox: false,
+      baseUrl: 'x',
+      keyId: 'y',
+      env: { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' },
+      platform: 'win32',
+      home: 'C:\\Users\\u',
+    });
     expect(win.kind === 'file' && win.path.startsWith('C:\\Users\\u\\AppData\\Local')).toBe(true);
-    expect(resolveMirrorLocation({ setting: '/srv/books.db', sandbox: true, baseUrl: 'x', keyId: 'y' })).toEqual({ kind: 'file', path: '/srv/books.db', explicit: true });
+    expect(resolveMirrorLocation({ setting: '/srv/books.db', sandbox: true, baseUrl: 'x', keyId: 'y' })).toEqual({
+      kind: 'file',
+      path: '/srv/books.db',
+      explicit: true,
+    });
     if (a.kind !== 'file') return;
     const store = await openMirrorStore({ location: a, identity: mirrorIdentity('https://a.example', 'svck_live_x'), warn });
     await store.write('customers', records.customers.slice(0, 3) as Rec[], []);
@@ -209,7 +285,11 @@ describe('the file', () => {
     await mine.write('customers', records.customers.slice(0, 2) as Rec[], []);
     await mine.close();
     warnings.length = 0;
-    const other = await openMirrorStore({ location: { kind: 'file', path, explicit: true }, identity: 'https://books.example|svck_live_two', warn });
+    const other = await openMirrorStore({
+      location: { kind: 'file', path, explicit: true },
+      identity: 'https://books.example|svck_live_two',
+      warn,
+    });
     expect(other.path).toBeNull();
     expect((await other.counts()).customers).toBe(0);
     expect(warnings.join()).toMatch(/another key or service/);

@@ -2,7 +2,7 @@
 // events the test records, and the ground truth read raw from the sandbox's API.
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient, ClientOptionsInput } from '../../src/api/index.js';
-import { startMirror, type Mirror, type MirrorOptions } from '../../src/books/mirror.js';
+import { type Mirror, type MirrorOptions, startMirror } from '../../src/books/mirror.js';
 import { openMirrorStore } from '../../src/books/store.js';
 import { MIRRORED_KINDS } from '../../src/books/types.js';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
@@ -10,7 +10,7 @@ import type { BooksEvent } from '../../src/events/event.js';
 import { makeClient } from '../support/client.js';
 import type { LogCapture } from '../support/logs.js';
 import type { KeyPair, TestSandbox } from '../support/sandbox.js';
-import { listAll, signIn, type Json } from './sandbox-http.js';
+import { type Json, listAll, signIn } from './sandbox-http.js';
 
 export interface MirrorUnderTest {
   mirror: Mirror;
@@ -24,7 +24,13 @@ export async function mirrorOn(
   sb: TestSandbox,
   key: KeyPair,
   logs: LogCapture,
-  options: { path?: string; client?: ClientOptionsInput; clientDeps?: { now?: () => number }; mirror?: Partial<MirrorOptions>; identity?: string } = {},
+  options: {
+    path?: string;
+    client?: ClientOptionsInput;
+    clientDeps?: { now?: () => number };
+    mirror?: Partial<MirrorOptions>;
+    identity?: string;
+  } = {},
 ): Promise<MirrorUnderTest> {
   const api = makeClient(sb, key, logs, options.client ?? {}, options.clientDeps ?? {});
   const heard: MirrorUnderTest['heard'] = [];
@@ -64,9 +70,15 @@ export async function differences(mirror: Mirror, truth: Record<string, Json[]>)
   for (const kind of MIRRORED_KINDS) {
     const records = truth[kind] ?? [];
     if (counts[kind] !== records.length) out.push(`${kind}: ${counts[kind]} stored, ${records.length} listed`);
-    const stored = await mirror.store.stored(kind, records.map((r) => r.id));
+    const stored = await mirror.store.stored(
+      kind,
+      records.map((r) => r.id),
+    );
     const wrong = records.find((r) => !isDeepStrictEqual(stored.get(r.id), r));
-    if (wrong) out.push(`${kind} ${wrong.id}: stored ${JSON.stringify(stored.get(wrong.id))?.slice(0, 200)} listed ${JSON.stringify(wrong).slice(0, 200)}`);
+    if (wrong)
+      out.push(
+        `${kind} ${wrong.id}: stored ${JSON.stringify(stored.get(wrong.id))?.slice(0, 200)} listed ${JSON.stringify(wrong).slice(0, 200)}`,
+      );
   }
   return out;
 }

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '../support/logs.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { differences, groundTruth, mirrorOn, type MirrorUnderTest } from './books-sync-support.js';
-import { businessOps, matches, type Expected } from './events-ops.js';
+import { differences, groundTruth, type MirrorUnderTest, mirrorOn } from './books-sync-support.js';
+import { businessOps, type Expected, matches } from './events-ops.js';
 import { signIn } from './sandbox-http.js';
 
 const logs = captureLogs('warn');
@@ -30,7 +30,11 @@ function heardExactly(m: MirrorUnderTest, from: number, expected: Expected[], wh
   expect(got.map((h) => `${h.event.kind} ${h.event.record.kind}/${h.event.record.id}`).sort(), what).toEqual(
     expected.map((e) => `${e.kind} ${e.record.replace('invoicing://', '')}`).sort(),
   );
-  for (const want of expected) expect(got.filter((h) => matches(h.event, h.uris, want)), `${what}: ${want.kind}`).toHaveLength(1);
+  for (const want of expected)
+    expect(
+      got.filter((h) => matches(h.event, h.uris, want)),
+      `${what}: ${want.kind}`,
+    ).toHaveLength(1);
 }
 
 describe('the first read and each change after it', () => {

@@ -52,14 +52,19 @@ describe('under faults at a 20% rate', () => {
     owner = (await c.customers.create({ name: `${run} owner` })).data;
     await sb.faults(0.2, ['500', 'reset', 'reset_after']);
     const [madeCustomers, madeInvoices] = await Promise.all([
-      pool(4, Array.from({ length: 100 }, (_, i) => () => c.customers.create({ name: `${run} customer ${i}` }))),
       pool(
         4,
-        Array.from({ length: 100 }, (_, i) => () =>
-          c.invoices.create({
-            customer_id: owner.id,
-            items: [{ description: `${run} line ${i}`, quantity: 1, unit_price: `${i + 1}.00` }],
-          }),
+        Array.from({ length: 100 }, (_, i) => () => c.customers.create({ name: `${run} customer ${i}` })),
+      ),
+      pool(
+        4,
+        Array.from(
+          { length: 100 },
+          (_, i) => () =>
+            c.invoices.create({
+              customer_id: owner.id,
+              items: [{ description: `${run} line ${i}`, quantity: 1, unit_price: `${i + 1}.00` }],
+            }),
         ),
       ),
     ]);

@@ -2,7 +2,7 @@
 // window, 100 calls all complete and no 429 reaches the caller; a call that would wait past its bound
 // fails with RateLimited saying when to retry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RateLimited, type ApiClient } from '../../src/api/index.js';
+import { type ApiClient, RateLimited } from '../../src/api/index.js';
 import { makeClient } from '../support/client.js';
 import { captureLogs, findLeaks } from '../support/logs.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';

@@ -2,10 +2,10 @@
 // page at per_page=100; updated_since goes out exactly ('+' as %2B); the cache is keyed, bounded in time,
 // bypassable, invalidated by our creates and by invalidate(kind, id); creates reuse a caller's key.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Invalid, type ApiClient, type InvoiceSummary } from '../../src/api/index.js';
+import { type ApiClient, Invalid, type InvoiceSummary } from '../../src/api/index.js';
 import { makeClient } from '../support/client.js';
 import { captureLogs, findLeaks } from '../support/logs.js';
-import { startTestSandbox, type KeyPair, type TestSandbox } from '../support/sandbox.js';
+import { type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 const logs = captureLogs();
 let sb: TestSandbox;
@@ -21,7 +21,10 @@ afterAll(async () => {
   expect(findLeaks(logs.text(), sb.secrets)).toEqual([]);
 });
 
-async function fresh(mode: 'test' | 'live' = 'test', options: Parameters<typeof makeClient>[3] = {}): Promise<{ c: ApiClient; key: KeyPair }> {
+async function fresh(
+  mode: 'test' | 'live' = 'test',
+  options: Parameters<typeof makeClient>[3] = {},
+): Promise<{ c: ApiClient; key: KeyPair }> {
   const key = await sb.makeKey(mode);
   const c = makeClient(sb, key, logs, options);
   clients.push(c);

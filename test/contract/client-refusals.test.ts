@@ -2,10 +2,10 @@
 // the scope, suspended key sets and a plan without the API are Forbidden and never retried, 422 field
 // errors arrive keyed by field, records of another business are NotFound.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Forbidden, Invalid, MissingScope, NotFound, type ApiClient } from '../../src/api/index.js';
+import { type ApiClient, Forbidden, Invalid, MissingScope, NotFound } from '../../src/api/index.js';
 import { makeClient } from '../support/client.js';
 import { captureLogs, findLeaks } from '../support/logs.js';
-import { startTestSandbox, type KeyPair, type TestSandbox } from '../support/sandbox.js';
+import { type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 const logs = captureLogs();
 let sb: TestSandbox;
@@ -73,7 +73,7 @@ describe('forbidden', () => {
     await sb.resume(key.key_id);
   });
 
-  it("a plan without the API is Forbidden, and the call is made once", async () => {
+  it('a plan without the API is Forbidden, and the call is made once', async () => {
     const key = await sb.makeKey('test');
     const c = client(key);
     await c.ping();

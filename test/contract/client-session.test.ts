@@ -2,7 +2,7 @@
 // before and across the session's end, recovery after the business ends sessions, a regenerated key,
 // and sign-out on close. Sign-ins are counted from the sandbox's own audit log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Unauthorized, type ApiClient } from '../../src/api/index.js';
+import { type ApiClient, Unauthorized } from '../../src/api/index.js';
 import { makeClient } from '../support/client.js';
 import { captureLogs, findLeaks } from '../support/logs.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -129,7 +129,9 @@ describe('a regenerated key', () => {
     const c = client(key, { signInFailureCooldownMs: 0, maxWaitMs: 100, maxSignInsPerMinute: 4 });
     await c.ping();
     await sb.regenerate(key.key_id);
-    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, () => c.ping().catch((e: unknown) => Promise.reject(logs.caught(e)))));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, () => c.ping().catch((e: unknown) => Promise.reject(logs.caught(e)))),
+    );
     for (let i = 0; i < 10; i++) outcomes.push(...(await Promise.allSettled([c.ping()])));
     expect(outcomes.every((o) => o.status === 'rejected')).toBe(true);
     expect((await sb.signIns(key.key_id)).length).toBeLessThanOrEqual(4);

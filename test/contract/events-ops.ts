@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import { expect } from 'vitest';
 import type { BooksEvent, EventKind } from '../../src/events/event.js';
-import { admin, get, listAll, post, type Json, type SandboxHandle, type Session } from './sandbox-http.js';
+import { admin, get, type Json, listAll, post, type SandboxHandle, type Session } from './sandbox-http.js';
 
 export interface Expected {
   kind: EventKind;
@@ -43,7 +43,17 @@ async function ok(reply: Promise<{ status: number; body: Json; text: string }>, 
 export async function businessOps(sb: SandboxHandle, live: Session): Promise<Op[]> {
   const customerId = (await get(live, '/api/v1/customers?status=active&per_page=1')).body.data[0].id as number;
   const draft = async (price: string): Promise<Json> =>
-    (await ok(post(live, '/api/v1/invoices', { customer_id: customerId, items: [{ description: 'Events test', quantity: 1, unit_price: price }] }, { 'idempotency-key': randomUUID() }), 'draft')).data;
+    (
+      await ok(
+        post(
+          live,
+          '/api/v1/invoices',
+          { customer_id: customerId, items: [{ description: 'Events test', quantity: 1, unit_price: price }] },
+          { 'idempotency-key': randomUUID() },
+        ),
+        'draft',
+      )
+    ).data;
   const a = await draft('100.00');
   const b = await draft('20.00');
   const inv = (x: Json) => `invoicing://invoices/${x.id}`;
@@ -79,7 +89,12 @@ export async function businessOps(sb: SandboxHandle, live: Session): Promise<Op[
         );
         expect(paid.event_ids).toHaveLength(2);
         return [
-          { kind: 'payment.recorded', record: `invoicing://payments/${paid.data.id}`, related: [inv(a), inv(b)], eventId: paid.event_ids[0] },
+          {
+            kind: 'payment.recorded',
+            record: `invoicing://payments/${paid.data.id}`,
+            related: [inv(a), inv(b)],
+            eventId: paid.event_ids[0],
+          },
           { kind: 'invoice.paid', record: inv(b), related: [], eventId: paid.event_ids[1] },
         ];
       },
@@ -96,7 +111,11 @@ export async function businessOps(sb: SandboxHandle, live: Session): Promise<Op[
       run: async () => {
         const delta = new Decimal(product.stock.reorder_level).minus(product.stock.on_hand);
         const moved = await ok(
-          admin(sb, 'POST', '/stock-movements', { product_id: product.id, branch_id: product.stock.branches[0].branch_id, quantity: delta.toFixed(6) }),
+          admin(sb, 'POST', '/stock-movements', {
+            product_id: product.id,
+            branch_id: product.stock.branches[0].branch_id,
+            quantity: delta.toFixed(6),
+          }),
           'stock movement',
         );
         expect(moved.event_ids).toHaveLength(1);

@@ -1,19 +1,19 @@
 // Contract: the webhook receiver against the sandbox's real, signed deliveries over HTTP on 127.0.0.1, and
 // against crafted ones (forged, stale, replayed, oversized, malformed, 1,000 random mutations).
 import { createHmac } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/index.js';
-import { createEventBus, type EventBus } from '../../src/events/bus.js';
-import { eventUris, type BooksEvent } from '../../src/events/event.js';
 import { startMirror } from '../../src/books/mirror.js';
 import { openMirrorStore } from '../../src/books/store.js';
+import { createEventBus, type EventBus } from '../../src/events/bus.js';
+import { type BooksEvent, eventUris } from '../../src/events/event.js';
 import { startWebhookListener, type WebhookListener } from '../../src/events/receiver.js';
 import { DEFAULT_HTTP_LIMITS } from '../../src/mcp/http-limits.js';
 import { captureLogs, type LogCapture } from '../support/logs.js';
 import { businessOps, matches } from './events-ops.js';
-import { admin, eventually, makeKey, signIn, sleep, start, type SandboxHandle, type Session } from './sandbox-http.js';
+import { admin, eventually, makeKey, type SandboxHandle, type Session, signIn, sleep, start } from './sandbox-http.js';
 
 let sb: SandboxHandle;
 let live: Session;
@@ -85,7 +85,9 @@ function craftedBody(): string {
     id: `evt_crafted${crafted}`,
     event: 'invoice.sent',
     created_at: '2026-11-23T10:00:00+13:00',
-    data: { invoice: { id: 900_000 + crafted, status: 'sent', updated_at: `2026-11-23T10:00:${String(crafted % 60).padStart(2, '0')}+13:00` } },
+    data: {
+      invoice: { id: 900_000 + crafted, status: 'sent', updated_at: `2026-11-23T10:00:${String(crafted % 60).padStart(2, '0')}+13:00` },
+    },
   });
 }
 
@@ -212,7 +214,12 @@ describe('refusals', () => {
 
   it('an oversized body (over 256 KB) is refused with 413 before any other check', async () => {
     await publishesNothing(async () => {
-      const big = JSON.stringify({ id: 'evt_big', event: 'invoice.sent', created_at: 'x', data: { invoice: { id: 1, pad: 'x'.repeat(300 * 1024) } } });
+      const big = JSON.stringify({
+        id: 'evt_big',
+        event: 'invoice.sent',
+        created_at: 'x',
+        data: { invoice: { id: 1, pad: 'x'.repeat(300 * 1024) } },
+      });
       const reply = await deliver(signed(big));
       expect(reply.status).toBe(413);
       expect((await deliver({ body: big, signature: 'garbage' })).status).toBe(413);
@@ -320,11 +327,21 @@ describe('registerWebhookRoute on an existing app', () => {
     const other = await app.inject({ method: 'POST', url: '/other', payload: { a: 1 } });
     expect(other.json()).toEqual({ got: { a: 1 } });
     // The receiver's catch-all raw parser does not leak: the app still has no parser for other types.
-    expect((await app.inject({ method: 'POST', url: '/other', headers: { 'content-type': 'application/octet-stream' }, payload: 'x' })).statusCode).toBe(415);
-    expect((await app.inject({ method: 'POST', url: '/other', headers: { 'content-type': 'text/plain' }, payload: 'x' })).json()).toEqual({ got: 'x' });
+    expect(
+      (await app.inject({ method: 'POST', url: '/other', headers: { 'content-type': 'application/octet-stream' }, payload: 'x' }))
+        .statusCode,
+    ).toBe(415);
+    expect((await app.inject({ method: 'POST', url: '/other', headers: { 'content-type': 'text/plain' }, payload: 'x' })).json()).toEqual({
+      got: 'x',
+    });
     const body = craftedBody();
     const d = signed(body);
-    const hook = await app.inject({ method: 'POST', url: '/hooks', headers: { 'content-type': 'application/json', 'x-service-signature': d.signature as string }, payload: body });
+    const hook = await app.inject({
+      method: 'POST',
+      url: '/hooks',
+      headers: { 'content-type': 'application/json', 'x-service-signature': d.signature as string },
+      payload: body,
+    });
     expect(hook.statusCode).toBe(204);
     await app.close();
   });
@@ -346,7 +363,13 @@ describe('a delivery the bus cannot take', () => {
     await registerWebhookRoute(app, { secret, bus: fragile, logger: logs.logger });
     const body = craftedBody();
     const d = signed(body);
-    const send = () => app.inject({ method: 'POST', url: '/webhooks', headers: { 'content-type': 'application/json', 'x-service-signature': d.signature as string }, payload: body });
+    const send = () =>
+      app.inject({
+        method: 'POST',
+        url: '/webhooks',
+        headers: { 'content-type': 'application/json', 'x-service-signature': d.signature as string },
+        payload: body,
+      });
     expect((await send()).statusCode).toBe(500);
     broken = false;
     expect((await send()).statusCode).toBe(204);

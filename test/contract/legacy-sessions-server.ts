@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ApiClient } from '../../src/api/index.js';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
-import { LegacySessions, type LegacySessionOptions } from '../../src/mcp/legacy-sessions.js';
+import { type LegacySessionOptions, LegacySessions } from '../../src/mcp/legacy-sessions.js';
 import { createServerFactory } from '../../src/mcp/server.js';
 import { makeClient } from '../support/client.js';
 import { captureLogs } from '../support/logs.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/index.js';
 import { createEventBus } from '../../src/events/bus.js';
 import { DEFAULT_MAX_SESSIONS } from '../../src/http-limit-options.js';
-import { serveHttp, type HttpServer } from '../../src/mcp/http.js';
+import { type HttpServer, serveHttp } from '../../src/mcp/http.js';
 import { DEFAULT_HTTP_LIMITS } from '../../src/mcp/http-limits.js';
 import { promptSchemaBuilds } from '../../src/mcp/prompts.js';
 import { createServerFactory } from '../../src/mcp/server.js';
@@ -28,7 +28,9 @@ async function raw(path: string): Promise<any> {
     body: JSON.stringify(sb.keys.live),
   });
   const { access_token } = (await signIn.json()) as { access_token: string };
-  const res = await fetch(`${sb.baseUrl}${path}`, { headers: { authorization: `Bearer ${access_token}`, 'x-service-key': sb.keys.live.key_id } });
+  const res = await fetch(`${sb.baseUrl}${path}`, {
+    headers: { authorization: `Bearer ${access_token}`, 'x-service-key': sb.keys.live.key_id },
+  });
   expect(res.status).toBe(200);
   return res.json();
 }
@@ -65,11 +67,13 @@ afterAll(async () => {
 });
 
 describe('stateless requests over HTTP', () => {
-  it('build the prompts\' argument schemas once for 100 requests, and each answers from its own data', async () => {
+  it("build the prompts' argument schemas once for 100 requests, and each answers from its own data", async () => {
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const first = (await raw('/api/v1/customers?status=active&per_page=1')).data[0] as { name: string };
     const prefix = first.name.slice(0, 3);
-    const matching = (await raw(`/api/v1/customers?status=active&per_page=20&search=${encodeURIComponent(prefix)}`)).data as { name: string }[];
+    const matching = (await raw(`/api/v1/customers?status=active&per_page=20&search=${encodeURIComponent(prefix)}`)).data as {
+      name: string;
+    }[];
     const expectedNames = matching.map((c) => c.name).sort();
     expect(expectedNames.length).toBeGreaterThan(1);
 
@@ -85,7 +89,10 @@ describe('stateless requests over HTTP', () => {
       const prompt = await client.getPrompt({ name: 'draft_invoice', arguments: { customer: `Customer ${id}`, work: 'two hours' } });
       expect(JSON.stringify(prompt.messages)).toContain(`Customer ${id}`);
 
-      const done = await client.complete({ ref: { type: 'ref/prompt', name: 'draft_invoice' }, argument: { name: 'customer', value: prefix } });
+      const done = await client.complete({
+        ref: { type: 'ref/prompt', name: 'draft_invoice' },
+        argument: { name: 'customer', value: prefix },
+      });
       expect([...done.completion.values].sort()).toEqual(expectedNames);
     }
     expect(promptSchemaBuilds()).toBe(1);
@@ -99,7 +106,9 @@ describe('stateless requests over HTTP', () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('get_invoice');
     expect(tools.length).toBeGreaterThan(5);
-    const unknown = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
+    const unknown = await client
+      .callTool({ name: 'no_such_tool', arguments: {} })
+      .catch((err: Error) => ({ isError: true, content: [{ type: 'text', text: err.message }] }));
     expect(unknown.isError).toBe(true);
     expect(JSON.stringify(unknown.content)).toContain('no_such_tool');
     const { resourceTemplates } = await client.listResourceTemplates();

@@ -7,7 +7,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { EventBus } from '../../src/events/bus.js';
 import type { LegacySessions } from '../../src/mcp/legacy-sessions.js';
-import { startLegacySessionsServer, type LegacySessionsServer } from './legacy-sessions-server.js';
+import { type LegacySessionsServer, startLegacySessionsServer } from './legacy-sessions-server.js';
 
 const IDLE_MS = 300;
 
@@ -72,7 +72,12 @@ it('a session with no stream and no request is closed after the idle limit; its 
   expect(sessions.size).toBe(0);
   const late = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId as string, 'mcp-protocol-version': '2025-11-25' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId as string,
+      'mcp-protocol-version': '2025-11-25',
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
   });
   expect(late.status).toBe(404);

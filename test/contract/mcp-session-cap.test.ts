@@ -2,7 +2,7 @@
 // stream, no request for a while), least recently used first; when every session is in use, a new
 // `initialize` gets 503 with Retry-After and nothing is closed.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startLegacySessionsServer, type LegacySessionsServer } from './legacy-sessions-server.js';
+import { type LegacySessionsServer, startLegacySessionsServer } from './legacy-sessions-server.js';
 
 // Long enough that the calls before the refusal fit in it on a loaded machine.
 const RECENT_MS = 3_000;
@@ -26,14 +26,23 @@ async function initialize(): Promise<{ status: number; id: string | null; retryA
   const res = await fetch(url, {
     method: 'POST',
     headers: HEADERS,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cap', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cap', version: '1' } },
+    }),
   });
   await res.text();
   return { status: res.status, id: res.headers.get('mcp-session-id'), retryAfter: res.headers.get('retry-after') };
 }
 
 async function ping(id: string): Promise<number> {
-  const res = await fetch(url, { method: 'POST', headers: { ...HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { ...HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+  });
   await res.text();
   return res.status;
 }
@@ -43,7 +52,10 @@ it('refuses past the cap while every session is in use, then closes only the qui
   expect([a.status, b.status, streaming.status]).toEqual([200, 200, 200]);
   // The third listens on its GET stream: in use however quiet it is.
   const stream = new AbortController();
-  const listening = await fetch(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': streaming.id as string, 'mcp-protocol-version': '2025-11-25' }, signal: stream.signal });
+  const listening = await fetch(url, {
+    headers: { accept: 'text/event-stream', 'mcp-session-id': streaming.id as string, 'mcp-protocol-version': '2025-11-25' },
+    signal: stream.signal,
+  });
   expect(listening.status).toBe(200);
 
   const refused = await initialize();

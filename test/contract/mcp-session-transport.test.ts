@@ -3,7 +3,7 @@
 // stream that ends with its last response; notifications get 202; a session has one GET stream; DELETE ends
 // it. A client that leaves in the middle of a call costs the session nothing.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startLegacySessionsServer, type LegacySessionsServer } from './legacy-sessions-server.js';
+import { type LegacySessionsServer, startLegacySessionsServer } from './legacy-sessions-server.js';
 
 const ACCEPT = 'application/json, text/event-stream';
 const VERSION = '2025-11-25';
@@ -28,11 +28,20 @@ interface Answer {
 }
 
 async function post(body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-const initialize = (id = 0) => ({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'wire', version: '1.0.0' } } });
+const initialize = (id = 0) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'wire', version: '1.0.0' } },
+});
 
 /** Opens a session the way a client does: initialize, then initialized. Returns its headers. */
 async function open(): Promise<Record<string, string>> {
@@ -62,7 +71,10 @@ it('answers initialize on an SSE stream with the session id, and a call in the s
   expect(answer?.id).toBe(7);
   expect(answer?.result.protocolVersion).toBe(VERSION);
   const headers = { 'mcp-session-id': init.headers.get('mcp-session-id') as string, 'mcp-protocol-version': VERSION };
-  const call = await post({ jsonrpc: '2.0', id: 'call-1', method: 'tools/call', params: { name: 'get_invoice', arguments: { id: 3 } } }, headers);
+  const call = await post(
+    { jsonrpc: '2.0', id: 'call-1', method: 'tools/call', params: { name: 'get_invoice', arguments: { id: 3 } } },
+    headers,
+  );
   expect(call.status).toBe(200);
   expect(call.headers.get('mcp-session-id')).toBe(headers['mcp-session-id']);
   const [result] = events(call.text);
@@ -97,7 +109,10 @@ it('refuses what breaks the transport rules, each with its status and a message 
 
   const notAcceptable = await post(ping, { ...headers, accept: 'application/json' });
   expect(notAcceptable.status).toBe(406);
-  expect(errorOf(notAcceptable)).toEqual({ code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' });
+  expect(errorOf(notAcceptable)).toEqual({
+    code: -32000,
+    message: 'Not Acceptable: Client must accept both application/json and text/event-stream',
+  });
 
   const plain = await post(ping, { ...headers, 'content-type': 'text/plain' });
   expect(plain.status).toBe(415);
@@ -107,7 +122,10 @@ it('refuses what breaks the transport rules, each with its status and a message 
   expect(notJsonRpc.status).toBe(400);
   expect(errorOf(notJsonRpc)).toEqual({ code: -32700, message: 'Parse error: Invalid JSON-RPC message' });
 
-  const tooMany = await post(Array.from({ length: 101 }, (_, i) => ({ ...ping, id: i })), headers);
+  const tooMany = await post(
+    Array.from({ length: 101 }, (_, i) => ({ ...ping, id: i })),
+    headers,
+  );
   expect(tooMany.status).toBe(400);
   expect(errorOf(tooMany)).toEqual({ code: -32600, message: 'Invalid Request: Batch must not exceed 100 messages' });
 

@@ -7,17 +7,17 @@ import {
   admin,
   advanceClock,
   get,
+  type Json,
+  type KeyPair,
   makeKey,
   post,
+  type SandboxHandle,
+  type Session,
   send,
   signIn,
   signInRaw,
   sortedKeys,
   start,
-  type Json,
-  type KeyPair,
-  type SandboxHandle,
-  type Session,
   wrongSecret,
 } from './sandbox-http.js';
 
@@ -125,7 +125,10 @@ describe('the audit log', () => {
   it('holds no secret and no session token', async () => {
     const session = await signIn(sb.baseUrl, key);
     await get(session, '/api/ping');
-    const text = JSON.stringify([(await admin(sb, 'GET', '/logs?kind=requests')).body, (await admin(sb, 'GET', '/logs?kind=signins')).body]);
+    const text = JSON.stringify([
+      (await admin(sb, 'GET', '/logs?kind=requests')).body,
+      (await admin(sb, 'GET', '/logs?kind=signins')).body,
+    ]);
     for (const secret of [key.secret, sb.keys.live.secret, sb.keys.test.secret, session.token, live.token]) {
       expect(text).not.toContain(secret);
     }
@@ -231,7 +234,11 @@ describe('fault injection on /api calls', () => {
   });
 
   it('refuses settings it does not know with 422', async () => {
-    for (const body of [{ rate: 2, kinds: ['500'] }, { rate: 1, kinds: ['explode'] }, { rate: 1, kinds: [] }]) {
+    for (const body of [
+      { rate: 2, kinds: ['500'] },
+      { rate: 1, kinds: ['explode'] },
+      { rate: 1, kinds: [] },
+    ]) {
       expect((await admin(sb, 'PUT', '/faults', body)).status).toBe(422);
     }
     expect((await get(live, '/api/ping')).status).toBe(200);

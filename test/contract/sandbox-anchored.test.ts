@@ -3,7 +3,7 @@
 // in every age band, and no past-due invoice still saying issued, sent or viewed. The same seed gives the
 // same records at the same distance from today whichever day the sandbox starts on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, cents, dayNumber, listAll, plusDays, signIn, start, type Json, type SandboxHandle } from './sandbox-http.js';
+import { admin, cents, dayNumber, type Json, listAll, plusDays, type SandboxHandle, signIn, start } from './sandbox-http.js';
 import { INVOICE_STATUSES, PAYMENT_METHODS, QUOTE_STATUSES } from './sandbox-records.js';
 
 const DAYS = ['2026-11-01', '2027-03-15', '2030-01-31'];
@@ -59,8 +59,16 @@ describe.each(DAYS)('the sample books on %s', (day) => {
     const issued = books.invoices.map((i) => i.issue_date).sort();
     expect(issued.at(-1)).toBe(plusDays(day, -1));
     expect(dayNumber(day) - dayNumber(issued[0])).toBeGreaterThanOrEqual(700);
-    for (const s of INVOICE_STATUSES) expect(books.invoices.some((i) => i.status === s), s).toBe(true);
-    for (const s of QUOTE_STATUSES) expect(books.quotes.some((q) => q.status === s), s).toBe(true);
+    for (const s of INVOICE_STATUSES)
+      expect(
+        books.invoices.some((i) => i.status === s),
+        s,
+      ).toBe(true);
+    for (const s of QUOTE_STATUSES)
+      expect(
+        books.quotes.some((q) => q.status === s),
+        s,
+      ).toBe(true);
   });
 
   it('hold invoices issued last calendar month and payments received then by at least three methods', () => {
@@ -75,9 +83,18 @@ describe.each(DAYS)('the sample books on %s', (day) => {
       const from = plusDays(day, -7 * (week + 1));
       const to = plusDays(day, -7 * week - 1);
       const inWeek = (date: string): boolean => date >= from && date <= to;
-      expect(books.invoices.some((i) => inWeek(i.issue_date) && i.sales_channel !== 'pos'), `invoices ${from}`).toBe(true);
-      expect(books.invoices.some((i) => inWeek(i.issue_date) && i.sales_channel === 'pos'), `till sales ${from}`).toBe(true);
-      expect(books.payments.some((p) => inWeek(p.payment_date)), `payments ${from}`).toBe(true);
+      expect(
+        books.invoices.some((i) => inWeek(i.issue_date) && i.sales_channel !== 'pos'),
+        `invoices ${from}`,
+      ).toBe(true);
+      expect(
+        books.invoices.some((i) => inWeek(i.issue_date) && i.sales_channel === 'pos'),
+        `till sales ${from}`,
+      ).toBe(true);
+      expect(
+        books.payments.some((p) => inWeek(p.payment_date)),
+        `payments ${from}`,
+      ).toBe(true);
     }
     const quarter = books.payments.filter((p) => p.payment_date >= plusDays(day, -91));
     expect(new Set(quarter.map((p) => p.method))).toEqual(new Set(PAYMENT_METHODS));
@@ -97,7 +114,9 @@ describe.each(DAYS)('the sample books on %s', (day) => {
       const late = (i: Json): number => dayNumber(day) - dayNumber(i.due_date);
       expect(unpaid.filter((i) => late(i) >= from && late(i) <= to).length, band).toBeGreaterThanOrEqual(1);
     }
-    const stale = books.invoices.filter((i) => ['issued', 'sent', 'viewed'].includes(i.status) && i.due_date < day && cents(i.balance) > 0n);
+    const stale = books.invoices.filter(
+      (i) => ['issued', 'sent', 'viewed'].includes(i.status) && i.due_date < day && cents(i.balance) > 0n,
+    );
     expect(stale.map((i) => i.number)).toEqual([]);
     expect(books.quotes.filter((q) => ['draft', 'sent', 'viewed'].includes(q.status) && q.valid_until < day)).toEqual([]);
   });
@@ -109,7 +128,17 @@ describe('the same seed on different days', () => {
     const ago = (date: string): number => dayNumber(books.today) - dayNumber(date);
     const at = (stamp: string): string => `${ago(stamp.slice(0, 10))}d ${stamp.slice(11, 19)}`;
     return [
-      ...books.invoices.map((i) => [i.number, i.status, i.total, i.balance, i.customer.id, ago(i.issue_date), ago(i.due_date), at(i.created_at), at(i.updated_at)]),
+      ...books.invoices.map((i) => [
+        i.number,
+        i.status,
+        i.total,
+        i.balance,
+        i.customer.id,
+        ago(i.issue_date),
+        ago(i.due_date),
+        at(i.created_at),
+        at(i.updated_at),
+      ]),
       ...books.quotes.map((q) => [q.number, q.status, q.total, ago(q.issue_date), ago(q.valid_until), at(q.updated_at)]),
       ...books.payments.map((p) => [p.id, p.amount, p.method, ago(p.payment_date), at(p.created_at)]),
     ];

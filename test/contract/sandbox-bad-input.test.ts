@@ -8,15 +8,15 @@ import {
   admin,
   authHeaders,
   get,
+  type Json,
   listAll,
   post,
-  send,
-  signIn,
-  start,
-  type Json,
   type Reply,
   type SandboxHandle,
   type Session,
+  send,
+  signIn,
+  start,
 } from './sandbox-http.js';
 import { RESOURCES } from './sandbox-records.js';
 
@@ -66,7 +66,10 @@ describe('bad input', () => {
         expectJsonError(await rawPost(live, path, raw, 'application/json'), 400);
       }
     }
-    expectJsonError(await send('POST', `${sb.baseUrl}/api/v1/auth/token`, { raw: '{"key_id": ', headers: { 'content-type': 'application/json' } }), 400);
+    expectJsonError(
+      await send('POST', `${sb.baseUrl}/api/v1/auth/token`, { raw: '{"key_id": ', headers: { 'content-type': 'application/json' } }),
+      400,
+    );
     expectJsonError(await rawPost(live, '/api/v1/customers', '', 'application/json'), 400);
     const adminReply = await send('POST', `${sb.baseUrl}/_sandbox/clock`, {
       raw: '{"advance_seconds": ',
@@ -97,7 +100,10 @@ describe('bad input', () => {
   it('a body over 1 MB: 413 with a message; just under is read and judged', async () => {
     const big = JSON.stringify({ name: 'Big', notes: 'x'.repeat(1024 * 1024) });
     expectJsonError(await rawPost(live, '/api/v1/customers', big, 'application/json'), 413);
-    expectJsonError(await send('POST', `${sb.baseUrl}/api/v1/auth/token`, { raw: big, headers: { 'content-type': 'application/json' } }), 413);
+    expectJsonError(
+      await send('POST', `${sb.baseUrl}/api/v1/auth/token`, { raw: big, headers: { 'content-type': 'application/json' } }),
+      413,
+    );
     const under = JSON.stringify({ name: 'Under', notes: 'x'.repeat(1000 * 1000) });
     const judged = await rawPost(live, '/api/v1/customers', under, 'application/json');
     expect(judged.status).toBe(422);

@@ -8,18 +8,18 @@ import {
   cents,
   get,
   isNzTimestamp,
+  type Json,
   listAll,
   nzDate,
   post,
+  type Reply,
+  type SandboxHandle,
+  type Session,
   send,
   signIn,
   sortedKeys,
   start,
   tally,
-  type Json,
-  type Reply,
-  type SandboxHandle,
-  type Session,
 } from './sandbox-http.js';
 import { checkCustomer, checkInvoice, checkLine, lineTotalCents, taxCents } from './sandbox-records.js';
 
@@ -162,7 +162,14 @@ describe('POST /api/v1/invoices', () => {
     expect(inv.items).toEqual([
       { description: 'Widget', quantity: '3.000000', unit_price: '19.99', tax_amount: '9.00', line_total: '59.97', product_id: null },
     ]);
-    expect(inv).toMatchObject({ subtotal: '59.97', tax_total: '9.00', total: '68.97', balance: '68.97', currency: 'NZD', sales_channel: null });
+    expect(inv).toMatchObject({
+      subtotal: '59.97',
+      tax_total: '9.00',
+      total: '68.97',
+      balance: '68.97',
+      currency: 'NZD',
+      sales_channel: null,
+    });
     expect(inv.customer.id).toBe(customerId);
     expect(inv.id).toBeGreaterThan(before.maxId);
     expect((await get(test, `/api/v1/invoices/${inv.id}`)).status).toBe(404);

@@ -2,7 +2,7 @@
 // so each test reads the service exactly as the spec words it (status, headers, JSON body).
 import { createHmac } from 'node:crypto';
 import { request } from 'undici';
-import { startSandbox, type KeyPair, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
+import { type KeyPair, type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 
 export type { KeyPair, SandboxHandle };
 
@@ -99,12 +99,7 @@ export function admin(sb: SandboxHandle, method: string, path: string, json?: un
 }
 
 /** Makes a key set through the admin interface and returns its key ID and secret. */
-export async function makeKey(
-  sb: SandboxHandle,
-  mode: 'live' | 'test',
-  scopes?: string[],
-  businessId?: number,
-): Promise<KeyPair> {
+export async function makeKey(sb: SandboxHandle, mode: 'live' | 'test', scopes?: string[], businessId?: number): Promise<KeyPair> {
   const body: Record<string, unknown> = { mode };
   if (scopes !== undefined) body.scopes = scopes;
   if (businessId !== undefined) body.business_id = businessId;

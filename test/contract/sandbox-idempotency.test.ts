@@ -7,15 +7,15 @@ import {
   advanceClock,
   authHeaders,
   get,
+  type Json,
   makeKey,
   post,
+  type SandboxHandle,
+  type Session,
   send,
   signIn,
   start,
   tally,
-  type Json,
-  type SandboxHandle,
-  type Session,
 } from './sandbox-http.js';
 
 let sb: SandboxHandle;
@@ -105,7 +105,12 @@ describe('Idempotency-Key', () => {
     const key = randomUUID();
     const first = await post(live, '/api/v1/customers', { name: 'Scoped Key' }, idem(key));
     expect(first.status).toBe(201);
-    const otherEndpoint = await post(live, '/api/v1/invoices', lineInvoice([{ description: 'x', quantity: 1, unit_price: '1.00' }]), idem(key));
+    const otherEndpoint = await post(
+      live,
+      '/api/v1/invoices',
+      lineInvoice([{ description: 'x', quantity: 1, unit_price: '1.00' }]),
+      idem(key),
+    );
     expect(otherEndpoint.status).toBe(201);
     expect(otherEndpoint.headers['idempotent-replayed']).toBeUndefined();
     const otherMode = await post(test, '/api/v1/customers', { name: 'Scoped Key' }, idem(key));

@@ -2,18 +2,7 @@
 // in a fixed window, lowered here to 5 per 30 s, and 10 sign-in attempts a minute per address (the default,
 // kept). Windows are moved on with the sandbox clock, never waited out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  advanceClock,
-  get,
-  makeKey,
-  send,
-  signIn,
-  signInRaw,
-  start,
-  type Reply,
-  type SandboxHandle,
-  wrongSecret,
-} from './sandbox-http.js';
+import { advanceClock, get, makeKey, type Reply, type SandboxHandle, send, signIn, signInRaw, start, wrongSecret } from './sandbox-http.js';
 
 const LIMIT = 5;
 const WINDOW_SECONDS = 30;

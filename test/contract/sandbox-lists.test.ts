@@ -2,16 +2,8 @@
 // filter (spec "Resources and their fields", "Endpoints"; open-points "Wire details", "Records",
 // "Sample books"). Pagination and `updated_since` are in sandbox-pagination.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cents, get, listAll, signIn, sortedKeys, start, type Json, type SandboxHandle, type Session } from './sandbox-http.js';
-import {
-  CHECKERS,
-  INVOICE_STATUSES,
-  QUOTE_STATUSES,
-  RESOURCES,
-  checkInvoice,
-  checkLine,
-  type Resource,
-} from './sandbox-records.js';
+import { cents, get, type Json, listAll, type SandboxHandle, type Session, signIn, sortedKeys, start } from './sandbox-http.js';
+import { CHECKERS, checkInvoice, checkLine, INVOICE_STATUSES, QUOTE_STATUSES, RESOURCES, type Resource } from './sandbox-records.js';
 
 let sb: SandboxHandle;
 let test: Session;
@@ -42,15 +34,29 @@ describe('the sample books', () => {
     expect(at.products.some((p) => p.type === 'service')).toBe(true);
     expect(at.products.filter((p) => p.track_stock && p.stock.low).length).toBeGreaterThanOrEqual(3);
     expect(at.invoices.length).toBeGreaterThanOrEqual(400);
-    for (const s of INVOICE_STATUSES) expect(at.invoices.some((i) => i.status === s), s).toBe(true);
-    for (const c of ['NZD', 'AUD', 'USD']) expect(at.invoices.some((i) => i.currency === c), c).toBe(true);
+    for (const s of INVOICE_STATUSES)
+      expect(
+        at.invoices.some((i) => i.status === s),
+        s,
+      ).toBe(true);
+    for (const c of ['NZD', 'AUD', 'USD'])
+      expect(
+        at.invoices.some((i) => i.currency === c),
+        c,
+      ).toBe(true);
     expect(at.invoices.some((i) => i.sales_channel === 'pos')).toBe(true);
     expect(at.quotes.length).toBeGreaterThanOrEqual(80);
-    for (const s of QUOTE_STATUSES) expect(at.quotes.some((q) => q.status === s), s).toBe(true);
+    for (const s of QUOTE_STATUSES)
+      expect(
+        at.quotes.some((q) => q.status === s),
+        s,
+      ).toBe(true);
     expect(at.payments.length).toBeGreaterThanOrEqual(250);
     expect(at.payments.some((p) => p.allocations.length > 1)).toBe(true);
     const invoiceById = new Map(at.invoices.map((i) => [i.id, i]));
-    expect(at.payments.some((p) => p.allocations.some((a: Json) => cents(a.amount) < cents(invoiceById.get(a.invoice_id).total)))).toBe(true);
+    expect(at.payments.some((p) => p.allocations.some((a: Json) => cents(a.amount) < cents(invoiceById.get(a.invoice_id).total)))).toBe(
+      true,
+    );
     const created = at.invoices.map((i) => Date.parse(i.created_at));
     expect((Math.max(...created) - Math.min(...created)) / 86_400_000).toBeGreaterThan(365);
     const timestamps = [...at.customers, ...at.invoices].map((r) => r.updated_at);
@@ -93,7 +99,9 @@ describe('the sample books', () => {
       expect(reply.status).toBe(200);
       expect(reply.headers['x-service-mode']).toBe('live');
       expect(reply.body.meta.total).toBe(books[r].length);
-      expect(reply.body.data).toEqual(books[r].slice(0, 5).map((rec) => (r === 'invoices' ? { ...rec, portal_url: expect.any(String) } : rec)));
+      expect(reply.body.data).toEqual(
+        books[r].slice(0, 5).map((rec) => (r === 'invoices' ? { ...rec, portal_url: expect.any(String) } : rec)),
+      );
     }
   });
 });
@@ -198,9 +206,7 @@ describe('filters', () => {
     for (const value of [true, false]) {
       expect(await filtered('products', `active=${value}`)).toEqual(ids(p.filter((x) => x.is_active === value)));
       expect(await filtered('products', `track_stock=${value}`)).toEqual(ids(p.filter((x) => x.track_stock === value)));
-      expect(await filtered('products', `low_stock=${value}`)).toEqual(
-        ids(p.filter((x) => (x.track_stock && x.stock.low) === value)),
-      );
+      expect(await filtered('products', `low_stock=${value}`)).toEqual(ids(p.filter((x) => (x.track_stock && x.stock.low) === value)));
     }
     const withBarcode = p.find((x) => x.barcode !== null);
     expect(await filtered('products', `barcode=${encodeURIComponent(withBarcode.barcode)}`)).toEqual(

@@ -1,7 +1,18 @@
 // Contract: pagination edges and `updated_since` on every list (spec "List endpoints: common query
 // parameters", "Pagination envelope"; open-points "Wire details").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { at1300, get, listAll, nzMidnight, signIn, sortedKeys, start, type Json, type SandboxHandle, type Session } from './sandbox-http.js';
+import {
+  at1300,
+  get,
+  type Json,
+  listAll,
+  nzMidnight,
+  type SandboxHandle,
+  type Session,
+  signIn,
+  sortedKeys,
+  start,
+} from './sandbox-http.js';
 import { RESOURCES, type Resource } from './sandbox-records.js';
 
 let sb: SandboxHandle;

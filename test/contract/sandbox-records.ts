@@ -1,7 +1,7 @@
 // The spec's record tables as checks, shared by the sandbox's contract tests: exact field sets, types,
 // decimal formats, New Zealand offsets, and the open-points line arithmetic (half-up to 2 places).
 import { expect } from 'vitest';
-import { DECIMAL_RE, MONEY_RE, QUANTITY_RE, cents, isCalendarDate, isNzTimestamp, scaled, sortedKeys, type Json } from './sandbox-http.js';
+import { cents, DECIMAL_RE, isCalendarDate, isNzTimestamp, type Json, MONEY_RE, QUANTITY_RE, scaled, sortedKeys } from './sandbox-http.js';
 
 export const INVOICE_STATUSES = ['draft', 'approved', 'issued', 'sent', 'viewed', 'part_paid', 'paid', 'overdue', 'void'];
 export const QUOTE_STATUSES = ['draft', 'sent', 'viewed', 'accepted', 'declined', 'expired', 'converted', 'cancelled'];
@@ -44,8 +44,21 @@ export function checkCustomer(c: Json): void {
 }
 
 export const INVOICE_FIELDS = [
-  'id', 'number', 'status', 'customer', 'issue_date', 'due_date', 'currency', 'subtotal', 'tax_total', 'total',
-  'balance', 'sales_channel', 'portal_url', 'created_at', 'updated_at',
+  'id',
+  'number',
+  'status',
+  'customer',
+  'issue_date',
+  'due_date',
+  'currency',
+  'subtotal',
+  'tax_total',
+  'total',
+  'balance',
+  'sales_channel',
+  'portal_url',
+  'created_at',
+  'updated_at',
 ];
 
 export function checkInvoice(inv: Json, withItems: boolean, baseUrl: string): void {

@@ -6,18 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   admin,
   get,
+  type Json,
   listAll,
   makeKey,
   post,
+  type Reply,
+  type SandboxHandle,
+  type Session,
   send,
   signIn,
   signInRaw,
   sortedKeys,
   start,
-  type Json,
-  type Reply,
-  type SandboxHandle,
-  type Session,
 } from './sandbox-http.js';
 import { RESOURCES } from './sandbox-records.js';
 
@@ -80,7 +80,14 @@ function expect403(reply: Reply, pattern: RegExp): void {
 describe('403: scopes', () => {
   it('refuses every endpoint to a key without its scope, naming the scope in required_scope', async () => {
     for (const { scope, call } of ENDPOINTS) {
-      const session = await signIn(sb.baseUrl, await makeKey(sb, 'test', ALL_SCOPES.filter((s) => s !== scope)));
+      const session = await signIn(
+        sb.baseUrl,
+        await makeKey(
+          sb,
+          'test',
+          ALL_SCOPES.filter((s) => s !== scope),
+        ),
+      );
       const refused = await call(session);
       expect403Scope(refused, scope);
       expect(refused.headers['x-service-mode']).toBe('test');
@@ -183,7 +190,10 @@ describe('404', () => {
         const ours = (await listAll(mine, `/api/v1/${r}`)).map((x) => x.id);
         const other = (await listAll(theirs, `/api/v1/${r}`)).map((x) => x.id);
         expect(other.length, r).toBeGreaterThan(0);
-        expect(ours.filter((id) => other.includes(id)), r).toEqual([]);
+        expect(
+          ours.filter((id) => other.includes(id)),
+          r,
+        ).toEqual([]);
         const foreign = await get(mine, `/api/v1/${r}/${other[0]}`);
         const never = await get(mine, `/api/v1/${r}/999999999`);
         expect404(foreign);
@@ -285,13 +295,10 @@ describe('422 with field paths', () => {
       [{ ...withLine({}), due_date: 'tomorrow' }, ['due_date']],
       [{ ...withLine({}), issue_date: '2026-12-10', due_date: '2026-12-09' }, ['due_date']],
       [{ ...withLine({}), notes: 42, terms: ['x'] }, ['notes', 'terms']],
-      [{ customer_id: 999999999, items: [{ quantity: 0 }, line, { ...line, unit_price: '-2' }] }, [
-        'customer_id',
-        'items.0.quantity',
-        'items.0.description',
-        'items.0.unit_price',
-        'items.2.unit_price',
-      ]],
+      [
+        { customer_id: 999999999, items: [{ quantity: 0 }, line, { ...line, unit_price: '-2' }] },
+        ['customer_id', 'items.0.quantity', 'items.0.description', 'items.0.unit_price', 'items.2.unit_price'],
+      ],
     ];
     for (const [body, fields] of cases) await bothModes('/api/v1/invoices', body, fields);
     expect((await get(live, '/api/v1/invoices?per_page=1')).body.meta.total).toBe(before);

@@ -7,21 +7,20 @@ import {
   cents,
   dayNumber,
   get,
+  type Json,
   listAll,
   nzMidnight,
   plusDays,
   post,
-  signIn,
-  start,
-  type Json,
   type SandboxHandle,
   type Session,
+  signIn,
+  start,
 } from './sandbox-http.js';
 
 const TODAY = '2026-11-01';
 const OVERDUE_FROM = ['issued', 'sent', 'viewed'];
 const EXPIRE_FROM = ['draft', 'sent', 'viewed'];
-
 
 function pastDueButNotOverdue(invoices: Json[], today: string): Json[] {
   return invoices.filter((i) => OVERDUE_FROM.includes(i.status) && i.due_date < today && cents(i.balance) > 0n);
@@ -72,8 +71,12 @@ describe.each(['test', 'live'] as const)('time moves statuses (%s mode)', (mode)
     const invoices = await listAll(reader, '/api/v1/invoices');
     const quotes = await listAll(reader, '/api/v1/quotes');
     const byDue = (a: Json, b: Json): number => a.due_date.localeCompare(b.due_date);
-    const invoice = invoices.filter((i) => OVERDUE_FROM.includes(i.status) && cents(i.balance) > 0n && i.due_date >= before.today).sort(byDue)[0];
-    const quote = quotes.filter((q) => EXPIRE_FROM.includes(q.status) && q.valid_until >= before.today).sort((a, b) => a.valid_until.localeCompare(b.valid_until))[0];
+    const invoice = invoices
+      .filter((i) => OVERDUE_FROM.includes(i.status) && cents(i.balance) > 0n && i.due_date >= before.today)
+      .sort(byDue)[0];
+    const quote = quotes
+      .filter((q) => EXPIRE_FROM.includes(q.status) && q.valid_until >= before.today)
+      .sort((a, b) => a.valid_until.localeCompare(b.valid_until))[0];
     expect(invoice, 'an unpaid invoice not yet due').toBeDefined();
     expect(quote, 'an open quote still valid').toBeDefined();
     const partPaid = invoices.filter((i) => i.status === 'part_paid').map((i) => i.id);

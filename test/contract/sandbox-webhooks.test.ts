@@ -1,9 +1,10 @@
 // Contract: signed webhooks (spec "Events"; open-points "Events (webhooks)", "The business side"). A receiver
 // on 127.0.0.1 checks every delivery with an HMAC-SHA256 computed here, the body shape, `stock.low` once on
 // crossing, and retries with a small back-off.
+
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   admin,
@@ -11,18 +12,18 @@ import {
   eventually,
   get,
   isNzTimestamp,
+  type Json,
   listAll,
   makeKey,
   post,
+  type SandboxHandle,
+  type Session,
   scaled,
   signIn,
   sleep,
   sortedKeys,
   start,
   verifySignature,
-  type Json,
-  type SandboxHandle,
-  type Session,
 } from './sandbox-http.js';
 import { checkInvoice, checkPayment, checkProduct, checkQuote } from './sandbox-records.js';
 
@@ -207,7 +208,8 @@ describe('events', () => {
   it('stock.low once when stock crosses to the reorder level; a further fall sends nothing', async () => {
     const tracked = await listAll(live, '/api/v1/products?track_stock=true&low_stock=false&active=true');
     const q = (text: string): bigint => scaled(text, 6);
-    const text = (n: bigint): string => `${n < 0n ? '-' : ''}${(n < 0n ? -n : n) / 1_000_000n}.${String((n < 0n ? -n : n) % 1_000_000n).padStart(6, '0')}`;
+    const text = (n: bigint): string =>
+      `${n < 0n ? '-' : ''}${(n < 0n ? -n : n) / 1_000_000n}.${String((n < 0n ? -n : n) % 1_000_000n).padStart(6, '0')}`;
     const product = tracked[0];
     const level = q(product.stock.reorder_level);
     const movement = (branchId: number, quantity: string) =>
@@ -317,7 +319,10 @@ describe('delivery', () => {
       const key = await makeKey(sb, 'live', ['customers.read', 'invoices.write'], 2);
       const theirs = await signIn(sb.baseUrl, key);
       const customerId = (await get(theirs, '/api/v1/customers?status=active&per_page=1')).body.data[0].id;
-      const draft = await post(theirs, '/api/v1/invoices', { customer_id: customerId, items: [{ description: 'Beans', quantity: 2, unit_price: '18.00' }] });
+      const draft = await post(theirs, '/api/v1/invoices', {
+        customer_id: customerId,
+        items: [{ description: 'Beans', quantity: 2, unit_price: '18.00' }],
+      });
       expect(draft.status).toBe(201);
       const sent = await admin(sb, 'POST', `/invoices/${draft.body.data.id}/send?business_id=2`);
       expect(sent.status).toBe(200);

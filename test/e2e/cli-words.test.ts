@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { clientLaunch } from '../../src/commands/serve.js';
 import { connectClient, textOf } from './support/clients.js';
-import { CLI, serverEnv, stdioCommand, type Env } from './support/server.js';
+import { CLI, type Env, serverEnv, stdioCommand } from './support/server.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -36,7 +36,17 @@ describe('the command line', () => {
     const out = await runCli(['--help']);
     expect(out.code).toBe(0);
     expect(out.stderr).toBe('');
-    for (const word of ['SVC_BASE_URL', 'SVC_KEY_ID', 'SVC_SECRET', 'SVC_WEBHOOK_SECRET', 'SVC_POLL_SECONDS', 'built-in sandbox', '--http', 'check', '--version']) {
+    for (const word of [
+      'SVC_BASE_URL',
+      'SVC_KEY_ID',
+      'SVC_SECRET',
+      'SVC_WEBHOOK_SECRET',
+      'SVC_POLL_SECONDS',
+      'built-in sandbox',
+      '--http',
+      'check',
+      '--version',
+    ]) {
       expect(out.stdout).toContain(word);
     }
     expect((await runCli(['--read-only', '-h'])).stdout).toBe(out.stdout);
@@ -47,7 +57,11 @@ describe('the command line', () => {
     expect(out).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });
   });
 
-  it.each([['--port', '9000'], ['--host', '0.0.0.0'], ['--http-token', 'a-token-of-twenty-chars']])('%s without --http is refused, pointing at --http', async (flag, value) => {
+  it.each([
+    ['--port', '9000'],
+    ['--host', '0.0.0.0'],
+    ['--http-token', 'a-token-of-twenty-chars'],
+  ])('%s without --http is refused, pointing at --http', async (flag, value) => {
     const out = await runCli([flag, value]);
     expect(out.code).toBe(2);
     expect(out.stdout).toBe('');
@@ -62,16 +76,19 @@ describe('the command line', () => {
     expect(out.stderr).toContain('built-in sandbox');
   });
 
-  it.each(['verbose', 'warnings', 'LOUD'])('a bad --log-level (%s) gets one line naming the levels, exit 2, before serving', async (level) => {
-    const out = await runCli(['--log-level', level]);
-    expect(out.code).toBe(2);
-    expect(out.stdout).toBe('');
-    const lines = out.stderr.trim().split('\n');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(`not "${level}"`);
-    for (const valid of ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']) expect(lines[0]).toContain(valid);
-    expect(out.stderr).not.toContain('MCP server over');
-  });
+  it.each(['verbose', 'warnings', 'LOUD'])(
+    'a bad --log-level (%s) gets one line naming the levels, exit 2, before serving',
+    async (level) => {
+      const out = await runCli(['--log-level', level]);
+      expect(out.code).toBe(2);
+      expect(out.stdout).toBe('');
+      const lines = out.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(`not "${level}"`);
+      for (const valid of ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']) expect(lines[0]).toContain(valid);
+      expect(out.stderr).not.toContain('MCP server over');
+    },
+  );
 
   it('a bad INVOICING_MCP_LOG_LEVEL is refused the same way', async () => {
     const out = await runCli([], { INVOICING_MCP_LOG_LEVEL: 'verbose' });
@@ -99,7 +116,13 @@ describe('the command line', () => {
     await once(child, 'exit');
     expect(stderr).toContain('"command":"npx","args":["-y","invoicing-mcp"]');
     expect(stderr).not.toContain(CLI);
-    expect(clientLaunch('/home/u/.npm/_npx/1a2b/node_modules/invoicing-mcp/dist/bin/invoicing-mcp.mjs', {})).toEqual({ command: 'npx', args: ['-y', 'invoicing-mcp'] });
-    expect(clientLaunch('/opt/invoicing-mcp/dist/bin/invoicing-mcp.mjs', {})).toEqual({ command: 'node', args: ['/opt/invoicing-mcp/dist/bin/invoicing-mcp.mjs'] });
+    expect(clientLaunch('/home/u/.npm/_npx/1a2b/node_modules/invoicing-mcp/dist/bin/invoicing-mcp.mjs', {})).toEqual({
+      command: 'npx',
+      args: ['-y', 'invoicing-mcp'],
+    });
+    expect(clientLaunch('/opt/invoicing-mcp/dist/bin/invoicing-mcp.mjs', {})).toEqual({
+      command: 'node',
+      args: ['/opt/invoicing-mcp/dist/bin/invoicing-mcp.mjs'],
+    });
   });
 });

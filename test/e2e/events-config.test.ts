@@ -4,9 +4,13 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { connectBuiltServer } from '../support/stdio-server.js';
-import { CLI, serverEnv, type Env } from './support/server.js';
+import { CLI, type Env, serverEnv } from './support/server.js';
 
-const KEYS: Env = { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_KEY_ID: 'svck_live_abcdefghijklmnopqrstuvwx', SVC_SECRET: 'svc_live_' + 'x'.repeat(40) };
+const KEYS: Env = {
+  SVC_BASE_URL: 'http://127.0.0.1:9',
+  SVC_KEY_ID: 'svck_live_abcdefghijklmnopqrstuvwx',
+  SVC_SECRET: 'svc_live_' + 'x'.repeat(40),
+};
 const WEBHOOK_SECRET = 'whsec_' + 'w'.repeat(32);
 
 function start(args: string[], env: Env): { status: number | null; stderr: string } {
@@ -42,7 +46,10 @@ describe('refused at start, exit 2', () => {
 });
 
 it('in stdio mode, a webhook secret without --webhook-port is pointed out, and the secret never shown', async () => {
-  const child = spawn(process.execPath, [CLI], { env: serverEnv({ ...KEYS, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET, SVC_POLL_SECONDS: '0' }), stdio: ['pipe', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [CLI], {
+    env: serverEnv({ ...KEYS, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET, SVC_POLL_SECONDS: '0' }),
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8');
   await new Promise<void>((resolve, reject) => {

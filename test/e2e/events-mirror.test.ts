@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/index.js';
-import { businessOps, type BusinessOps } from './support/business-ops.js';
 import { makeClient } from '../support/client.js';
-import { watchBusinessDay } from './support/event-scenario.js';
 import { captureLogs } from '../support/logs.js';
+import { ALL_SCOPES, type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { type BusinessOps, businessOps } from './support/business-ops.js';
+import { watchBusinessDay } from './support/event-scenario.js';
 import { legacyWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
-import { ALL_SCOPES, startTestSandbox, type KeyPair, type TestSandbox } from '../support/sandbox.js';
-import { spawnHttpServer, stdioCommand, type HttpServer } from './support/server.js';
+import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 
 const INTERVAL_SECONDS = 1;
 const LIMIT_MS = INTERVAL_SECONDS * 1000 + 2000;
@@ -37,7 +37,9 @@ const LISTS = ['invoices', 'payments', 'quotes', 'products'].map((kind) => `/api
 async function pollerPastBaseline(key: KeyPair): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const paths = (await sb.requests(key.key_id)).filter((r) => r.method === 'GET' && r.path.includes('updated_since=')).map((r) => r.path.split('?')[0]);
+    const paths = (await sb.requests(key.key_id))
+      .filter((r) => r.method === 'GET' && r.path.includes('updated_since='))
+      .map((r) => r.path.split('?')[0]);
     if (LISTS.every((list) => paths.filter((p) => p === list).length >= 2)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -3,14 +3,14 @@
 // the records and feeds, hear of each change within a second and read the new state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/index.js';
-import { businessOps, type BusinessOps } from './support/business-ops.js';
-import { makeClient } from '../support/client.js';
-import { watchBusinessDay } from './support/event-scenario.js';
-import { captureLogs } from '../support/logs.js';
-import { legacyWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
 import { signPayload } from '../../src/events/signature.js';
+import { makeClient } from '../support/client.js';
+import { captureLogs } from '../support/logs.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { freePort, spawnHttpServer, stdioCommand, type HttpServer } from './support/server.js';
+import { type BusinessOps, businessOps } from './support/business-ops.js';
+import { watchBusinessDay } from './support/event-scenario.js';
+import { legacyWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
+import { freePort, type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 
 let sb: TestSandbox;
 let api: ApiClient;
@@ -92,7 +92,12 @@ describe('over HTTP with a bearer token', () => {
     try {
       const hook = `http://127.0.0.1:${port}/webhooks`;
       expect((await fetch(server.url, { method: 'POST', body: '{}' })).status).toBe(401);
-      const body = JSON.stringify({ id: 'evt_token_test', event: 'quote.accepted', created_at: new Date().toISOString(), data: { quote: { id: 1 } } });
+      const body = JSON.stringify({
+        id: 'evt_token_test',
+        event: 'quote.accepted',
+        created_at: new Date().toISOString(),
+        data: { quote: { id: 1 } },
+      });
       const now = Math.floor(Date.now() / 1000);
       const post = (signature: string) =>
         fetch(hook, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': signature }, body });

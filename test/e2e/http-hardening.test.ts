@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { connectClient, textOf } from './support/clients.js';
 import { postHead, rawExchange } from './support/raw-http.js';
-import { CLI, freePort, keyEnv, serverEnv, spawnHttpServer, type HttpServer } from './support/server.js';
+import { CLI, freePort, type HttpServer, keyEnv, serverEnv, spawnHttpServer } from './support/server.js';
 
 const TOKEN = 'hardening-token-0123456789';
 const EVIL = 'rebind.evil.example';
@@ -19,7 +19,12 @@ const createCall = (name: string): string =>
 async function rawPost(url: string, body: string, headers: Record<string, string>): Promise<number> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      ...headers,
+    },
     body,
   });
   await res.text();
@@ -87,7 +92,11 @@ describe('refusals end the connection, before any body is read', () => {
 
   it('413: a body over 1 MiB with the token is refused and the connection closed', async () => {
     const body = Buffer.alloc(1024 * 1024 + 10, 0x20);
-    const res = await rawExchange(server.url, Buffer.concat([Buffer.from(postHead(server.url, body.length, { authorization: `Bearer ${TOKEN}` })), body]), 5_000);
+    const res = await rawExchange(
+      server.url,
+      Buffer.concat([Buffer.from(postHead(server.url, body.length, { authorization: `Bearer ${TOKEN}` })), body]),
+      5_000,
+    );
     expect(res.status).toBe(413);
   });
 
@@ -109,7 +118,7 @@ describe('refusals end the connection, before any body is read', () => {
   });
 });
 
-describe('the stdio mode\'s --webhook-port listener', () => {
+describe("the stdio mode's --webhook-port listener", () => {
   it('holds a silent or trickling connection no longer than its timeouts, and still takes a delivery', async () => {
     const sb = await startTestSandbox();
     const port = await freePort();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signPayload } from '../../src/events/signature.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { legacyWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
-import { freePort, spawnHttpServer, type HttpServer } from './support/server.js';
+import { freePort, type HttpServer, spawnHttpServer } from './support/server.js';
 
 const LISTENERS_PER_ERA = 50;
 const FLOOD = 1_000;
@@ -25,7 +25,13 @@ beforeAll(async () => {
   hook = `http://127.0.0.1:${port}/webhooks`;
   const reply = await sb.admin('POST', '/webhooks', { url: hook });
   secret = reply.body.secret as string;
-  const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, SVC_WEBHOOK_SECRET: secret, SVC_POLL_SECONDS: '0' };
+  const env = {
+    SVC_BASE_URL: sb.baseUrl,
+    SVC_KEY_ID: sb.keys.live.key_id,
+    SVC_SECRET: sb.keys.live.secret,
+    SVC_WEBHOOK_SECRET: secret,
+    SVC_POLL_SECONDS: '0',
+  };
   server = await spawnHttpServer(['--port', String(port), '--headers-timeout', '2', '--request-timeout', '3', '--idle-timeout', '2'], env);
 }, 30_000);
 
@@ -47,7 +53,12 @@ async function initialize(n: number): Promise<{ status: number; retryAfter: stri
   const res = await fetch(server.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: `flood-${n}`, version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: `flood-${n}`, version: '1' } },
+    }),
   });
   await res.text();
   return { status: res.status, retryAfter: res.headers.get('retry-after') };
@@ -70,7 +81,12 @@ it('1,000 sessions opened while 100 clients listen: past the cap, 503 with Retry
   // Past the request timeout: the listeners' streams are not requests still arriving, so they stay.
   await new Promise((resolve) => setTimeout(resolve, 3_500));
   const since = Date.now();
-  const body = JSON.stringify({ id: 'evt_session_cap', event: 'quote.accepted', created_at: new Date().toISOString(), data: { quote: { id: 1 } } });
+  const body = JSON.stringify({
+    id: 'evt_session_cap',
+    event: 'quote.accepted',
+    created_at: new Date().toISOString(),
+    data: { quote: { id: 1 } },
+  });
   const delivered = await fetch(hook, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-service-signature': signPayload(secret, Math.floor(Date.now() / 1000), body) },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectClient, textOf } from './support/clients.js';
 import { ALL_TOOLS } from './support/expect.js';
 import { postHead, target } from './support/raw-http.js';
-import { spawnHttpServer, type HttpServer } from './support/server.js';
+import { type HttpServer, spawnHttpServer } from './support/server.js';
 
 const TOKEN = 'slow-clients-token-0123456789';
 const HEADERS_TIMEOUT_S = 2;
@@ -30,14 +30,22 @@ interface Slow {
 let server: HttpServer;
 
 beforeAll(async () => {
-  server = await spawnHttpServer(['--http-token', TOKEN, '--headers-timeout', String(HEADERS_TIMEOUT_S), '--request-timeout', String(REQUEST_TIMEOUT_S)]);
+  server = await spawnHttpServer([
+    '--http-token',
+    TOKEN,
+    '--headers-timeout',
+    String(HEADERS_TIMEOUT_S),
+    '--request-timeout',
+    String(REQUEST_TIMEOUT_S),
+  ]);
 });
 afterAll(() => server?.close());
 
 /** The first bytes of each kind: headers cut short, or whole headers promising a body that never comes. */
 function opening(kind: Kind): string {
   const auth = kind.endsWith(', token') ? { authorization: `Bearer ${TOKEN}` } : {};
-  if (kind.startsWith('headers')) return `POST /mcp HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\n${auth.authorization ? `Authorization: ${auth.authorization}\r\n` : ''}`;
+  if (kind.startsWith('headers'))
+    return `POST /mcp HTTP/1.1\r\nHost: ${new URL(server.url).host}\r\n${auth.authorization ? `Authorization: ${auth.authorization}\r\n` : ''}`;
   return `${postHead(server.url, 1_000_000, auth)}{"jsonrpc":"2.0",`;
 }
 
@@ -98,7 +106,10 @@ it('a normal client gets its answers while 2,000 slow connections are held, and 
   expect(refused.some((s) => s.answer.startsWith('HTTP/1.1 401') && (s.closedAt as number) - s.openedAt < 1_000)).toBe(true);
   // The server held at most its connection cap (512 by default): newcomers past it displaced the oldest
   // connections still sending their requests, and it said so once, not once per connection.
-  const capLines = server.stderr().split('\n').filter((l) => l.includes('HTTP connection cap (512) reached: closed the oldest connection'));
+  const capLines = server
+    .stderr()
+    .split('\n')
+    .filter((l) => l.includes('HTTP connection cap (512) reached: closed the oldest connection'));
   expect(capLines.length).toBe(1);
   // Answered ones that waited out a timeout got 408.
   expect(slows.some((s) => s.kind === 'body, token' && s.answer.startsWith('HTTP/1.1 408'))).toBe(true);

@@ -4,9 +4,9 @@
 // client that cannot ask gets a clear refusal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { connectClient, textOf, type Connected, type ElicitAnswer } from './support/clients.js';
+import { type Connected, connectClient, type ElicitAnswer, textOf } from './support/clients.js';
 import { DRAFT } from './support/expect.js';
-import { keyEnv, spawnHttpServer, stdioCommand, type Env, type HttpServer } from './support/server.js';
+import { type Env, type HttpServer, keyEnv, spawnHttpServer, stdioCommand } from './support/server.js';
 
 const ACCEPT: ElicitAnswer = { action: 'accept', content: { confirm: true } };
 const DECLINE: ElicitAnswer = { action: 'decline' };
@@ -41,7 +41,10 @@ describe('the v2 client on 2026-07-28 (stdio)', () => {
 
   it('is asked through an input_required result naming the customer, and accepting creates it', async () => {
     answer = ACCEPT;
-    const created = await c.client.callTool({ name: 'create_customer', arguments: { name: 'Confirmed Modern Ltd', email: 'cm@example.com' } });
+    const created = await c.client.callTool({
+      name: 'create_customer',
+      arguments: { name: 'Confirmed Modern Ltd', email: 'cm@example.com' },
+    });
     expect(created.isError, textOf(created)).toBeFalsy();
     expect(c.elicitations.at(-1)?.message).toContain('Create customer "Confirmed Modern Ltd" <cm@example.com>?');
     expect(c.received.some((m) => m.result?.resultType === 'input_required' && m.result.inputRequests?.confirm)).toBe(true);

@@ -2,9 +2,9 @@
 // saved and read back; with a test key they are validated and shown, but not saved.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { connectClient, textOf, type Connected } from './support/clients.js';
+import { type Connected, connectClient, textOf } from './support/clients.js';
 import { DRAFT } from './support/expect.js';
-import { keyEnv, spawnHttpServer, stdioCommand, type HttpServer } from './support/server.js';
+import { type HttpServer, keyEnv, spawnHttpServer, stdioCommand } from './support/server.js';
 
 let sandbox: TestSandbox;
 let live: Connected;
@@ -27,7 +27,10 @@ afterAll(async () => {
 
 describe('with a live key (v2 over stdio)', () => {
   it('saves a draft invoice that get_invoice then reads back', async () => {
-    const created = await live.client.callTool({ name: 'create_draft_invoice', arguments: { ...DRAFT, idempotency_key: 'e2e-live-draft-1' } });
+    const created = await live.client.callTool({
+      name: 'create_draft_invoice',
+      arguments: { ...DRAFT, idempotency_key: 'e2e-live-draft-1' },
+    });
     expect(created.isError, textOf(created)).toBeFalsy();
     const draft = created.structuredContent;
     expect(draft).toMatchObject({ status: 'draft', customer: { id: 1 }, subtotal: '50.00' });
@@ -39,7 +42,10 @@ describe('with a live key (v2 over stdio)', () => {
   });
 
   it('replays a create with the same idempotency key instead of duplicating it', async () => {
-    const again = await live.client.callTool({ name: 'create_draft_invoice', arguments: { ...DRAFT, idempotency_key: 'e2e-live-draft-1' } });
+    const again = await live.client.callTool({
+      name: 'create_draft_invoice',
+      arguments: { ...DRAFT, idempotency_key: 'e2e-live-draft-1' },
+    });
     expect(again.isError, textOf(again)).toBeFalsy();
     expect(textOf(again)).toContain('no duplicate');
   });

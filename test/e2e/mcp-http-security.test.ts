@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, EXPECTED_VERSION, type Sdk } from './support/clients.js';
 import { ALL_TOOLS } from './support/expect.js';
-import { spawnHttpServer, type HttpServer } from './support/server.js';
+import { type HttpServer, spawnHttpServer } from './support/server.js';
 
 const TOKEN = 'e2e-token-0123456789abcdef';
 
@@ -16,7 +16,10 @@ const INITIALIZE = {
 };
 
 /** One raw initialize POST with the given headers; the status and body. */
-async function post(url: string, headers: Record<string, string>): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+async function post(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const res = await request(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },

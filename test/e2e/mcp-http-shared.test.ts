@@ -1,9 +1,9 @@
 // Over HTTP every request gets its own server instance, but all share one service client: many clients
 // calling at once sign in once, and a record read twice is fetched once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type KeyPair, type TestSandbox } from '../support/sandbox.js';
-import { connectClient, textOf, type Connected } from './support/clients.js';
-import { keyEnv, spawnHttpServer, type HttpServer } from './support/server.js';
+import { type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { type Connected, connectClient, textOf } from './support/clients.js';
+import { type HttpServer, keyEnv, spawnHttpServer } from './support/server.js';
 
 let sandbox: TestSandbox;
 let key: KeyPair;

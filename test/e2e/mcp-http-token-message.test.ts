@@ -3,10 +3,11 @@
 // no resource_metadata (there is no authorization server to discover), and the SDK clients, which start
 // no OAuth flow without an auth provider, carry our message (v1 in its error's message; v2's version probe
 // says "requires authorization (HTTP 401)" and keeps our body in the error's data).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type Sdk } from './support/clients.js';
-import { spawnHttpServer, type HttpServer } from './support/server.js';
+import { type HttpServer, spawnHttpServer } from './support/server.js';
 
 const TOKEN = 'a-long-random-http-token-for-tests';
 let server: HttpServer;
@@ -19,7 +20,12 @@ const initialize = (headers: Record<string, string>) =>
   request(server.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }),
   });
 
 describe('the 401 without the token', () => {

@@ -4,10 +4,10 @@
 // advertised page and per_page say their minimum.
 import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, send, signIn } from '../contract/sandbox-http.js';
 import { exactDecimal } from '../../tools/params.js';
+import { authHeaders, send, signIn } from '../contract/sandbox-http.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { connectClient, textOf, type Connected } from './support/clients.js';
+import { type Connected, connectClient, textOf } from './support/clients.js';
 import { keyEnv, stdioCommand } from './support/server.js';
 
 let sb: TestSandbox;
@@ -21,7 +21,8 @@ afterAll(async () => {
   await sb?.close();
 });
 
-const draft = (items: Record<string, unknown>[]) => mcp.client.callTool({ name: 'create_draft_invoice', arguments: { customer_id: 1, items } });
+const draft = (items: Record<string, unknown>[]) =>
+  mcp.client.callTool({ name: 'create_draft_invoice', arguments: { customer_id: 1, items } });
 
 describe('unit_price as a JSON number', () => {
   it('95 and 0.1 are taken exactly; the books hold the prices and the subtotal the test works out', async () => {
@@ -38,11 +39,9 @@ describe('unit_price as a JSON number', () => {
     const invoice = raw.body.data ?? raw.body;
     const prices = invoice.items.map((l: { unit_price: string }) => new Decimal(l.unit_price).toString());
     expect(prices).toEqual(['95', '0.1', '12.3456']);
-    const lineTotals = [
-      new Decimal(3).times('95'),
-      new Decimal(7).times('0.1'),
-      new Decimal('1.5').times('12.3456'),
-    ].map((d) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP));
+    const lineTotals = [new Decimal(3).times('95'), new Decimal(7).times('0.1'), new Decimal('1.5').times('12.3456')].map((d) =>
+      d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP),
+    );
     const subtotal = lineTotals.reduce((a, b) => a.plus(b), new Decimal(0));
     expect(invoice.subtotal).toBe(subtotal.toFixed(2));
   });
@@ -68,7 +67,9 @@ describe('unit_price as a JSON number', () => {
 describe('the advertised paging', () => {
   it('gives page and per_page a minimum of 1', async () => {
     const { tools } = await mcp.client.listTools();
-    const lists = (tools as { name: string; inputSchema: { properties: Record<string, { minimum?: number; maximum?: number }> } }[]).filter((t) => t.name.startsWith('list_'));
+    const lists = (tools as { name: string; inputSchema: { properties: Record<string, { minimum?: number; maximum?: number }> } }[]).filter(
+      (t) => t.name.startsWith('list_'),
+    );
     expect(lists.length).toBeGreaterThan(3);
     for (const t of lists) {
       expect(t.inputSchema.properties.page?.minimum, t.name).toBe(1);

@@ -6,7 +6,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { connectClient, type Connected, type Sdk } from './support/clients.js';
+import { type Connected, connectClient, type Sdk } from './support/clients.js';
 import { freePort, stdioCommand } from './support/server.js';
 
 let sb: TestSandbox;
@@ -55,7 +55,8 @@ describe.each(['v1'] as Sdk[])('the %s client over stdio, with a webhook listene
   afterAll(async () => mcp?.close());
 
   const refusedDelivery = async (): Promise<void> => {
-    const post = () => request(hook, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': 't=1,v1=00' }, body: '{}' });
+    const post = () =>
+      request(hook, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': 't=1,v1=00' }, body: '{}' });
     // The listener starts just after the MCP server is ready.
     let reply = await post().catch(() => null);
     for (let i = 0; reply === null && i < 40; i++) {
@@ -97,7 +98,12 @@ describe('the v1 client over stdio, with SVC_POLL_SECONDS shorter than the rate 
   beforeAll(async () => {
     // 20 calls a minute: while tools use the key the mirror may spend 5, so a round of five lists takes a minute.
     tight = await startTestSandbox({ rateLimit: 20 });
-    const env = { SVC_BASE_URL: tight.baseUrl, SVC_KEY_ID: tight.keys.live.key_id, SVC_SECRET: tight.keys.live.secret, SVC_POLL_SECONDS: '5' };
+    const env = {
+      SVC_BASE_URL: tight.baseUrl,
+      SVC_KEY_ID: tight.keys.live.key_id,
+      SVC_SECRET: tight.keys.live.secret,
+      SVC_POLL_SECONDS: '5',
+    };
     mcp = await connectClient('v1', { stdio: stdioCommand(['--mirror', 'memory'], env) });
   });
   afterAll(async () => {

@@ -1,9 +1,9 @@
 // --read-only and --toolsets (and their INVOICING_MCP_* variables) change what the server offers: the
 // tools list shows only the chosen tools, and a tool left out cannot be called.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, textOf, type Connected } from './support/clients.js';
+import { type Connected, connectClient, textOf } from './support/clients.js';
 import { ALL_TOOLS } from './support/expect.js';
-import { spawnHttpServer, stdioCommand, type HttpServer } from './support/server.js';
+import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 
 const names = async (c: Connected): Promise<string[]> => (await c.client.listTools()).tools.map((t) => t.name).sort();
 
@@ -55,9 +55,17 @@ describe('--toolsets invoices,products (v1 over HTTP)', () => {
   });
 
   it('lists check_connection and the invoice and product tools (and their answers) only', async () => {
-    expect(await names(c)).toEqual(
-      ['check_connection', 'create_draft_invoice', 'get_invoice', 'get_product', 'list_invoices', 'list_products', 'report_low_stock', 'report_owed', 'report_sales'],
-    );
+    expect(await names(c)).toEqual([
+      'check_connection',
+      'create_draft_invoice',
+      'get_invoice',
+      'get_product',
+      'list_invoices',
+      'list_products',
+      'report_low_stock',
+      'report_owed',
+      'report_sales',
+    ]);
   });
 
   it('refuses a tool of another toolset', async () => {

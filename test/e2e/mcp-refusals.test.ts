@@ -2,8 +2,8 @@
 // and what to do: a missing scope, a 422 field by field, a 429 with when to retry, a record not found.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { connectClient, textOf, type Connected } from './support/clients.js';
-import { keyEnv, spawnHttpServer, stdioCommand, type HttpServer } from './support/server.js';
+import { type Connected, connectClient, textOf } from './support/clients.js';
+import { type HttpServer, keyEnv, spawnHttpServer, stdioCommand } from './support/server.js';
 
 describe('refusals on a live key (v2 client over stdio)', () => {
   let sandbox: TestSandbox;
@@ -63,7 +63,8 @@ describe('refusals on a live key (v2 client over stdio)', () => {
 
   it('an argument that does not fit the tool schema is a tool error naming the field, and never reaches the service', async () => {
     // The mirror reads lists in the background; what must not happen is a create reaching the service.
-    const creates = async (): Promise<number> => (await sandbox.requests()).filter((r) => r.method === 'POST' && r.path.startsWith('/api/')).length;
+    const creates = async (): Promise<number> =>
+      (await sandbox.requests()).filter((r) => r.method === 'POST' && r.path.startsWith('/api/')).length;
     const before = await creates();
     const price = await fullKey.client.callTool({
       name: 'create_draft_invoice',
@@ -77,7 +78,11 @@ describe('refusals on a live key (v2 client over stdio)', () => {
   });
 
   it('a record not found names it', async () => {
-    for (const [name, noun] of [['get_customer', 'customer'], ['get_invoice', 'invoice'], ['get_product', 'product']] as const) {
+    for (const [name, noun] of [
+      ['get_customer', 'customer'],
+      ['get_invoice', 'invoice'],
+      ['get_product', 'product'],
+    ] as const) {
       const result = await fullKey.client.callTool({ name, arguments: { id: 987654 } });
       expect(result.isError, name).toBe(true);
       expect(textOf(result)).toContain(`no ${noun} with id 987654`);

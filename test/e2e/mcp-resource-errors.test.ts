@@ -4,8 +4,8 @@
 // a malformed URI is -32602 with data { uri, reason: 'invalid_uri' }.
 // The refusals are not logged as warnings with stack traces. Templates are titled in good English.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, type Connected, type Sdk, type Via } from './support/clients.js';
-import { spawnHttpServer, stdioCommand, type HttpServer } from './support/server.js';
+import { type Connected, connectClient, type Sdk, type Via } from './support/clients.js';
+import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 
 let http: HttpServer;
 beforeAll(async () => {

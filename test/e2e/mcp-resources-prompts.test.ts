@@ -1,8 +1,8 @@
 // Resources (a record by URI, the business) and prompts (listed, got, with the customer argument
 // completed from the books), through both clients on the embedded sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, type Connected, type Sdk, type Via } from './support/clients.js';
-import { spawnHttpServer, stdioCommand, type HttpServer } from './support/server.js';
+import { type Connected, connectClient, type Sdk, type Via } from './support/clients.js';
+import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 
 let http: HttpServer;
 beforeAll(async () => {
@@ -66,11 +66,17 @@ describe.each(cases)('the $sdk client over $via', ({ sdk, via }) => {
     const { prompts } = await c.client.listPrompts();
     expect(prompts.map((p) => p.name).sort()).toEqual(PROMPTS);
     const draft = prompts.find((p) => p.name === 'draft_invoice');
-    expect(draft?.arguments?.map((a) => [a.name, a.required])).toEqual([['customer', true], ['work', true]]);
+    expect(draft?.arguments?.map((a) => [a.name, a.required])).toEqual([
+      ['customer', true],
+      ['work', true],
+    ]);
   });
 
   it('gets a prompt with its arguments filled in', async () => {
-    const { messages } = await c.client.getPrompt({ name: 'draft_invoice', arguments: { customer: 'Rangitoto Builders Co', work: '3 hours of labour' } });
+    const { messages } = await c.client.getPrompt({
+      name: 'draft_invoice',
+      arguments: { customer: 'Rangitoto Builders Co', work: '3 hours of labour' },
+    });
     expect(messages).toHaveLength(1);
     expect(messages[0]?.role).toBe('user');
     expect(messages[0]?.content.text).toContain('Draft an invoice for the customer "Rangitoto Builders Co"');
@@ -87,7 +93,10 @@ describe.each(cases)('the $sdk client over $via', ({ sdk, via }) => {
     for (const name of ['draft_invoice', 'summarise_customer']) {
       const { completion } = await c.client.complete({ ref: { type: 'ref/prompt', name }, argument: { name: 'customer', value: 'Rang' } });
       expect(completion.values, name).toContain('Rangitoto Builders Co');
-      expect(completion.values.every((v) => /rang/i.test(v)), name).toBe(true);
+      expect(
+        completion.values.every((v) => /rang/i.test(v)),
+        name,
+      ).toBe(true);
     }
   });
 });

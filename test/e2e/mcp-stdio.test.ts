@@ -6,7 +6,12 @@ import { describe, expect, it } from 'vitest';
 import { stdioCommand } from './support/server.js';
 
 const lines = [
-  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', id: 2, method: 'tools/list' },
   { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_invoices', arguments: { per_page: 1 } } },
@@ -32,7 +37,10 @@ describe('the stdio server', () => {
     child.stdin.end();
     const [code] = await exited;
 
-    const messages = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const messages = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
     expect(messages.map((m) => m.id)).toEqual([1, 2, 3, 4]);
     expect(messages[0].result.protocolVersion).toBe('2025-11-25');

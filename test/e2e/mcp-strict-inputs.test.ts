@@ -3,7 +3,7 @@
 // idempotency key that cannot travel as a header, broken Unicode, an over-long filter, and resource ids
 // spelled other than in decimal digits. A normal call follows each refusal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, textOf, type Connected, type Sdk } from './support/clients.js';
+import { type Connected, connectClient, type Sdk, textOf } from './support/clients.js';
 import { stdioCommand } from './support/server.js';
 
 describe.each(['v2', 'v1'] as Sdk[])('the %s client over stdio', (sdk) => {
@@ -35,16 +35,21 @@ describe.each(['v2', 'v1'] as Sdk[])('the %s client over stdio', (sdk) => {
     await normalCallWorks();
   });
 
-  it.each(['key\r\nX-Evil: 1', 'ключ-идемпотентности', 'with space'])('an idempotency key %j is refused before anything is sent', async (key) => {
-    const text = await refused('create_customer', { name: 'Key Test Ltd', idempotency_key: key });
-    expect(text).toContain('idempotency_key: printable ASCII only');
-    expect(text).not.toMatch(/did not answer|retry/i);
-    await normalCallWorks();
-  });
+  it.each(['key\r\nX-Evil: 1', 'ключ-идемпотентности', 'with space'])(
+    'an idempotency key %j is refused before anything is sent',
+    async (key) => {
+      const text = await refused('create_customer', { name: 'Key Test Ltd', idempotency_key: key });
+      expect(text).toContain('idempotency_key: printable ASCII only');
+      expect(text).not.toMatch(/did not answer|retry/i);
+      await normalCallWorks();
+    },
+  );
 
   it('a lone surrogate is refused clearly, and so is a search longer than 255 characters', async () => {
     expect(await refused('list_customers', { search: 'Rangi\ud800' })).toContain('search: holds broken text (a lone UTF-16 surrogate');
-    expect(await refused('list_invoices', { sales_channel: 'p'.repeat(256) })).toMatch(/sales_channel: Too big: expected string to have <=255 characters/);
+    expect(await refused('list_invoices', { sales_channel: 'p'.repeat(256) })).toMatch(
+      /sales_channel: Too big: expected string to have <=255 characters/,
+    );
     expect(await refused('list_customers', { search: 's'.repeat(256) })).toContain('search');
     await normalCallWorks();
   });

@@ -2,9 +2,9 @@
 // the negotiated version, the exact tools list, a successful call of every tool, and a test-key draft
 // that is shown but not saved.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectClient, EXPECTED_VERSION, textOf, type Connected, type Sdk } from './support/clients.js';
-import { spawnHttpServer, stdioCommand, type HttpServer } from './support/server.js';
+import { type Connected, connectClient, EXPECTED_VERSION, type Sdk, textOf } from './support/clients.js';
 import { ALL_TOOLS, DRAFT, TOOL_CALLS } from './support/expect.js';
+import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 
 let http: HttpServer;
 beforeAll(async () => {

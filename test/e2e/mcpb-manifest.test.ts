@@ -23,7 +23,11 @@ describe('the MCP Bundle manifest', () => {
     expect(Object.keys(manifest.user_config).sort()).toEqual(['base_url', 'key_id', 'read_only', 'secret', 'webhook_secret']);
     expect(manifest.user_config.secret.sensitive).toBe(true);
     expect(manifest.user_config.webhook_secret.sensitive).toBe(true);
-    expect(manifest.server.mcp_config.env).toMatchObject({ SVC_BASE_URL: '${user_config.base_url}', SVC_KEY_ID: '${user_config.key_id}', SVC_SECRET: '${user_config.secret}' });
+    expect(manifest.server.mcp_config.env).toMatchObject({
+      SVC_BASE_URL: '${user_config.base_url}',
+      SVC_KEY_ID: '${user_config.key_id}',
+      SVC_SECRET: '${user_config.secret}',
+    });
   });
 
   it.each([
@@ -31,7 +35,10 @@ describe('the MCP Bundle manifest', () => {
     ['empty, read only', 'true'],
   ])('with the fields %s, runs on the built-in sandbox', async (_name, readOnly) => {
     const env = Object.fromEntries(
-      Object.entries(manifest.server.mcp_config.env as Record<string, string>).map(([k, v]) => [k, v === '${user_config.read_only}' ? readOnly : '']),
+      Object.entries(manifest.server.mcp_config.env as Record<string, string>).map(([k, v]) => [
+        k,
+        v === '${user_config.read_only}' ? readOnly : '',
+      ]),
     );
     const mcp = await connectClient('v2', { stdio: { command: process.execPath, args: [CLI], env: serverEnv(env) } });
     try {

@@ -10,7 +10,7 @@ import { businessOps } from '../contract/events-ops.js';
 import { listAll, signIn } from '../contract/sandbox-http.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { modernWatcher } from './support/mcp-watchers.js';
-import { spawnHttpServer, type HttpServer } from './support/server.js';
+import { type HttpServer, spawnHttpServer } from './support/server.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
@@ -21,7 +21,11 @@ afterAll(async () => {
 });
 
 /** The service calls a server logged (at debug), list reads and gets alike. */
-const serviceCalls = (server: HttpServer): number => server.stderr().split('\n').filter((l) => l.includes('"msg":"service call"')).length;
+const serviceCalls = (server: HttpServer): number =>
+  server
+    .stderr()
+    .split('\n')
+    .filter((l) => l.includes('"msg":"service call"')).length;
 
 describe('two servers on one mirror file', () => {
   it('one syncs, both announce, and the file matches the API', async () => {
@@ -51,7 +55,10 @@ describe('two servers on one mirror file', () => {
         expect(JSON.stringify(feed)).toContain(`"id":${Number(sent!.record.split('/').pop())}`);
       }
       const calls = servers.map(serviceCalls);
-      expect(calls.filter((n) => n > 0), `service calls per server: ${calls}`).toHaveLength(1);
+      expect(
+        calls.filter((n) => n > 0),
+        `service calls per server: ${calls}`,
+      ).toHaveLength(1);
       const stored = (await inspectMirrorFile(path)).counts;
       expect(stored?.invoices).toBe((await listAll(session, '/api/v1/invoices')).length);
       expect(stored?.payments).toBe((await listAll(session, '/api/v1/payments')).length);

@@ -3,7 +3,7 @@
 // client, and the sandbox imported as a library through the package's export. The install holds only
 // what the bundle needs.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,16 +20,31 @@ let app: string;
 let installLog: string;
 
 const inApp = (command: string, args: string[]): string =>
-  execFileSync(command, args, { cwd: app, encoding: 'utf8', env: serverEnv({ npm_config_update_notifier: 'false' }), stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync(command, args, {
+    cwd: app,
+    encoding: 'utf8',
+    env: serverEnv({ npm_config_update_notifier: 'false' }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'invoicing-mcp-pack-'));
-  const packed = JSON.parse(execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const packed = JSON.parse(
+    execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  );
   app = join(tmp, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-test', private: true, type: 'module' }));
   const env = { ...process.env, npm_config_update_notifier: 'false' };
-  const install = spawnSync(npm, ['install', join(tmp, packed[0].filename), '--prefer-offline', '--no-audit', '--no-fund'], { cwd: app, encoding: 'utf8', env });
+  const install = spawnSync(npm, ['install', join(tmp, packed[0].filename), '--prefer-offline', '--no-audit', '--no-fund'], {
+    cwd: app,
+    encoding: 'utf8',
+    env,
+  });
   installLog = `${install.stdout}${install.stderr}`;
   if (install.status !== 0) throw new Error(`npm install failed:\n${installLog}`);
 }, 180_000);
@@ -41,7 +56,8 @@ afterAll(() => {
 describe('the packed package, installed into an empty directory', () => {
   it('installs the bundle, the sandbox library and its types, and no tsc output', () => {
     const dir = join(app, 'node_modules', 'invoicing-mcp');
-    for (const f of ['dist/bin/invoicing-mcp.mjs', 'dist/lib/sandbox.mjs', 'dist/types/sandbox/index.d.ts', 'LICENSE', 'README.md']) expect(existsSync(join(dir, f)), f).toBe(true);
+    for (const f of ['dist/bin/invoicing-mcp.mjs', 'dist/lib/sandbox.mjs', 'dist/types/sandbox/index.d.ts', 'LICENSE', 'README.md'])
+      expect(existsSync(join(dir, f)), f).toBe(true);
     for (const f of ['dist/src', 'dist/tools', 'dist/prompts']) expect(existsSync(join(dir, f)), f).toBe(false);
   });
 

@@ -1,6 +1,6 @@
 // A newcomer's path: start the built CLI's sandbox, copy the keys it prints into the README's curl
 // commands, and run them as written.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

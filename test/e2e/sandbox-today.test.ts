@@ -1,9 +1,9 @@
 // `invoicing-mcp sandbox --today YYYY-MM-DD` from the built CLI: the JSON line and the admin clock say the
 // pinned day, and the books end the day before; a date that is not one is refused with the usage.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, listAll, signIn, type SandboxHandle } from '../contract/sandbox-http.js';
+import { admin, listAll, type SandboxHandle, signIn } from '../contract/sandbox-http.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const cli = `${root}dist/bin/invoicing-mcp.mjs`;
@@ -11,7 +11,9 @@ let child: ChildProcess;
 let ready: { base_url: string; admin_token: string; keys: SandboxHandle['keys']; today: string };
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--json', '--today', '2030-01-31'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, [cli, 'sandbox', '--port', '0', '--json', '--today', '2030-01-31'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines = createInterface({ input: child.stdout! });
   ready = await new Promise((resolve) => lines.once('line', (line) => resolve(JSON.parse(line))));
 });

@@ -2,11 +2,11 @@
 // version, a batch, a line that is not JSON, and 20,000 bad lines in a row. Each is answered where it
 // carries an id (-32600, or -32700 for broken JSON), the log gets a line per kind rather than per line, and
 // then a real SDK client of either era starts its session on the same process and is served.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
-import { StdioServerTransport as ModernLines } from '@modelcontextprotocol/server/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioServerTransport as LegacyLines } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StdioServerTransport as ModernLines } from '@modelcontextprotocol/server/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from './support/expect.js';
 import { stdioCommand } from './support/server.js';
@@ -98,7 +98,10 @@ describe.each([
     try {
       const tools = await client.listTools();
       expect(tools.tools.length).toBe(ALL_TOOLS.length);
-      const listed = (await client.callTool({ name: 'list_customers', arguments: { per_page: 1 } })) as { isError?: boolean; content: { text: string }[] };
+      const listed = (await client.callTool({ name: 'list_customers', arguments: { per_page: 1 } })) as {
+        isError?: boolean;
+        content: { text: string }[];
+      };
       expect(listed.isError).toBeFalsy();
       expect(listed.content[0]?.text).toMatch(/^customers 1-1 of \d+/);
     } finally {

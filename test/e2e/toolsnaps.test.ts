@@ -1,7 +1,8 @@
 // Every tool as the built server advertises it over stdio, against test/__toolsnaps__/<tool>.json, so a
 // change to what models read shows in review. `npm run toolsnaps` (UPDATE_TOOLSNAPS=1) rewrites them.
-import type { Client, Tool } from '@modelcontextprotocol/client';
+
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Client, Tool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBuiltServer } from '../support/stdio-server.js';
 
@@ -14,7 +15,10 @@ let client: Client;
 let tools: Tool[];
 
 const snapshotOf = (tool: Tool) => Object.fromEntries(FIELDS.map((f) => [f, tool[f]]));
-const stored = (): string[] => readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const stored = (): string[] =>
+  readdirSync(DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
 
 beforeAll(async () => {
   client = await connectBuiltServer();

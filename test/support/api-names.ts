@@ -40,10 +40,30 @@ export const API_REQUIRED: Record<string, readonly string[]> = {
  * so does any id, any formatted string (a pattern or format) and any union, whatever its name.
  */
 export const PLAIN_PROPERTIES = new Set([
-  'page', 'per_page', 'status', 'name', 'email', 'tax_number', 'address', 'line1', 'line2', 'city', 'region',
-  'postal_code', 'notes', 'terms', 'items', 'description', 'barcode', 'sku', 'track_stock', 'low_stock',
+  'page',
+  'per_page',
+  'status',
+  'name',
+  'email',
+  'tax_number',
+  'address',
+  'line1',
+  'line2',
+  'city',
+  'region',
+  'postal_code',
+  'notes',
+  'terms',
+  'items',
+  'description',
+  'barcode',
+  'sku',
+  'track_stock',
+  'low_stock',
   // The answer tools' enumerations, whose values say it all (this_month, last_quarter; day, week, customer).
-  'range', 'group_by',
+  'range',
+  'group_by',
   // A row limit and a switch whose names, types and defaults say it all.
-  'limit', 'with_draft_and_void',
+  'limit',
+  'with_draft_and_void',
 ]);

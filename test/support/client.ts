@@ -1,5 +1,5 @@
 // A client on the test sandbox with short back-offs, logging at trace into a capture.
-import { createApiClient, type ApiClient, type ApiClientDeps, type ClientOptionsInput } from '../../src/api/index.js';
+import { type ApiClient, type ApiClientDeps, type ClientOptionsInput, createApiClient } from '../../src/api/index.js';
 import type { LogCapture } from './logs.js';
 import type { KeyPair, TestSandbox } from './sandbox.js';
 

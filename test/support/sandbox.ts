@@ -1,7 +1,7 @@
 // The sandbox for the client's contract tests: started in-process on an ephemeral port, driven through
 // its admin interface (/_sandbox) over real HTTP, closed after the file.
 import { request } from 'undici';
-import { startSandbox, type KeyPair, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
+import { type KeyPair, type SandboxHandle, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
 
 export type { KeyPair };
 

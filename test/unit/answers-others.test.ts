@@ -5,7 +5,7 @@ import { shortQuantity } from '../../src/books/answers/money.js';
 import { answerQuotes } from '../../src/books/answers/quotes.js';
 import { answerReceived } from '../../src/books/answers/received.js';
 import { answerLowStock } from '../../src/books/answers/stock.js';
-import { TODAY, customer, invoice, payment, product, quote } from './answers-rows.js';
+import { customer, invoice, payment, product, quote, TODAY } from './answers-rows.js';
 
 describe('money received', () => {
   const payments = [
@@ -22,7 +22,11 @@ describe('money received', () => {
       { currency: 'AUD', count: 1, amount: '7.00', allocated: '0.00' },
       { currency: 'NZD', count: 2, amount: '11.00', allocated: '10.10' },
     ]);
-    expect(a.groups.map((g) => [g.key, g.currency, g.amount])).toEqual([['cash', 'NZD', '10.10'], ['card', 'AUD', '7.00'], ['card', 'NZD', '0.90']]);
+    expect(a.groups.map((g) => [g.key, g.currency, g.amount])).toEqual([
+      ['cash', 'NZD', '10.10'],
+      ['card', 'AUD', '7.00'],
+      ['card', 'NZD', '0.90'],
+    ]);
     expect(a.payments.map((p) => p.id)).toEqual([3, 2, 1]);
     expect(a.payments[2]?.paid).toEqual([{ invoice_id: 4, invoice_number: 'INV-00004', amount: '10.10' }]);
   });
@@ -41,7 +45,10 @@ describe('open quotes', () => {
     const a = answerQuotes(quotes, { today: TODAY, expiringDays: 2, limit: 10 });
     expect(a.open).toEqual([{ currency: null, count: 3, value: '12.00' }]);
     expect(a.expiring).toEqual([{ currency: null, count: 2, value: '11.50' }]);
-    expect(a.quotes.map((q) => [q.id, q.days_left])).toEqual([[5, 0], [1, 2]]);
+    expect(a.quotes.map((q) => [q.id, q.days_left])).toEqual([
+      [5, 0],
+      [1, 2],
+    ]);
   });
 });
 
@@ -51,9 +58,19 @@ describe('low stock per branch', () => {
     { branch_id: 2, branch: 'Wellington', on_hand: b },
   ];
   const products = [
-    product({ id: 1, stock: { on_hand: '30.000000', reorder_level: '10.000000', low: false, branches: branches('25.000000', '5.000000') } }),
-    product({ id: 2, stock: { on_hand: '20.500000', reorder_level: '10.000000', low: false, branches: branches('10.000000', '10.500000') } }),
-    product({ id: 3, is_active: false, stock: { on_hand: '0.000000', reorder_level: '10.000000', low: true, branches: branches('0.000000', '0.000000') } }),
+    product({
+      id: 1,
+      stock: { on_hand: '30.000000', reorder_level: '10.000000', low: false, branches: branches('25.000000', '5.000000') },
+    }),
+    product({
+      id: 2,
+      stock: { on_hand: '20.500000', reorder_level: '10.000000', low: false, branches: branches('10.000000', '10.500000') },
+    }),
+    product({
+      id: 3,
+      is_active: false,
+      stock: { on_hand: '0.000000', reorder_level: '10.000000', low: true, branches: branches('0.000000', '0.000000') },
+    }),
   ];
 
   it("compares each branch's own stock with the reorder level, not the total", () => {
@@ -61,7 +78,10 @@ describe('low stock per branch', () => {
     expect(a.items).toEqual([
       { product_id: 1, name: 'Product 1', sku: null, branch_id: 2, branch: 'Wellington', on_hand: '5', reorder_level: '10', short_by: '5' },
     ]);
-    expect(answerLowStock(products).items.map((i) => [i.branch_id, i.product_id])).toEqual([[1, 2], [2, 1]]);
+    expect(answerLowStock(products).items.map((i) => [i.branch_id, i.product_id])).toEqual([
+      [1, 2],
+      [2, 1],
+    ]);
     expect(() => answerLowStock(products, 'Nelson')).toThrow(/no branch "Nelson": the branches are Auckland \(1\), Wellington \(2\)/);
   });
 });
@@ -72,11 +92,18 @@ describe('find and one customer', () => {
     customer({ id: 2, name: 'Tui Bakery', status: 'archived' }),
     customer({ id: 3, name: 'Kea Cafe', code: 'CUS-00077' }),
   ];
-  const products = [product({ id: 7, name: 'Cedar Bracket 90mm', sku: 'CB-90' }), product({ id: 8, name: 'Cedar Plank', barcode: '9400000000017' })];
+  const products = [
+    product({ id: 7, name: 'Cedar Bracket 90mm', sku: 'CB-90' }),
+    product({ id: 8, name: 'Cedar Plank', barcode: '9400000000017' }),
+  ];
   const invoices = [invoice({ id: 421, number: 'INV-00421' })];
 
   it('searches each term across kinds: names by every word (plurals too), codes, numbers, SKUs and barcodes exactly', () => {
-    const found = findInBooks({ customers, invoices, quotes: [], products }, ['Tui Logistics', 'cedar brackets', 'inv-00421', '9400000000017', 'CUS-00077'], 5);
+    const found = findInBooks(
+      { customers, invoices, quotes: [], products },
+      ['Tui Logistics', 'cedar brackets', 'inv-00421', '9400000000017', 'CUS-00077'],
+      5,
+    );
     expect(found.map((f) => [f.customers.map((c) => c.id), f.invoices.map((i) => i.id), f.products.map((p) => p.id)])).toEqual([
       [[1], [], []],
       [[], [], [7]],
@@ -90,7 +117,11 @@ describe('find and one customer', () => {
     expect(resolveCustomer(customers, '3').map((c) => c.id)).toEqual([3]);
     expect(resolveCustomer(customers, 'cus-00077').map((c) => c.id)).toEqual([3]);
     expect(resolveCustomer(customers, 'accounts@tui.example').map((c) => c.id)).toEqual([1]);
-    expect(resolveCustomer(customers, 'tui').map((c) => c.id).sort()).toEqual([1, 2]);
+    expect(
+      resolveCustomer(customers, 'tui')
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([1, 2]);
   });
 
   it("sums one customer's balance and past due per currency and keeps their latest payments", () => {
@@ -100,10 +131,22 @@ describe('find and one customer', () => {
       invoice({ id: 3, balance: '99.00', customer_id: 3 }),
       invoice({ id: 4, balance: '0.00', status: 'paid' }),
     ];
-    const pays = [payment({ id: 1, payment_date: '2026-01-01' }), payment({ id: 2, payment_date: '2026-11-01' }), payment({ id: 3, payment_date: '2026-06-01' })];
-    const a = answerCustomer(customers[0]!, { invoices: own, payments: pays, quotes: [quote({ id: 9 }), quote({ id: 10, status: 'declined' })] }, TODAY, 2);
+    const pays = [
+      payment({ id: 1, payment_date: '2026-01-01' }),
+      payment({ id: 2, payment_date: '2026-11-01' }),
+      payment({ id: 3, payment_date: '2026-06-01' }),
+    ];
+    const a = answerCustomer(
+      customers[0]!,
+      { invoices: own, payments: pays, quotes: [quote({ id: 9 }), quote({ id: 10, status: 'declined' })] },
+      TODAY,
+      2,
+    );
     expect(a.balances).toEqual([{ currency: 'NZD', count: 2, balance: '12.50', past_due: '2.50' }]);
-    expect(a.unpaid.map((i) => [i.id, i.days_past_due])).toEqual([[2, 22], [1, 0]]);
+    expect(a.unpaid.map((i) => [i.id, i.days_past_due])).toEqual([
+      [2, 22],
+      [1, 0],
+    ]);
     expect(a.payments.map((p) => p.id)).toEqual([2, 3]);
     expect(a.open_quotes.map((q) => q.id)).toEqual([9]);
   });

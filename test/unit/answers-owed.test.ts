@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ageBand, answerOwed } from '../../src/books/answers/owed.js';
-import { TODAY, invoice } from './answers-rows.js';
+import { invoice, TODAY } from './answers-rows.js';
 
 const rows = [
   invoice({ id: 1, due_date: '2026-11-30', balance: '100.10' }), // not yet due
@@ -15,7 +15,17 @@ const rows = [
 
 describe('what is owed', () => {
   it('bands days past due: not due, 1-30, 31-60, 61-90, over 90', () => {
-    expect([0, -3, 1, 30, 31, 60, 61, 90, 91].map(ageBand)).toEqual(['not_due', 'not_due', '1_30', '1_30', '31_60', '31_60', '61_90', '61_90', 'over_90']);
+    expect([0, -3, 1, 30, 31, 60, 61, 90, 91].map(ageBand)).toEqual([
+      'not_due',
+      'not_due',
+      '1_30',
+      '1_30',
+      '31_60',
+      '31_60',
+      '61_90',
+      '61_90',
+      'over_90',
+    ]);
   });
 
   it('sums receivables exactly per currency, never across currencies, leaving out draft, void and nothing owed', () => {

@@ -23,7 +23,16 @@ export function invoice(over: Partial<InvoiceRow> & { id: number }): InvoiceRow 
 }
 
 export function line(over: Partial<LineRow> & { invoice_id: number }): LineRow {
-  return { position: 0, description: 'Cedar bracket', quantity: '1.000000', unit_price: '10.00', tax_amount: '1.50', line_total: '10.00', product_id: 7, ...over };
+  return {
+    position: 0,
+    description: 'Cedar bracket',
+    quantity: '1.000000',
+    unit_price: '10.00',
+    tax_amount: '1.50',
+    line_total: '10.00',
+    product_id: 7,
+    ...over,
+  };
 }
 
 export function payment(over: Partial<PaymentRow> & { id: number }): PaymentRow {
@@ -57,7 +66,14 @@ export function quote(over: Partial<QuoteRow> & { id: number }): QuoteRow {
 }
 
 export function customer(over: Partial<CustomerRow> & { id: number }): CustomerRow {
-  return { code: `CUS-${String(over.id).padStart(5, '0')}`, name: `Customer ${over.id}`, email: null, status: 'active', updated_at: '2026-01-01T00:00:00+13:00', ...over };
+  return {
+    code: `CUS-${String(over.id).padStart(5, '0')}`,
+    name: `Customer ${over.id}`,
+    email: null,
+    status: 'active',
+    updated_at: '2026-01-01T00:00:00+13:00',
+    ...over,
+  };
 }
 
 export function product(over: Partial<ProductRow> & { id: number }): ProductRow {

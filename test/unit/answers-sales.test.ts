@@ -1,8 +1,8 @@
-import { fromScaled, unitsOf } from '../../src/books/sqlite/exact-sums.js';
 import { describe, expect, it } from 'vitest';
 import { periodOf, resolveRange } from '../../src/books/answers/dates.js';
 import { answerSales, lineSumsOf, salesInvoices } from '../../src/books/answers/sales.js';
-import { TODAY, invoice, line } from './answers-rows.js';
+import { fromScaled, unitsOf } from '../../src/books/sqlite/exact-sums.js';
+import { invoice, line, TODAY } from './answers-rows.js';
 
 const rows = [
   invoice({ id: 1, issue_date: '2026-11-02', subtotal: '10.00', tax_total: '1.50', total: '11.50', sales_channel: 'pos' }),
@@ -51,7 +51,11 @@ describe('sales', () => {
       [null, 'USD', '1.00'],
     ]);
     const week = answerSales(rows, { range, groupBy: 'week', limit: 10 }).groups;
-    expect(week.map((g) => [g.key, g.count])).toEqual([['2026-11-02', 1], ['2026-11-09', 1], ['2026-11-16', 1]]);
+    expect(week.map((g) => [g.key, g.count])).toEqual([
+      ['2026-11-02', 1],
+      ['2026-11-09', 1],
+      ['2026-11-16', 1],
+    ]);
     const top = answerSales(rows, { range, groupBy: 'customer', limit: 1 });
     expect(top.groups.map((g) => g.key)).toEqual([2]);
     expect(top.groups_left_out).toBe(2);
@@ -61,14 +65,31 @@ describe('sales', () => {
     const lines = [
       line({ invoice_id: 1, quantity: '2.000000', line_total: '10.00', tax_amount: '1.50' }),
       line({ invoice_id: 2, quantity: '0.500000', line_total: '5.05', tax_amount: '0.76', position: 0 }),
-      line({ invoice_id: 2, quantity: '3.000000', line_total: '15.00', tax_amount: '2.25', position: 1, product_id: null, description: 'Labour' }),
+      line({
+        invoice_id: 2,
+        quantity: '3.000000',
+        line_total: '15.00',
+        tax_amount: '2.25',
+        position: 1,
+        product_id: null,
+        description: 'Labour',
+      }),
       line({ invoice_id: 3, quantity: '9.000000', line_total: '99.00', tax_amount: '0.00' }),
     ];
     const q = { range, groupBy: 'product' as const, limit: 10 };
     const a = answerSales(rows, q, lineSumsOf(salesInvoices(rows, q), lines), new Map([[7, 'Cedar bracket 90mm']]));
     expect(a.groups).toEqual([
       { key: 7, label: 'Cedar bracket 90mm', currency: 'NZD', count: 2, subtotal: '15.05', tax: '2.26', total: '17.31', quantity: '2.5' },
-      { key: null, label: 'lines without a product', currency: 'NZD', count: 1, subtotal: '15.00', tax: '2.25', total: '17.25', quantity: '3' },
+      {
+        key: null,
+        label: 'lines without a product',
+        currency: 'NZD',
+        count: 1,
+        subtotal: '15.00',
+        tax: '2.25',
+        total: '17.25',
+        quantity: '3',
+      },
     ]);
     expect(a.lines).toEqual({ with_lines: 2, invoices: 3 });
   });
@@ -89,8 +110,10 @@ describe('exact sums written back from whole units', () => {
     expect(unitsOf('0.05')).toEqual(['005', 2]);
     expect(unitsOf('42')).toEqual(['42', 0]);
     expect(unitsOf('123456789012345678')).toEqual(['123456789012345678', 0]);
-    for (const odd of ['1e3', '1234567890123456789', '.5', '5.', '1.2.3', '+5', ' 5', '', null]) expect(unitsOf(odd), String(odd)).toEqual([null, null]);
-    for (const [units, places] of [unitsOf('-12.50'), unitsOf('0.05'), unitsOf('6.000000')]) expect(fromScaled(units!, places!)).toMatch(/^-?\d+\.\d+$/);
+    for (const odd of ['1e3', '1234567890123456789', '.5', '5.', '1.2.3', '+5', ' 5', '', null])
+      expect(unitsOf(odd), String(odd)).toEqual([null, null]);
+    for (const [units, places] of [unitsOf('-12.50'), unitsOf('0.05'), unitsOf('6.000000')])
+      expect(fromScaled(units!, places!)).toMatch(/^-?\d+\.\d+$/);
     expect(fromScaled(...(unitsOf('0.05') as [string, number]))).toBe('0.05');
   });
 });

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   errorFromResponse,
-  fieldErrorsOf,
   Forbidden,
+  fieldErrorsOf,
   Invalid,
   MissingScope,
   NotFound,
@@ -46,7 +46,10 @@ describe('errorFromResponse', () => {
 
   it('404 is NotFound, 422 is Invalid with field errors, other 4xx Invalid', () => {
     expect(make(404, { message: 'No invoice 9.' })).toBeInstanceOf(NotFound);
-    const e = make(422, { message: 'The given data was invalid', errors: { 'items.0.quantity': ['must be greater than 0'], name: 'required' } });
+    const e = make(422, {
+      message: 'The given data was invalid',
+      errors: { 'items.0.quantity': ['must be greater than 0'], name: 'required' },
+    });
     expect(e).toBeInstanceOf(Invalid);
     expect((e as Invalid).fieldErrors).toEqual({ 'items.0.quantity': ['must be greater than 0'], name: ['required'] });
     expect(e.message).toMatch(/Fix: items\.0\.quantity: must be greater than 0 \| name: required/);

@@ -19,7 +19,8 @@ describe('queryString', () => {
 describe('isLoopbackHost', () => {
   it('knows 127.0.0.0/8, localhost and ::1', () => {
     for (const h of ['127.0.0.1', '127.255.0.9', 'localhost', 'LOCALHOST', '[::1]']) expect(isLoopbackHost(h)).toBe(true);
-    for (const h of ['128.0.0.1', '127.0.0.256', 'example.com', 'localhost.evil.com', '[::2]', '0.0.0.0']) expect(isLoopbackHost(h)).toBe(false);
+    for (const h of ['128.0.0.1', '127.0.0.256', 'example.com', 'localhost.evil.com', '[::2]', '0.0.0.0'])
+      expect(isLoopbackHost(h)).toBe(false);
   });
 });
 
@@ -41,6 +42,8 @@ describe('isTransientNetworkError', () => {
     expect(isTransientNetworkError(Object.assign(new Error('x'), { code: 'UND_ERR_HEADERS_TIMEOUT' }))).toBe(true);
     expect(isTransientNetworkError(Object.assign(new Error('x'), { code: 'CERT_HAS_EXPIRED' }))).toBe(false);
     expect(isTransientNetworkError(Object.assign(new Error('x'), { code: 'ENOTFOUND' }))).toBe(false);
-    expect(isTransientNetworkError(new Error('x', { cause: Object.assign(new Error('y'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }) }))).toBe(false);
+    expect(isTransientNetworkError(new Error('x', { cause: Object.assign(new Error('y'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }) }))).toBe(
+      false,
+    );
   });
 });

@@ -1,7 +1,7 @@
 // The logger removes credentials at every depth: in objects, messages, errors and their causes.
 import { describe, expect, it } from 'vitest';
-import { redactDeep, redactText } from '../../src/api/redact.js';
 import { Unauthorized } from '../../src/api/errors.js';
+import { redactDeep, redactText } from '../../src/api/redact.js';
 import { captureLogs, findLeaks } from '../support/logs.js';
 
 const SECRET = 'svc_live_0123456789abcdefghij0123456789abcdefghij';
@@ -42,8 +42,14 @@ describe('createLogger', () => {
   it('writes no credential, whatever is logged and however deep', () => {
     const logs = captureLogs('trace');
     const log = logs.logger.child({ component: 'test', token: TOKEN });
-    log.info({ secret: SECRET, webhookSecret: WEBHOOK, headers: { authorization: `Bearer ${TOKEN}`, 'x-service-key': 'svck_live_x' } }, 'signing in');
-    log.debug({ req: { nested: { deeper: { deepest: { access_token: TOKEN, password: 'pw', body: `{"secret":"${SECRET}"}` } } } } }, 'deep');
+    log.info(
+      { secret: SECRET, webhookSecret: WEBHOOK, headers: { authorization: `Bearer ${TOKEN}`, 'x-service-key': 'svck_live_x' } },
+      'signing in',
+    );
+    log.debug(
+      { req: { nested: { deeper: { deepest: { access_token: TOKEN, password: 'pw', body: `{"secret":"${SECRET}"}` } } } } },
+      'deep',
+    );
     log.warn(`message with ${SECRET} and Bearer ${TOKEN}`);
     log.info('interpolated %s and %o', SECRET, { token: TOKEN });
     const cause = new Error(`inner ${TOKEN}`);

@@ -1,7 +1,7 @@
 // The pacer: budget from headers, FIFO order, one probe when spent, holds after 429, bounded waits.
 import { describe, expect, it } from 'vitest';
 import { RateLimited } from '../../src/api/errors.js';
-import { Pacer, UNSTATED_LIMIT_CONCURRENCY, type Slot } from '../../src/api/pacing.js';
+import { Pacer, type Slot, UNSTATED_LIMIT_CONCURRENCY } from '../../src/api/pacing.js';
 
 const ok = (remaining: number, limit = 10) => ({
   status: 200,
@@ -17,7 +17,11 @@ describe('Pacer', () => {
   it('starts up to maxConcurrent before the service has said anything', async () => {
     const p = pacer();
     const started: Slot[] = [];
-    for (let i = 0; i < 6; i++) void p.acquire().then((s) => started.push(s), () => undefined);
+    for (let i = 0; i < 6; i++)
+      void p.acquire().then(
+        (s) => started.push(s),
+        () => undefined,
+      );
     await tick();
     expect(started).toHaveLength(4);
     expect(p.state()).toMatchObject({ limit: null, remaining: null, inFlight: 4, queued: 2 });
@@ -30,7 +34,11 @@ describe('Pacer', () => {
   it('with no cap set, follows the key: one call until the service states its limit, then as many as it allows', async () => {
     const p = pacer({ maxConcurrent: null });
     const started: Slot[] = [];
-    for (let i = 0; i < 60; i++) void p.acquire().then((s) => started.push(s), () => undefined);
+    for (let i = 0; i < 60; i++)
+      void p.acquire().then(
+        (s) => started.push(s),
+        () => undefined,
+      );
     await tick();
     expect(started).toHaveLength(1);
     started[0]?.release(ok(40, 40));
@@ -43,7 +51,11 @@ describe('Pacer', () => {
   it('with no cap set and a service that states no limit, goes on with a few calls at a time', async () => {
     const p = pacer({ maxConcurrent: null });
     const started: Slot[] = [];
-    for (let i = 0; i < 30; i++) void p.acquire().then((s) => started.push(s), () => undefined);
+    for (let i = 0; i < 30; i++)
+      void p.acquire().then(
+        (s) => started.push(s),
+        () => undefined,
+      );
     await tick();
     started[0]?.release({ status: 200, headers: {} });
     await tick();
@@ -57,7 +69,11 @@ describe('Pacer', () => {
     first.release(ok(3, 50));
     expect(p.state()).toMatchObject({ limit: 50, remaining: 3 });
     const started: Slot[] = [];
-    for (let i = 0; i < 10; i++) void p.acquire().then((s) => started.push(s), () => undefined);
+    for (let i = 0; i < 10; i++)
+      void p.acquire().then(
+        (s) => started.push(s),
+        () => undefined,
+      );
     await tick();
     expect(started).toHaveLength(3);
     p.close();
@@ -81,7 +97,11 @@ describe('Pacer', () => {
     const p = pacer({ maxConcurrent: 10 });
     (await p.acquire()).release(ok(0));
     const started: Slot[] = [];
-    for (let i = 0; i < 3; i++) void p.acquire().then((s) => started.push(s), () => undefined);
+    for (let i = 0; i < 3; i++)
+      void p.acquire().then(
+        (s) => started.push(s),
+        () => undefined,
+      );
     await tick();
     expect(started).toHaveLength(1);
     started[0]?.release(ok(9));

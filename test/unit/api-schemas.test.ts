@@ -2,17 +2,17 @@
 // money left as decimal strings; and refuse what cannot be read (a float where money belongs, no id).
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ProductDetailSchema } from '../../src/api/endpoints/reads.js';
 import {
   CustomerPageSchema,
   CustomerSchema,
-  InvoiceSchema,
   InvoicePageSchema,
+  InvoiceSchema,
   PaymentSchema,
   ProductSchema,
   QuoteSchema,
   SessionGrantSchema,
 } from '../../src/api/schemas.js';
-import { ProductDetailSchema } from '../../src/api/endpoints/reads.js';
 
 const customer = {
   id: 1,
@@ -43,7 +43,9 @@ const invoice = {
   portal_url: 'https://x/portal/invoices/abc',
   created_at: '2026-03-01T10:00:00+13:00',
   updated_at: '2026-03-01T10:00:00+13:00',
-  items: [{ description: 'Widget', quantity: '1.000000', unit_price: '100.00', tax_amount: '15.00', line_total: '100.00', product_id: null }],
+  items: [
+    { description: 'Widget', quantity: '1.000000', unit_price: '100.00', tax_amount: '15.00', line_total: '100.00', product_id: null },
+  ],
 };
 
 describe('schemas', () => {
@@ -81,9 +83,52 @@ describe('schemas', () => {
   });
 
   it('read every record kind', () => {
-    expect(QuoteSchema.parse({ id: 1, number: 'QUO-1', status: 'sent', customer: { id: 1, name: 'K' }, issue_date: '2026-01-01', valid_until: '2026-02-01', total: '1.00', accepted_at: null, updated_at: 't' }).id).toBe(1);
-    expect(PaymentSchema.parse({ id: 1, customer: { id: 1, name: 'K' }, amount: '5.00', currency: 'NZD', payment_date: '2026-01-01', method: 'crypto', reference: 'r', allocations: [{ invoice_id: 7, invoice_number: 'INV-7', amount: '5.00' }], created_at: 't' }).method).toBe('crypto');
-    expect(ProductSchema.parse({ id: 1, name: 'W', sku: null, barcode: null, type: 'bundle', description: '', default_price: '9.50', is_active: true, track_stock: true, stock: { on_hand: '3.000000', reorder_level: '5.000000', low: true, branches: [{ branch_id: 1, branch: 'North', on_hand: '3.000000' }] }, updated_at: 't' }).type).toBe('bundle');
+    expect(
+      QuoteSchema.parse({
+        id: 1,
+        number: 'QUO-1',
+        status: 'sent',
+        customer: { id: 1, name: 'K' },
+        issue_date: '2026-01-01',
+        valid_until: '2026-02-01',
+        total: '1.00',
+        accepted_at: null,
+        updated_at: 't',
+      }).id,
+    ).toBe(1);
+    expect(
+      PaymentSchema.parse({
+        id: 1,
+        customer: { id: 1, name: 'K' },
+        amount: '5.00',
+        currency: 'NZD',
+        payment_date: '2026-01-01',
+        method: 'crypto',
+        reference: 'r',
+        allocations: [{ invoice_id: 7, invoice_number: 'INV-7', amount: '5.00' }],
+        created_at: 't',
+      }).method,
+    ).toBe('crypto');
+    expect(
+      ProductSchema.parse({
+        id: 1,
+        name: 'W',
+        sku: null,
+        barcode: null,
+        type: 'bundle',
+        description: '',
+        default_price: '9.50',
+        is_active: true,
+        track_stock: true,
+        stock: {
+          on_hand: '3.000000',
+          reorder_level: '5.000000',
+          low: true,
+          branches: [{ branch_id: 1, branch: 'North', on_hand: '3.000000' }],
+        },
+        updated_at: 't',
+      }).type,
+    ).toBe('bundle');
     expect(SessionGrantSchema.parse({ access_token: 'svcat_x', expires_in: 3600 }).scopes).toBeUndefined();
   });
 

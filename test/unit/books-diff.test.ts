@@ -19,7 +19,13 @@ const kinds = (events: { kind: string }[]) => events.map((e) => e.kind);
 describe('diffEvents', () => {
   it('invoice.sent and invoice.paid when an invoice reaches those states, not for other changes', () => {
     const [sent] = diffEvents('invoices', inv('draft', '00'), inv('sent', '00'), warm);
-    expect(sent).toMatchObject({ kind: 'invoice.sent', source: 'poll', record: { kind: 'invoices', id: 5 }, related: [], createdAt: '2026-11-23T00:00:00.000Z' });
+    expect(sent).toMatchObject({
+      kind: 'invoice.sent',
+      source: 'poll',
+      record: { kind: 'invoices', id: 5 },
+      related: [],
+      createdAt: '2026-11-23T00:00:00.000Z',
+    });
     expect(sent?.id).toMatch(/^poll_[0-9a-f]{24}$/);
     expect(diffEvents('invoices', inv('sent', '00'), inv('sent', '01'), warm)).toEqual([]);
     expect(diffEvents('invoices', inv('sent', '01'), inv('part_paid', '02'), warm)).toEqual([]);
@@ -29,14 +35,26 @@ describe('diffEvents', () => {
 
   it('the same change gives the same event id (so the bus drops a second report)', () => {
     const a = diffEvents('quotes', { id: 2, status: 'sent' }, { id: 2, status: 'accepted', updated_at: 'x' }, warm);
-    const b = diffEvents('quotes', undefined, { id: 2, status: 'accepted', updated_at: 'x' }, { newSince: -Infinity, now: () => NOW + 1000 });
+    const b = diffEvents(
+      'quotes',
+      undefined,
+      { id: 2, status: 'accepted', updated_at: 'x' },
+      { newSince: -Infinity, now: () => NOW + 1000 },
+    );
     expect(a[0]?.id).toBe(b[0]?.id);
   });
 
   it("payment.recorded for a new payment, related to its allocations' invoices; never for one already held", () => {
     const payment: Rec = { id: 3, created_at: 'x', allocations: [{ invoice_id: 7 }, { invoice_id: 8 }, { invoice_id: 7 }] };
     const [event] = diffEvents('payments', undefined, payment, warm);
-    expect(event).toMatchObject({ kind: 'payment.recorded', record: { kind: 'payments', id: 3 }, related: [{ kind: 'invoices', id: 7 }, { kind: 'invoices', id: 8 }] });
+    expect(event).toMatchObject({
+      kind: 'payment.recorded',
+      record: { kind: 'payments', id: 3 },
+      related: [
+        { kind: 'invoices', id: 7 },
+        { kind: 'invoices', id: 8 },
+      ],
+    });
     expect(diffEvents('payments', payment, payment, warm)).toEqual([]);
   });
 

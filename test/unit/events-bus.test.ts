@@ -1,8 +1,8 @@
 // The event bus: each event once (by id and by change), invalidation of its records before listeners hear
 // of it, a bounded history newest first, and a listener that throws does not stop the others.
 import { describe, expect, it } from 'vitest';
-import { createEventBus, changeKey } from '../../src/events/bus.js';
-import { EVENTS_FEED_URI, LOW_STOCK_FEED_URI, eventUris, recordKindOf, type BooksEvent } from '../../src/events/event.js';
+import { changeKey, createEventBus } from '../../src/events/bus.js';
+import { type BooksEvent, EVENTS_FEED_URI, eventUris, LOW_STOCK_FEED_URI, recordKindOf } from '../../src/events/event.js';
 
 function event(over: Partial<BooksEvent> = {}): BooksEvent {
   return {
@@ -20,14 +20,25 @@ function event(over: Partial<BooksEvent> = {}): BooksEvent {
 function setup(options: { historySize?: number; memory?: number } = {}) {
   const invalidated: string[] = [];
   const errors: unknown[] = [];
-  const bus = createEventBus({ invalidate: (kind, id) => invalidated.push(`${kind}/${id}`), onListenerError: (e) => errors.push(e), ...options });
+  const bus = createEventBus({
+    invalidate: (kind, id) => invalidated.push(`${kind}/${id}`),
+    onListenerError: (e) => errors.push(e),
+    ...options,
+  });
   return { bus, invalidated, errors };
 }
 
 describe('event URIs', () => {
   it('names the record, the related records, the feed; products also the low-stock feed', () => {
     expect(eventUris(event())).toEqual(['invoicing://invoices/7', EVENTS_FEED_URI]);
-    const payment = event({ kind: 'payment.recorded', record: { kind: 'payments', id: 3 }, related: [{ kind: 'invoices', id: 7 }, { kind: 'invoices', id: 8 }] });
+    const payment = event({
+      kind: 'payment.recorded',
+      record: { kind: 'payments', id: 3 },
+      related: [
+        { kind: 'invoices', id: 7 },
+        { kind: 'invoices', id: 8 },
+      ],
+    });
     expect(eventUris(payment)).toEqual(['invoicing://payments/3', 'invoicing://invoices/7', 'invoicing://invoices/8', EVENTS_FEED_URI]);
     const low = event({ kind: 'stock.low', record: { kind: 'products', id: 4 } });
     expect(eventUris(low)).toEqual(['invoicing://products/4', LOW_STOCK_FEED_URI, EVENTS_FEED_URI]);
@@ -49,8 +60,26 @@ describe('createEventBus', () => {
 
   it('publishes two webhooks of one record with the same stamp: their ids make them two events', () => {
     const { bus } = setup();
-    expect(bus.publish(event({ id: 'evt_low_1', kind: 'stock.low', record: { kind: 'products', id: 4 }, data: { id: 4, updated_at: '2026-11-23T10:00:00+13:00' } }))).toBe(true);
-    expect(bus.publish(event({ id: 'evt_low_2', kind: 'stock.low', record: { kind: 'products', id: 4 }, data: { id: 4, updated_at: '2026-11-23T10:00:00+13:00' } }))).toBe(true);
+    expect(
+      bus.publish(
+        event({
+          id: 'evt_low_1',
+          kind: 'stock.low',
+          record: { kind: 'products', id: 4 },
+          data: { id: 4, updated_at: '2026-11-23T10:00:00+13:00' },
+        }),
+      ),
+    ).toBe(true);
+    expect(
+      bus.publish(
+        event({
+          id: 'evt_low_2',
+          kind: 'stock.low',
+          record: { kind: 'products', id: 4 },
+          data: { id: 4, updated_at: '2026-11-23T10:00:00+13:00' },
+        }),
+      ),
+    ).toBe(true);
     expect(bus.recent().map((e) => e.id)).toEqual(['evt_low_2', 'evt_low_1']);
   });
 
@@ -76,9 +105,18 @@ describe('createEventBus', () => {
     const { bus, invalidated } = setup();
     const seen: { invalidatedThen: string[]; uris: readonly string[] }[] = [];
     bus.listen((_e, uris) => seen.push({ invalidatedThen: [...invalidated], uris }));
-    bus.publish(event({ kind: 'payment.recorded', record: { kind: 'payments', id: 3 }, related: [{ kind: 'invoices', id: 7 }], data: { id: 3, created_at: 'x' } }));
+    bus.publish(
+      event({
+        kind: 'payment.recorded',
+        record: { kind: 'payments', id: 3 },
+        related: [{ kind: 'invoices', id: 7 }],
+        data: { id: 3, created_at: 'x' },
+      }),
+    );
     expect(invalidated).toEqual(['payments/3', 'invoices/7']);
-    expect(seen).toEqual([{ invalidatedThen: ['payments/3', 'invoices/7'], uris: ['invoicing://payments/3', 'invoicing://invoices/7', EVENTS_FEED_URI] }]);
+    expect(seen).toEqual([
+      { invalidatedThen: ['payments/3', 'invoices/7'], uris: ['invoicing://payments/3', 'invoicing://invoices/7', EVENTS_FEED_URI] },
+    ]);
     bus.publish(event({ kind: 'payment.recorded', record: { kind: 'payments', id: 3 }, data: { id: 3, created_at: 'x' } }));
     expect(invalidated).toHaveLength(2);
   });

@@ -6,20 +6,27 @@ import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../src/mcp/json-body.js';
 import { parseServeOptions } from '../../src/serve-options.js';
 
 describe('the Host and Origin guard', () => {
-  it.each(['127.0.0.1', '127.0.0.2', '127.1.2.3', '127.0.0.001', 'LOCALHOST', 'localhost', '::1'])('bound to %s, refuses a rebinding Host and a foreign Origin', (host) => {
-    const guard = hostGuard({ host, allowedHosts: [], allowedOrigins: [] });
-    expect(guard.problem({ host: 'rebind.evil.example:8765' })).toMatch(/not served here/);
-    expect(guard.problem({ host: 'rebind.evil.example' })).toMatch(/not served here/);
-    expect(guard.problem({ host: undefined })).toMatch(/not served here/);
-    expect(guard.problem({ host: '127.0.0.1:8765', origin: 'https://evil.example' })).toMatch(/Origin/);
-    expect(guard.problem({ host: '127.0.0.1:8765', origin: 'null' })).toMatch(/Origin/);
-    expect(guard.problem({ host: 'localhost:8765', origin: 'http://localhost:3000' })).toBeNull();
-    expect(guard.problem({ host: '[::1]:8765' })).toBeNull();
-    expect(guard.problem({ host: `${host.includes(':') ? `[${host}]` : host}:8765` })).toBeNull();
-  });
+  it.each(['127.0.0.1', '127.0.0.2', '127.1.2.3', '127.0.0.001', 'LOCALHOST', 'localhost', '::1'])(
+    'bound to %s, refuses a rebinding Host and a foreign Origin',
+    (host) => {
+      const guard = hostGuard({ host, allowedHosts: [], allowedOrigins: [] });
+      expect(guard.problem({ host: 'rebind.evil.example:8765' })).toMatch(/not served here/);
+      expect(guard.problem({ host: 'rebind.evil.example' })).toMatch(/not served here/);
+      expect(guard.problem({ host: undefined })).toMatch(/not served here/);
+      expect(guard.problem({ host: '127.0.0.1:8765', origin: 'https://evil.example' })).toMatch(/Origin/);
+      expect(guard.problem({ host: '127.0.0.1:8765', origin: 'null' })).toMatch(/Origin/);
+      expect(guard.problem({ host: 'localhost:8765', origin: 'http://localhost:3000' })).toBeNull();
+      expect(guard.problem({ host: '[::1]:8765' })).toBeNull();
+      expect(guard.problem({ host: `${host.includes(':') ? `[${host}]` : host}:8765` })).toBeNull();
+    },
+  );
 
   it('takes --allowed-hosts and --allowed-origins on loopback too', () => {
-    const guard = hostGuard({ host: '127.0.0.1', allowedHosts: ['mcp.example.com'], allowedOrigins: ['app.example.com', 'moz-extension://*'] });
+    const guard = hostGuard({
+      host: '127.0.0.1',
+      allowedHosts: ['mcp.example.com'],
+      allowedOrigins: ['app.example.com', 'moz-extension://*'],
+    });
     expect(guard.problem({ host: 'MCP.example.com:443', origin: 'https://app.example.com' })).toBeNull();
     expect(guard.problem({ host: '127.0.0.1', origin: 'moz-extension://abcdef' })).toBeNull();
     expect(guard.problem({ host: 'other.example.com' })).not.toBeNull();
@@ -35,9 +42,14 @@ describe('the Host and Origin guard', () => {
 });
 
 describe('--http-token', () => {
-  it.each(['', '                    ', 'a token with spaces in it', 'tökén-with-non-ascii-chars', 'tab\there-0123456789abc', 'short'])('refuses %j', (token) => {
-    expect(() => parseServeOptions(['--http', '--http-token', token], {})).toThrow(/--http-token must be at least 16 printable ASCII characters without spaces/);
-  });
+  it.each(['', '                    ', 'a token with spaces in it', 'tökén-with-non-ascii-chars', 'tab\there-0123456789abc', 'short'])(
+    'refuses %j',
+    (token) => {
+      expect(() => parseServeOptions(['--http', '--http-token', token], {})).toThrow(
+        /--http-token must be at least 16 printable ASCII characters without spaces/,
+      );
+    },
+  );
 
   it('takes a long printable token', () => {
     expect(parseServeOptions(['--http', '--http-token', 'Abc-123_~!@#$%^&*()=+'], {}).httpToken).toBe('Abc-123_~!@#$%^&*()=+');
@@ -52,7 +64,10 @@ describe('the HTTP limit flags', () => {
   });
 
   it('take seconds (fractions too) and counts, from flags or variables', () => {
-    const o = parseServeOptions(['--headers-timeout', '0.5', '--request-timeout', '2'], { INVOICING_MCP_MAX_CONNECTIONS: '64', INVOICING_MCP_MAX_SESSIONS: '10' });
+    const o = parseServeOptions(['--headers-timeout', '0.5', '--request-timeout', '2'], {
+      INVOICING_MCP_MAX_CONNECTIONS: '64',
+      INVOICING_MCP_MAX_SESSIONS: '10',
+    });
     expect(o.limits).toMatchObject({ headersTimeoutMs: 500, requestTimeoutMs: 2000, maxConnections: 64 });
     expect(o.maxSessions).toBe(10);
   });

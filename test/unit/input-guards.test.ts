@@ -1,8 +1,8 @@
 // What the server does with bad input before it reaches a tool: strict arguments, resource ids, the id
 // of a stdio line too big to parse, and the log that counts repeats instead of writing each.
 import { Writable } from 'node:stream';
-import * as z from 'zod/v4';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/v4';
 import { throttledLog } from '../../src/log-throttle.js';
 import { createLogger } from '../../src/logger.js';
 import { decimalId } from '../../src/mcp/resource-id.js';
@@ -20,19 +20,33 @@ describe('tool arguments', () => {
     expect(issue?.message).toBe('unknown argument "name": list_things takes search, lines. Nothing was done; call again without it.');
   });
   it('refuse an unknown field inside a list item, saying where', () => {
-    const [issue] = argumentProblems('t', schema, { lines: [{ description: 'a', quantity: 1 }, { description: 'b', quantity: 1, price: 2 }] });
+    const [issue] = argumentProblems('t', schema, {
+      lines: [
+        { description: 'a', quantity: 1 },
+        { description: 'b', quantity: 1, price: 2 },
+      ],
+    });
     expect(issue?.message).toMatch(/^unknown field "price" in lines\[1\]: that object takes description, quantity\./);
   });
   it('refuse a lone surrogate anywhere, and take paired ones', () => {
     expect(argumentProblems('t', schema, { search: 'caf\ud800' })[0]?.path).toEqual(['search']);
-    expect(argumentProblems('t', schema, { lines: [{ description: '\udc00', quantity: 1 }] })[0]?.path).toEqual(['lines', 0, 'description']);
+    expect(argumentProblems('t', schema, { lines: [{ description: '\udc00', quantity: 1 }] })[0]?.path).toEqual([
+      'lines',
+      0,
+      'description',
+    ]);
     expect(argumentProblems('t', schema, { search: 'emoji 😀 ok' })).toEqual([]);
   });
 });
 
 describe('resource ids', () => {
-  it.each([['16', 16], ['9007199254740991', 9007199254740991]])('%s is %d', (raw, id) => expect(decimalId(raw)).toBe(id));
-  it.each(['0x10', '1e3', '016', '0', '-1', ' 7', '7 ', '1.0', '', '+5', '٣'])('%j names no record', (raw) => expect(decimalId(raw)).toBeNaN());
+  it.each([
+    ['16', 16],
+    ['9007199254740991', 9007199254740991],
+  ])('%s is %d', (raw, id) => expect(decimalId(raw)).toBe(id));
+  it.each(['0x10', '1e3', '016', '0', '-1', ' 7', '7 ', '1.0', '', '+5', '٣'])('%j names no record', (raw) =>
+    expect(decimalId(raw)).toBeNaN(),
+  );
 });
 
 describe('the id of a stdio message too big to parse', () => {
@@ -47,7 +61,10 @@ describe('the id of a stdio message too big to parse', () => {
 describe('the throttled log', () => {
   it('writes the first of a kind at once and the rest as one count when the window ends', async () => {
     const lines: any[] = [];
-    const logger = createLogger({ level: 'debug', destination: new Writable({ write: (c, _e, done) => (lines.push(JSON.parse(String(c))), done()) }) });
+    const logger = createLogger({
+      level: 'debug',
+      destination: new Writable({ write: (c, _e, done) => (lines.push(JSON.parse(String(c))), done()) }),
+    });
     const log = throttledLog(logger, 100);
     for (let i = 0; i < 1000; i++) log('bad-line', 'warn', { n: i }, 'a bad line');
     log('other', 'debug', {}, 'another kind');

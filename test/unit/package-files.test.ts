@@ -19,7 +19,11 @@ const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {
 };
 
 function packedFiles(): Set<string> {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return new Set((JSON.parse(out)[0].files as Array<{ path: string }>).map((f) => f.path));
 }
 
@@ -33,13 +37,26 @@ describe('the npm package', () => {
   const files = packedFiles();
 
   it('holds the bundle, the sandbox library with its types, LICENSE, README and server.json', () => {
-    for (const f of ['dist/bin/invoicing-mcp.mjs', 'dist/lib/sandbox.mjs', 'dist/types/sandbox/index.d.ts', 'LICENSE', 'README.md', 'server.json', 'package.json']) {
+    for (const f of [
+      'dist/bin/invoicing-mcp.mjs',
+      'dist/lib/sandbox.mjs',
+      'dist/types/sandbox/index.d.ts',
+      'LICENSE',
+      'README.md',
+      'server.json',
+      'package.json',
+    ]) {
       expect(files.has(f), f).toBe(true);
     }
   });
 
   it('holds no tsc output, source maps or sources', () => {
-    expect([...files].filter((f) => f.startsWith('dist/src/') || f.startsWith('dist/tools/') || f.endsWith('.map') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    expect(
+      [...files].filter(
+        (f) =>
+          f.startsWith('dist/src/') || f.startsWith('dist/tools/') || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+      ),
+    ).toEqual([]);
   });
 
   it('holds every module a packed module imports', () => {
@@ -61,7 +78,12 @@ describe('the npm package', () => {
       bundled.flatMap((file) =>
         importsOf(readFileSync(`${root}${file}`, 'utf8'))
           .filter((spec) => !spec.startsWith('.') && !spec.startsWith('node:'))
-          .map((spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/')),
+          .map((spec) =>
+            spec
+              .split('/')
+              .slice(0, spec.startsWith('@') ? 2 : 1)
+              .join('/'),
+          ),
       ),
     );
     expect([...packages].sort()).toEqual(Object.keys(pkg.dependencies).sort());

@@ -2,19 +2,36 @@
 // variable it names is one the server really reads.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SERVE_USAGE, parseServeOptions } from '../../src/serve-options.js';
+import { parseServeOptions, SERVE_USAGE } from '../../src/serve-options.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const flagTable = readme.slice(readme.indexOf('### Flags'), readme.indexOf('### `invoicing-mcp check`'));
-const rows = new Map([...flagTable.matchAll(/^\| `--([a-z-]+)[^`]*` \| `(INVOICING_MCP_[A-Z_]+)` \|/gm)].map((m) => [m[1] as string, m[2] as string]));
+const rows = new Map(
+  [...flagTable.matchAll(/^\| `--([a-z-]+)[^`]*` \| `(INVOICING_MCP_[A-Z_]+)` \|/gm)].map((m) => [m[1] as string, m[2] as string]),
+);
 const usageFlags = [...new Set([...SERVE_USAGE.matchAll(/--([a-z][a-z-]+)/g)].map((m) => m[1] as string))];
 
 // A value for each flag's variable that differs from the default.
 const SAMPLE: Record<string, string> = {
-  http: '1', port: '9000', host: '127.0.0.2', 'http-token': 'a-token-of-twenty-chars', 'allowed-hosts': 'mcp.example.com',
-  'allowed-origins': 'app.example.com', 'read-only': 'true', toolsets: 'invoices', 'confirm-writes': 'yes', 'log-level': 'debug',
-  'webhook-port': '8787', 'webhook-host': '0.0.0.0', 'headers-timeout': '5', 'request-timeout': '30', 'idle-timeout': '10',
-  'max-connections': '64', 'max-sessions': '50', mirror: '/tmp/books.db', 'max-concurrency': '16',
+  http: '1',
+  port: '9000',
+  host: '127.0.0.2',
+  'http-token': 'a-token-of-twenty-chars',
+  'allowed-hosts': 'mcp.example.com',
+  'allowed-origins': 'app.example.com',
+  'read-only': 'true',
+  toolsets: 'invoices',
+  'confirm-writes': 'yes',
+  'log-level': 'debug',
+  'webhook-port': '8787',
+  'webhook-host': '0.0.0.0',
+  'headers-timeout': '5',
+  'request-timeout': '30',
+  'idle-timeout': '10',
+  'max-connections': '64',
+  'max-sessions': '50',
+  mirror: '/tmp/books.db',
+  'max-concurrency': '16',
 };
 
 describe("the README's flags", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { newIdSequences } from '../../src/sandbox/books.js';
-import { MAIN_BUSINESS, OTHER_BUSINESS, generateBooks } from '../../src/sandbox/seed/index.js';
 import { Money, sum, toAmount } from '../../src/sandbox/money.js';
+import { generateBooks, MAIN_BUSINESS, OTHER_BUSINESS } from '../../src/sandbox/seed/index.js';
 
 const SEED = 20261101;
 const TODAY = '2027-03-15';
@@ -21,7 +21,10 @@ describe('the sample books', () => {
     const other = generateBooks(OTHER_BUSINESS, ids, { scale: 1, seed: SEED, today: TODAY });
     for (const kind of ['customers', 'invoices', 'quotes', 'payments', 'products'] as const) {
       const mainIds = new Set(main[kind].map((r) => r.id));
-      expect(other[kind].every((r) => !mainIds.has(r.id)), kind).toBe(true);
+      expect(
+        other[kind].every((r) => !mainIds.has(r.id)),
+        kind,
+      ).toBe(true);
       expect(other[kind].length, kind).toBeGreaterThan(0);
     }
   });

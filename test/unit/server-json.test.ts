@@ -13,8 +13,31 @@ const pkg = read('package.json');
 
 const SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
 // ServerDetail's properties, and those of an npm package (RegistryPackage over PackageBase).
-const SERVER_FIELDS = ['$schema', '_meta', 'name', 'title', 'description', 'version', 'icons', 'packages', 'remotes', 'repository', 'websiteUrl'];
-const PACKAGE_FIELDS = ['registryType', 'registryBaseUrl', 'identifier', 'version', 'fileSha256', 'runtimeHint', 'transport', 'runtimeArguments', 'packageArguments', 'environmentVariables'];
+const SERVER_FIELDS = [
+  '$schema',
+  '_meta',
+  'name',
+  'title',
+  'description',
+  'version',
+  'icons',
+  'packages',
+  'remotes',
+  'repository',
+  'websiteUrl',
+];
+const PACKAGE_FIELDS = [
+  'registryType',
+  'registryBaseUrl',
+  'identifier',
+  'version',
+  'fileSha256',
+  'runtimeHint',
+  'transport',
+  'runtimeArguments',
+  'packageArguments',
+  'environmentVariables',
+];
 const INPUT_FIELDS = ['name', 'description', 'isRequired', 'isSecret', 'format', 'default', 'value', 'placeholder', 'choices', 'variables'];
 const VERSION_RANGE = /[\^~<>=*\s]|(^|\.)[xX](\.|$)|^latest$/;
 const SECRETS = ['SVC_SECRET', 'SVC_WEBHOOK_SECRET'];
@@ -56,7 +79,10 @@ describe('server.json', () => {
     const vars = entry.packages[0].environmentVariables as Array<Record<string, unknown>>;
     expect(vars.map((v) => v.name).sort()).toEqual(Object.keys(ServiceEnvSchema.shape).sort());
     for (const v of vars) {
-      expect(Object.keys(v).filter((k) => !INPUT_FIELDS.includes(k)), String(v.name)).toEqual([]);
+      expect(
+        Object.keys(v).filter((k) => !INPUT_FIELDS.includes(k)),
+        String(v.name),
+      ).toEqual([]);
       expect(typeof v.description === 'string' && v.description.length > 20, String(v.name)).toBe(true);
       expect(v.isRequired, String(v.name)).toBe(false);
       expect(v.isSecret, String(v.name)).toBe(SECRETS.includes(v.name as string));

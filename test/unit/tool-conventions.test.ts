@@ -129,7 +129,9 @@ describe.each(gets.map((t) => [t.name, t] as const))('get tool %s', (name, tool)
     // get_invoice also takes the number people quote (INV-00421).
     const id = props(input).id ?? {};
     expect(id.description).toBe(name === 'get_invoice' ? `From ${list}, or the number (INV-00421)` : `From ${list}`);
-    expect(id.type ?? (id.anyOf as Json[] | undefined)?.map((s) => s.type)).toEqual(name === 'get_invoice' ? ['integer', 'string'] : 'integer');
+    expect(id.type ?? (id.anyOf as Json[] | undefined)?.map((s) => s.type)).toEqual(
+      name === 'get_invoice' ? ['integer', 'string'] : 'integer',
+    );
   });
 });
 

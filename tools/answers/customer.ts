@@ -5,14 +5,15 @@ import { answerCustomer, type CustomerAnswer } from '../../src/books/answers/cus
 import { resolveCustomer, textMatch } from '../../src/books/answers/find.js';
 import { RefusedQuestion } from '../../src/books/answers/refused.js';
 import type { CustomerRow } from '../../src/books/types.js';
-import { READ_HINTS, defineTool } from '../define.js';
+import { defineTool, READ_HINTS } from '../define.js';
 import { asOf, asOfFields, asOfLine, freshBooks, money, rows } from './fresh.js';
 
 const RECENT_PAYMENTS = 5;
 
 function pickOne(candidates: CustomerRow[], ref: string): CustomerRow {
   if (candidates.length === 1) return candidates[0] as CustomerRow;
-  if (candidates.length === 0) throw new RefusedQuestion(`No customer matches "${ref}" by id, code, name or email: try find_records with part of the name.`);
+  if (candidates.length === 0)
+    throw new RefusedQuestion(`No customer matches "${ref}" by id, code, name or email: try find_records with part of the name.`);
   const names = candidates.map((c) => `${c.code} ${c.name} (id ${c.id})`).join('; ');
   throw new RefusedQuestion(`"${ref}" fits ${candidates.length} customers: ${names}. Ask again with the id or code.`);
 }
@@ -20,12 +21,21 @@ function pickOne(candidates: CustomerRow[], ref: string): CustomerRow {
 function customerText(a: CustomerAnswer, head: string): string {
   const c = a.customer;
   const out = [`${head}`, `Customer #${c.id} ${c.code} ${c.name}${c.email ? ` ${c.email}` : ''} (${c.status}).`];
-  out.push(...(a.balances.length > 0 ? a.balances.map((b) => `Owes ${money(b.currency, b.balance)} on ${b.count} invoices; past due ${b.past_due}.`) : ['Owes nothing.']));
+  out.push(
+    ...(a.balances.length > 0
+      ? a.balances.map((b) => `Owes ${money(b.currency, b.balance)} on ${b.count} invoices; past due ${b.past_due}.`)
+      : ['Owes nothing.']),
+  );
   for (const i of a.unpaid) {
-    out.push(`- #${i.id} ${i.number} ${i.status}, issued ${i.issue_date}, due ${i.due_date}${i.days_past_due > 0 ? ` (${i.days_past_due} days past)` : ''}, balance ${money(i.currency, i.balance)} of ${i.total}`);
+    out.push(
+      `- #${i.id} ${i.number} ${i.status}, issued ${i.issue_date}, due ${i.due_date}${i.days_past_due > 0 ? ` (${i.days_past_due} days past)` : ''}, balance ${money(i.currency, i.balance)} of ${i.total}`,
+    );
   }
   out.push(a.payments.length > 0 ? `Latest payments (up to ${RECENT_PAYMENTS}):` : 'No payments.');
-  for (const p of a.payments) out.push(`- #${p.id} ${p.payment_date} ${money(p.currency, p.amount)} by ${p.method}${p.paid.length > 0 ? ` paid ${p.paid.join(', ')}` : ''}`);
+  for (const p of a.payments)
+    out.push(
+      `- #${p.id} ${p.payment_date} ${money(p.currency, p.amount)} by ${p.method}${p.paid.length > 0 ? ` paid ${p.paid.join(', ')}` : ''}`,
+    );
   out.push(a.open_quotes.length > 0 ? 'Open quotes:' : 'No open quotes.');
   for (const q of a.open_quotes) out.push(`- #${q.id} ${q.number} ${q.status} ${money(q.currency, q.total)}, valid until ${q.valid_until}`);
   return out.join('\n');
@@ -44,7 +54,9 @@ export const reportCustomer = defineTool({
   async handler(ctx, args) {
     const { read, freshness } = await freshBooks(ctx, ['customers', 'invoices', 'payments', 'quotes']);
     const ref = args.customer.trim();
-    const candidates = /^\d+$/.test(ref) ? [await read.customer(Number(ref))].filter((c) => c !== null) : await read.customers({ match: textMatch(ref) });
+    const candidates = /^\d+$/.test(ref)
+      ? [await read.customer(Number(ref))].filter((c) => c !== null)
+      : await read.customers({ match: textMatch(ref) });
     const customer = pickOne(resolveCustomer(candidates, ref), args.customer);
     const [invoices, payments, quotes] = await Promise.all([
       read.invoices({ customerId: customer.id, receivable: true }),

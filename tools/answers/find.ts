@@ -1,17 +1,23 @@
 // find_records: one search over customers, invoices, quotes and products, each term on its own.
 import * as z from 'zod/v4';
-import { findInBooks, textMatch, type FindBooks, type FoundTerm } from '../../src/books/answers/find.js';
+import { type FindBooks, type FoundTerm, findInBooks, textMatch } from '../../src/books/answers/find.js';
 import type { MirrorReader } from '../../src/books/types.js';
-import { READ_HINTS, defineTool } from '../define.js';
+import { defineTool, READ_HINTS } from '../define.js';
 import { asOf, asOfFields, asOfLine, freshBooks, rows } from './fresh.js';
 
 function termText(f: FoundTerm): string[] {
   const hits = [
-    ...f.customers.map((c) => `customer #${c.id} ${c.code} ${c.name}${c.email ? ` ${c.email}` : ''}${c.status === 'active' ? '' : ` (${c.status})`}`),
-    ...f.invoices.map((i) => `invoice #${i.id} ${i.number} ${i.status} ${i.customer_name} (${i.customer_id}) total ${i.currency} ${i.total}, balance ${i.balance}`),
+    ...f.customers.map(
+      (c) => `customer #${c.id} ${c.code} ${c.name}${c.email ? ` ${c.email}` : ''}${c.status === 'active' ? '' : ` (${c.status})`}`,
+    ),
+    ...f.invoices.map(
+      (i) =>
+        `invoice #${i.id} ${i.number} ${i.status} ${i.customer_name} (${i.customer_id}) total ${i.currency} ${i.total}, balance ${i.balance}`,
+    ),
     ...f.quotes.map((q) => `quote #${q.id} ${q.number} ${q.status} ${q.customer_name} (${q.customer_id}) total ${q.total}`),
     ...f.products.map(
-      (p) => `product #${p.id} ${p.name}${p.sku ? ` [${p.sku}]` : ''}${p.barcode ? ` barcode ${p.barcode}` : ''} ${p.type} price ${p.default_price}${p.is_active ? '' : ' (archived)'}`,
+      (p) =>
+        `product #${p.id} ${p.name}${p.sku ? ` [${p.sku}]` : ''}${p.barcode ? ` barcode ${p.barcode}` : ''} ${p.type} price ${p.default_price}${p.is_active ? '' : ' (archived)'}`,
     ),
   ];
   return [`"${f.term}": ${hits.length === 0 ? 'nothing found' : `${hits.length} found`}`, ...hits.map((h) => `- ${h}`)];
@@ -32,7 +38,8 @@ async function candidates(read: MirrorReader, term: string): Promise<FindBooks> 
 export const findRecords = defineTool({
   name: 'find_records',
   title: 'Find records',
-  description: 'Finds customers (name, code, email), invoices and quotes (number), products (name, SKU, barcode); each search term on its own.',
+  description:
+    'Finds customers (name, code, email), invoices and quotes (number), products (name, SKU, barcode); each search term on its own.',
   toolset: 'customers',
   scope: 'customers.read',
   books: true,
@@ -44,7 +51,9 @@ export const findRecords = defineTool({
   annotations: READ_HINTS,
   async handler(ctx, args) {
     const { read, freshness } = await freshBooks(ctx, ['customers', 'invoices', 'quotes', 'products']);
-    const results = (await Promise.all(args.search.map(async (term) => findInBooks(await candidates(read, term), [term], args.limit)))).flat();
+    const results = (
+      await Promise.all(args.search.map(async (term) => findInBooks(await candidates(read, term), [term], args.limit)))
+    ).flat();
     return { structured: { ...asOfFields(freshness), results }, text: [asOfLine(freshness), ...results.flatMap(termText)].join('\n') };
   },
 });

@@ -1,9 +1,9 @@
 // What every answer tool does first: bring the kinds it reads up to date (reporting progress to a client
 // that asked for it), then read. The as-of line and its schema are shared by every answer.
 import * as z from 'zod/v4';
-import { NAMED_RANGES, type DateRange } from '../../src/books/answers/dates.js';
+import { type DateRange, NAMED_RANGES } from '../../src/books/answers/dates.js';
 import { RefusedQuestion } from '../../src/books/answers/refused.js';
-import type { Freshness, MirrorReader, MirroredKind } from '../../src/books/types.js';
+import type { Freshness, MirroredKind, MirrorReader } from '../../src/books/types.js';
 import type { ToolContext } from '../context.js';
 
 export interface FreshRead {

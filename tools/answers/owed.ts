@@ -2,7 +2,7 @@
 import * as z from 'zod/v4';
 import { addDays } from '../../src/books/answers/dates.js';
 import { AGE_BANDS, answerOwed, answerOwedFromSums, type OwedAnswer, type OwedCurrency } from '../../src/books/answers/owed.js';
-import { READ_HINTS, defineTool } from '../define.js';
+import { defineTool, READ_HINTS } from '../define.js';
 import { asOf, asOfFields, asOfLine, freshBooks, limit, money, rows, shownOf } from './fresh.js';
 
 const BAND_WORDS: Record<(typeof AGE_BANDS)[number], string> = {
@@ -23,10 +23,14 @@ function owedText(a: OwedAnswer, head: string): string {
     head,
     ...a.currencies.map(currencyLine),
     'Top customers:',
-    ...a.customers.map((c) => `- customer ${c.customer_id} ${c.customer_name}: ${money(c.currency, c.balance)}, ${c.count} invoices, oldest due ${c.oldest_due}`),
+    ...a.customers.map(
+      (c) =>
+        `- customer ${c.customer_id} ${c.customer_name}: ${money(c.currency, c.balance)}, ${c.count} invoices, oldest due ${c.oldest_due}`,
+    ),
     `Invoices, oldest due first${shownOf(a.invoices.length, a.invoices_left_out)}:`,
     ...a.invoices.map(
-      (i) => `- #${i.id} ${i.number} ${i.customer_name} (${i.customer_id}) ${i.status}, due ${i.due_date}` +
+      (i) =>
+        `- #${i.id} ${i.number} ${i.customer_name} (${i.customer_id}) ${i.status}, due ${i.due_date}` +
         `${i.days_past_due > 0 ? ` (${i.days_past_due} days past)` : ''}, balance ${money(i.currency, i.balance)} of ${i.total}`,
     ),
   ].join('\n');
@@ -56,13 +60,22 @@ export const reportOwed = defineTool({
   annotations: READ_HINTS,
   async handler(ctx, args) {
     const { read, freshness } = await freshBooks(ctx, ['invoices']);
-    const question = { today: freshness.today, overDays: args.over_days, customerId: args.customer_id, top: args.top, invoiceLimit: args.limit };
+    const question = {
+      today: freshness.today,
+      overDays: args.over_days,
+      customerId: args.customer_id,
+      top: args.top,
+      invoiceLimit: args.limit,
+    };
     const dueBefore = args.over_days === undefined ? undefined : addDays(freshness.today, -args.over_days);
     const sums = await read.owing({ customerId: args.customer_id, dueBefore, top: args.top, limit: args.limit });
     const answer = sums
       ? answerOwedFromSums(sums, question)
       : answerOwed(await read.invoices({ receivable: true, ...(args.customer_id ? { customerId: args.customer_id } : {}) }), question);
-    const scope = [args.customer_id ? `customer ${args.customer_id}` : '', args.over_days !== undefined ? `more than ${args.over_days} days past due` : '']
+    const scope = [
+      args.customer_id ? `customer ${args.customer_id}` : '',
+      args.over_days !== undefined ? `more than ${args.over_days} days past due` : '',
+    ]
       .filter(Boolean)
       .join(', ');
     const head = `Owed${scope ? ` (${scope})` : ''}. ${asOfLine(freshness)}`;

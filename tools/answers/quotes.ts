@@ -1,7 +1,7 @@
 // report_quotes: open quotes, their value per currency, and which expire soon.
 import * as z from 'zod/v4';
 import { answerQuotes, type QuoteFigures } from '../../src/books/answers/quotes.js';
-import { READ_HINTS, defineTool } from '../define.js';
+import { defineTool, READ_HINTS } from '../define.js';
 import { asOf, asOfFields, asOfLine, freshBooks, limit, money, rows, shownOf } from './fresh.js';
 
 const figuresText = (f: QuoteFigures): string => `${f.count} quotes, ${money(f.currency, f.value)}`;
@@ -23,7 +23,12 @@ export const reportQuotes = defineTool({
   async handler(ctx, args) {
     const { read, freshness } = await freshBooks(ctx, ['quotes']);
     const quotes = await read.quotes(args.customer_id ? { customerId: args.customer_id } : {});
-    const answer = answerQuotes(quotes, { today: freshness.today, expiringDays: args.expiring_days, customerId: args.customer_id, limit: args.limit });
+    const answer = answerQuotes(quotes, {
+      today: freshness.today,
+      expiringDays: args.expiring_days,
+      customerId: args.customer_id,
+      limit: args.limit,
+    });
     const out = [`Open quotes${args.customer_id ? ` of customer ${args.customer_id}` : ''}. ${asOfLine(freshness)}`];
     out.push(...(answer.open.length > 0 ? answer.open.map((f) => `Open: ${figuresText(f)}`) : ['No open quotes.']));
     if (answer.expiring) {
@@ -32,7 +37,9 @@ export const reportQuotes = defineTool({
     }
     out.push(`Quotes, soonest to expire first${shownOf(answer.quotes.length, answer.quotes_left_out)}:`);
     for (const q of answer.quotes) {
-      out.push(`- #${q.id} ${q.number} ${q.status} ${q.customer_name} (${q.customer_id}) ${money(q.currency, q.total)}, valid until ${q.valid_until} (${q.days_left} days)`);
+      out.push(
+        `- #${q.id} ${q.number} ${q.status} ${q.customer_name} (${q.customer_id}) ${money(q.currency, q.total)}, valid until ${q.valid_until} (${q.days_left} days)`,
+      );
     }
     return { structured: { ...asOfFields(freshness), ...answer }, text: out.join('\n') };
   },

@@ -2,7 +2,7 @@
 import * as z from 'zod/v4';
 import { resolveRange } from '../../src/books/answers/dates.js';
 import { answerReceived, RECEIVED_GROUPS, type ReceivedAnswer } from '../../src/books/answers/received.js';
-import { READ_HINTS, defineTool } from '../define.js';
+import { defineTool, READ_HINTS } from '../define.js';
 import { asOf, asOfFields, asOfLine, freshBooks, limit, money, rangeArgs, rangeWords, rows, shownOf } from './fresh.js';
 
 function receivedText(a: ReceivedAnswer, head: string, groupBy: string | undefined): string {
@@ -11,12 +11,15 @@ function receivedText(a: ReceivedAnswer, head: string, groupBy: string | undefin
   for (const t of a.totals) out.push(`Total: ${t.currency} ${t.count} payments, ${t.amount} (allocated to invoices ${t.allocated})`);
   if (groupBy) {
     out.push(`By ${groupBy}${shownOf(a.groups.length, a.groups_left_out)}:`);
-    for (const g of a.groups) out.push(`- ${g.label}${groupBy === 'customer' ? ` (customer ${g.key})` : ''}: ${g.currency} ${g.count} payments, ${g.amount}`);
+    for (const g of a.groups)
+      out.push(`- ${g.label}${groupBy === 'customer' ? ` (customer ${g.key})` : ''}: ${g.currency} ${g.count} payments, ${g.amount}`);
   }
   out.push(`Payments, newest first${shownOf(a.payments.length, a.payments_left_out)}:`);
   for (const p of a.payments) {
     const paid = p.paid.map((x) => `${x.invoice_number} (#${x.invoice_id}) ${x.amount}`).join(', ');
-    out.push(`- #${p.id} ${p.payment_date} ${p.customer_name} (${p.customer_id}) ${money(p.currency, p.amount)} by ${p.method}${paid ? ` paid ${paid}` : ', unallocated'}`);
+    out.push(
+      `- #${p.id} ${p.payment_date} ${p.customer_name} (${p.customer_id}) ${money(p.currency, p.amount)} by ${p.method}${paid ? ` paid ${paid}` : ', unallocated'}`,
+    );
   }
   return out.join('\n');
 }
@@ -34,7 +37,16 @@ export const reportReceived = defineTool({
     customer_id: z.number().int().positive().optional().describe('From find_records'),
     limit: limit(400, 20),
   }),
-  output: z.object({ ...asOf, from: z.string(), to: z.string(), totals: rows, groups: rows, groups_left_out: z.number().int(), payments: rows, payments_left_out: z.number().int() }),
+  output: z.object({
+    ...asOf,
+    from: z.string(),
+    to: z.string(),
+    totals: rows,
+    groups: rows,
+    groups_left_out: z.number().int(),
+    payments: rows,
+    payments_left_out: z.number().int(),
+  }),
   annotations: READ_HINTS,
   async handler(ctx, args) {
     const { read, freshness } = await freshBooks(ctx, ['payments']);

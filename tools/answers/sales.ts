@@ -1,18 +1,32 @@
 // report_sales: what was invoiced in a date range, per currency, grouped as asked.
 import * as z from 'zod/v4';
 import { resolveRange } from '../../src/books/answers/dates.js';
-import { answerSales, answerSalesByProduct, figuresOfSums, LEFT_OUT_BY_DEFAULT, lineSumsOf, salesInvoices, salesTotals, SALES_GROUPS, type SalesAnswer, type SalesFigures } from '../../src/books/answers/sales.js';
-import { READ_HINTS, defineTool } from '../define.js';
+import {
+  answerSales,
+  answerSalesByProduct,
+  figuresOfSums,
+  LEFT_OUT_BY_DEFAULT,
+  lineSumsOf,
+  SALES_GROUPS,
+  type SalesAnswer,
+  type SalesFigures,
+  salesInvoices,
+  salesTotals,
+} from '../../src/books/answers/sales.js';
+import { defineTool, READ_HINTS } from '../define.js';
 import { INVOICE_STATUSES } from '../params.js';
 import { asOf, asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeWords, rows, shownOf } from './fresh.js';
 
-const figuresText = (f: SalesFigures): string => `${f.currency} ${f.count} invoices, subtotal ${f.subtotal}, tax ${f.tax}, total ${f.total}`;
+const figuresText = (f: SalesFigures): string =>
+  `${f.currency} ${f.count} invoices, subtotal ${f.subtotal}, tax ${f.tax}, total ${f.total}`;
 
 function salesText(a: SalesAnswer, head: string, groupBy: string | undefined): string {
   const out = [head, ...(a.totals.length > 0 ? a.totals.map((t) => `Total: ${figuresText(t)}`) : ['No invoices in this range.'])];
   if (a.lines) {
     const whole = a.lines.with_lines === a.lines.invoices;
-    out.push(`Product figures from the lines of ${a.lines.with_lines} of ${a.lines.invoices} invoices${whole ? '' : ' (PARTIAL: lines of the others are not stored yet)'}.`);
+    out.push(
+      `Product figures from the lines of ${a.lines.with_lines} of ${a.lines.invoices} invoices${whole ? '' : ' (PARTIAL: lines of the others are not stored yet)'}.`,
+    );
   }
   if (groupBy) {
     out.push(`By ${groupBy}${shownOf(a.groups.length, a.groups_left_out)}:`);
@@ -52,8 +66,17 @@ export const reportSales = defineTool({
   async handler(ctx, args) {
     const { read, freshness } = await freshBooks(ctx, args.group_by === 'product' ? ['invoices', 'products'] : ['invoices']);
     const range = resolveRange(args, freshness.today);
-    const question = { range, statuses: args.with_draft_and_void ? INVOICE_STATUSES : undefined, groupBy: args.group_by, limit: args.limit };
-    const ofRange = { issuedFrom: range.from, issuedTo: range.to, ...(args.with_draft_and_void ? { statuses: INVOICE_STATUSES } : { excludeStatuses: LEFT_OUT_BY_DEFAULT }) };
+    const question = {
+      range,
+      statuses: args.with_draft_and_void ? INVOICE_STATUSES : undefined,
+      groupBy: args.group_by,
+      limit: args.limit,
+    };
+    const ofRange = {
+      issuedFrom: range.from,
+      issuedTo: range.to,
+      ...(args.with_draft_and_void ? { statuses: INVOICE_STATUSES } : { excludeStatuses: LEFT_OUT_BY_DEFAULT }),
+    };
     let answer: SalesAnswer;
     if (args.group_by === 'product') {
       // Summed by the store where it can (no invoice or line read into JS), else from the rows.

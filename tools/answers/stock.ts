@@ -2,7 +2,7 @@
 import * as z from 'zod/v4';
 import { RefusedQuestion } from '../../src/books/answers/refused.js';
 import { answerLowStock, type LowStockAnswer } from '../../src/books/answers/stock.js';
-import { READ_HINTS, defineTool } from '../define.js';
+import { defineTool, READ_HINTS } from '../define.js';
 import { asOf, asOfFields, asOfLine, freshBooks, rows } from './fresh.js';
 
 function lowStock(products: Parameters<typeof answerLowStock>[0], branch: string | undefined): LowStockAnswer {
@@ -26,12 +26,16 @@ export const reportLowStock = defineTool({
   async handler(ctx, args) {
     const { read, freshness } = await freshBooks(ctx, ['products']);
     const answer = lowStock(await read.products(), args.branch);
-    const out = [`Low stock${args.branch ? ` at ${answer.branches.map((b) => b.branch).join(', ')}` : ' per branch'}. ${asOfLine(freshness)}`];
+    const out = [
+      `Low stock${args.branch ? ` at ${answer.branches.map((b) => b.branch).join(', ')}` : ' per branch'}. ${asOfLine(freshness)}`,
+    ];
     for (const b of answer.branches) {
       const items = answer.items.filter((i) => i.branch_id === b.branch_id);
       out.push(`${b.branch} (branch ${b.branch_id}): ${items.length === 0 ? 'nothing low' : `${items.length} products`}`);
       for (const i of items) {
-        out.push(`- #${i.product_id} ${i.name}${i.sku ? ` [${i.sku}]` : ''}: on hand ${i.on_hand}, reorder level ${i.reorder_level}, short by ${i.short_by}`);
+        out.push(
+          `- #${i.product_id} ${i.name}${i.sku ? ` [${i.sku}]` : ''}: on hand ${i.on_hand}, reorder level ${i.reorder_level}, short by ${i.short_by}`,
+        );
       }
     }
     return { structured: { ...asOfFields(freshness), ...answer }, text: out.join('\n') };

@@ -1,7 +1,7 @@
 // Customers: read, and create (customers.write).
 import type { RequestCore } from '../request.js';
-import { CustomerSchema, type Customer, type CustomerCreate, type CustomerListQuery, type ResourceKind } from '../schemas.js';
-import { createdDecoder, createRecord, readResource, type CreateOptions, type Created, type ReadResource } from './resource.js';
+import { type Customer, type CustomerCreate, type CustomerListQuery, CustomerSchema, type ResourceKind } from '../schemas.js';
+import { type Created, type CreateOptions, createdDecoder, createRecord, type ReadResource, readResource } from './resource.js';
 
 export interface CustomersApi extends ReadResource<Customer, Customer, CustomerListQuery> {
   create(input: CustomerCreate, options?: CreateOptions): Promise<Created<Customer>>;

@@ -1,15 +1,15 @@
 // Invoices: list items without lines, single invoices with lines, and draft creation (invoices.write).
 import type { RequestCore } from '../request.js';
 import {
-  InvoiceSchema,
-  InvoiceSummarySchema,
   type Invoice,
   type InvoiceCreate,
   type InvoiceListQuery,
+  InvoiceSchema,
   type InvoiceSummary,
+  InvoiceSummarySchema,
   type ResourceKind,
 } from '../schemas.js';
-import { createdDecoder, createRecord, readResource, type CreateOptions, type Created, type ReadResource } from './resource.js';
+import { type Created, type CreateOptions, createdDecoder, createRecord, type ReadResource, readResource } from './resource.js';
 
 export interface InvoicesApi extends ReadResource<InvoiceSummary, Invoice, InvoiceListQuery> {
   /** Creates a draft; a person in the business reviews and sends it. */
@@ -19,7 +19,12 @@ export interface InvoicesApi extends ReadResource<InvoiceSummary, Invoice, Invoi
 export function invoicesApi(core: RequestCore, invalidate: (kind: ResourceKind, id?: number) => void): InvoicesApi {
   const answer = createdDecoder(InvoiceSchema);
   return {
-    ...readResource<typeof InvoiceSummarySchema, typeof InvoiceSchema, InvoiceListQuery>(core, 'invoices', InvoiceSummarySchema, InvoiceSchema),
+    ...readResource<typeof InvoiceSummarySchema, typeof InvoiceSchema, InvoiceListQuery>(
+      core,
+      'invoices',
+      InvoiceSummarySchema,
+      InvoiceSchema,
+    ),
     create: (input, options) => createRecord<typeof InvoiceSchema>(core, invalidate, 'invoices', answer, input, options),
   };
 }

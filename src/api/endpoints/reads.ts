@@ -2,21 +2,21 @@
 // in the spec, so it is read leniently: only `id` is required.
 import type { RequestCore } from '../request.js';
 import {
-  PaymentSchema,
-  ProductDetailSchema,
-  ProductSchema,
-  QuoteSchema,
   type Payment,
   type PaymentListQuery,
+  PaymentSchema,
   type Product,
   type ProductDetail,
+  ProductDetailSchema,
   type ProductListQuery,
+  ProductSchema,
   type Quote,
   type QuoteListQuery,
+  QuoteSchema,
 } from '../schemas.js';
-import { readResource, type ReadResource } from './resource.js';
+import { type ReadResource, readResource } from './resource.js';
 
-export { ProductDetailSchema, type ProductDetail };
+export { type ProductDetail, ProductDetailSchema };
 
 export type QuotesApi = ReadResource<Quote, Quote, QuoteListQuery>;
 export type PaymentsApi = ReadResource<Payment, Payment, PaymentListQuery>;

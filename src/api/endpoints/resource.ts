@@ -2,10 +2,10 @@
 import type { z } from 'zod';
 import { Invalid } from '../errors.js';
 import { headerValue, type Query } from '../http.js';
-import { paginate, paginatePages, type PaginateOptions } from '../paginate.js';
+import { type PaginateOptions, paginate, paginatePages } from '../paginate.js';
 import type { ReadOptions, RequestCore } from '../request.js';
-import { decoder, type Decoder } from '../validate.js';
-import { pageSchema, singleSchema, type ListQuery, type Page, type ResourceKind } from '../schemas.js';
+import { type ListQuery, type Page, pageSchema, type ResourceKind, singleSchema } from '../schemas.js';
+import { type Decoder, decoder } from '../validate.js';
 
 export interface IterateOptions extends ReadOptions, PaginateOptions {}
 
@@ -41,7 +41,9 @@ export interface Created<T> {
 /** Refuses an ID that cannot name a record, without spending a call. */
 export function checkId(id: number): void {
   if (!Number.isSafeInteger(id) || id < 1) {
-    throw new Invalid(`The ID must be a positive whole number (got ${String(id).slice(0, 40)}).`, { id: ['must be a positive whole number'] });
+    throw new Invalid(`The ID must be a positive whole number (got ${String(id).slice(0, 40)}).`, {
+      id: ['must be a positive whole number'],
+    });
   }
 }
 

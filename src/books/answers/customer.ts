@@ -1,7 +1,7 @@
 // One customer: what they owe per currency (and how much of it is past due), their unpaid invoices with
 // their age, their latest payments and their open quotes.
 import type { CustomerRow, InvoiceRow, PaymentRow, QuoteRow } from '../types.js';
-import { Sum, byCurrency, groupBy } from './money.js';
+import { byCurrency, groupBy, Sum } from './money.js';
 import { daysPastDue, isReceivable } from './owed.js';
 import { OPEN_QUOTE_STATUSES } from './quotes.js';
 
@@ -15,7 +15,17 @@ export interface CustomerBalance {
 export interface CustomerAnswer {
   customer: Pick<CustomerRow, 'id' | 'code' | 'name' | 'email' | 'status'>;
   balances: CustomerBalance[];
-  unpaid: { id: number; number: string; status: string; issue_date: string; due_date: string; days_past_due: number; currency: string; total: string; balance: string }[];
+  unpaid: {
+    id: number;
+    number: string;
+    status: string;
+    issue_date: string;
+    due_date: string;
+    days_past_due: number;
+    currency: string;
+    total: string;
+    balance: string;
+  }[];
   payments: { id: number; payment_date: string; method: string; currency: string; amount: string; paid: string[] }[];
   open_quotes: { id: number; number: string; status: string; valid_until: string; currency: string | null; total: string }[];
 }
@@ -56,13 +66,31 @@ export function answerCustomer(customer: CustomerRow, books: CustomerBooks, toda
     customer: { id, code, name, email, status },
     balances: balances(unpaid, today),
     unpaid: unpaid.map((r) => ({
-      id: r.id, number: r.number, status: r.status, issue_date: r.issue_date, due_date: r.due_date,
-      days_past_due: Math.max(0, daysPastDue(r, today)), currency: r.currency, total: r.total, balance: r.balance,
+      id: r.id,
+      number: r.number,
+      status: r.status,
+      issue_date: r.issue_date,
+      due_date: r.due_date,
+      days_past_due: Math.max(0, daysPastDue(r, today)),
+      currency: r.currency,
+      total: r.total,
+      balance: r.balance,
     })),
     payments: payments.map((p) => ({
-      id: p.id, payment_date: p.payment_date, method: p.method, currency: p.currency, amount: p.amount,
+      id: p.id,
+      payment_date: p.payment_date,
+      method: p.method,
+      currency: p.currency,
+      amount: p.amount,
       paid: p.allocations.map((a) => `${a.invoice_number} ${a.amount}`),
     })),
-    open_quotes: quotes.map((q) => ({ id: q.id, number: q.number, status: q.status, valid_until: q.valid_until, currency: q.currency, total: q.total })),
+    open_quotes: quotes.map((q) => ({
+      id: q.id,
+      number: q.number,
+      status: q.status,
+      valid_until: q.valid_until,
+      currency: q.currency,
+      total: q.total,
+    })),
   };
 }

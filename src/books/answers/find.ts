@@ -3,10 +3,40 @@
 // "3 cedar brackets for Tui Logistics". Exact identifiers rank first, then names holding every word.
 import type { CustomerRow, InvoiceRow, ProductRow, QuoteRow, TextMatch } from '../types.js';
 
-export interface FoundCustomer { id: number; code: string; name: string; email: string | null; status: string }
-export interface FoundInvoice { id: number; number: string; status: string; customer_id: number; customer_name: string; currency: string; total: string; balance: string }
-export interface FoundQuote { id: number; number: string; status: string; customer_id: number; customer_name: string; total: string }
-export interface FoundProduct { id: number; name: string; sku: string | null; barcode: string | null; type: string; default_price: string; is_active: boolean }
+export interface FoundCustomer {
+  id: number;
+  code: string;
+  name: string;
+  email: string | null;
+  status: string;
+}
+export interface FoundInvoice {
+  id: number;
+  number: string;
+  status: string;
+  customer_id: number;
+  customer_name: string;
+  currency: string;
+  total: string;
+  balance: string;
+}
+export interface FoundQuote {
+  id: number;
+  number: string;
+  status: string;
+  customer_id: number;
+  customer_name: string;
+  total: string;
+}
+export interface FoundProduct {
+  id: number;
+  name: string;
+  sku: string | null;
+  barcode: string | null;
+  type: string;
+  default_price: string;
+  is_active: boolean;
+}
 
 export interface FoundTerm {
   term: string;
@@ -26,7 +56,11 @@ export interface FindBooks {
 // "brackets" finds "Bracket": words lose a plural s before they are compared, and a word of the term
 // may be the start of a word of the name.
 const words = (text: string): string[] =>
-  text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).map((w) => (w.length > 3 && w.endsWith('s') ? w.slice(0, -1) : w));
+  text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .map((w) => (w.length > 3 && w.endsWith('s') ? w.slice(0, -1) : w));
 
 /** What the store may narrow a search for this term to, before it is scored here. */
 export const textMatch = (term: string): TextMatch => ({ equals: term, words: words(term) });
@@ -54,16 +88,42 @@ const active = (isActive: boolean): number => (isActive ? 0.5 : 0);
 export function findInBooks(books: FindBooks, terms: readonly string[], limit: number): FoundTerm[] {
   return terms.map((term) => ({
     term,
-    customers: best(books.customers, (c) => (same(c.code, term) || same(c.email, term) ? 10 : nameScore(term, c.name) + (nameScore(term, c.name) > 0 ? active(c.status === 'active') : 0)), limit)
-      .map(({ id, code, name, email, status }) => ({ id, code, name, email, status })),
-    invoices: best(books.invoices, (i) => (same(i.number, term) ? 10 : 0), limit).map(({ id, number, status, customer_id, customer_name, currency, total, balance }) => ({
-      id, number, status, customer_id, customer_name, currency, total, balance,
-    })),
-    quotes: best(books.quotes, (q) => (same(q.number, term) ? 10 : 0), limit).map(({ id, number, status, customer_id, customer_name, total }) => ({
-      id, number, status, customer_id, customer_name, total,
-    })),
-    products: best(books.products, (p) => (same(p.sku, term) || same(p.barcode, term) ? 10 : nameScore(term, p.name) + (nameScore(term, p.name) > 0 ? active(p.is_active) : 0)), limit)
-      .map(({ id, name, sku, barcode, type, default_price, is_active }) => ({ id, name, sku, barcode, type, default_price, is_active })),
+    customers: best(
+      books.customers,
+      (c) =>
+        same(c.code, term) || same(c.email, term)
+          ? 10
+          : nameScore(term, c.name) + (nameScore(term, c.name) > 0 ? active(c.status === 'active') : 0),
+      limit,
+    ).map(({ id, code, name, email, status }) => ({ id, code, name, email, status })),
+    invoices: best(books.invoices, (i) => (same(i.number, term) ? 10 : 0), limit).map(
+      ({ id, number, status, customer_id, customer_name, currency, total, balance }) => ({
+        id,
+        number,
+        status,
+        customer_id,
+        customer_name,
+        currency,
+        total,
+        balance,
+      }),
+    ),
+    quotes: best(books.quotes, (q) => (same(q.number, term) ? 10 : 0), limit).map(
+      ({ id, number, status, customer_id, customer_name, total }) => ({
+        id,
+        number,
+        status,
+        customer_id,
+        customer_name,
+        total,
+      }),
+    ),
+    products: best(
+      books.products,
+      (p) =>
+        same(p.sku, term) || same(p.barcode, term) ? 10 : nameScore(term, p.name) + (nameScore(term, p.name) > 0 ? active(p.is_active) : 0),
+      limit,
+    ).map(({ id, name, sku, barcode, type, default_price, is_active }) => ({ id, name, sku, barcode, type, default_price, is_active })),
   }));
 }
 

@@ -69,5 +69,4 @@ export function groupBy<T, K>(rows: readonly T[], keyOf: (row: T) => K): Map<K, 
 }
 
 /** Currencies in a stable order: alphabetical. */
-export const byCurrency = <T extends { currency: string | null }>(a: T, b: T): number =>
-  (a.currency ?? '').localeCompare(b.currency ?? '');
+export const byCurrency = <T extends { currency: string | null }>(a: T, b: T): number => (a.currency ?? '').localeCompare(b.currency ?? '');

@@ -2,7 +2,7 @@
 // days past due as of the business's today, and by customer (largest first, ties to the lower id).
 import type { InvoiceRow, OwingSums } from '../types.js';
 import { daysBetween } from './dates.js';
-import { Sum, byCurrency, groupBy, isPositive, readAmount, type Amount } from './money.js';
+import { type Amount, byCurrency, groupBy, isPositive, readAmount, Sum } from './money.js';
 
 export const AGE_BANDS = ['not_due', '1_30', '31_60', '61_90', 'over_90'] as const;
 export type AgeBand = (typeof AGE_BANDS)[number];
@@ -178,7 +178,11 @@ export function answerOwedFromSums(sums: OwingSums, q: OwedQuestion): OwedAnswer
   const count = sums.byDueDate.reduce((n, d) => n + d.count, 0);
   return {
     currencies: perCurrency.map(({ currency, own }) =>
-      currencyFigures(currency, own.map((d) => ({ days: age(d), balance: readAmount(d.balance) })), own.map((d) => d.count)),
+      currencyFigures(
+        currency,
+        own.map((d) => ({ days: age(d), balance: readAmount(d.balance) })),
+        own.map((d) => d.count),
+      ),
     ),
     customers: perCurrency.flatMap(({ currency }) =>
       sums.topCustomers

@@ -2,7 +2,7 @@
 // their value per currency, and which of them expire within N days of today.
 import type { QuoteRow } from '../types.js';
 import { addDays, daysBetween } from './dates.js';
-import { Sum, byCurrency, groupBy } from './money.js';
+import { byCurrency, groupBy, Sum } from './money.js';
 
 export const OPEN_QUOTE_STATUSES = ['draft', 'sent', 'viewed'] as const;
 

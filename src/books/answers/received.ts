@@ -1,8 +1,8 @@
 // Money received: payments dated in a range, summed per currency (and how much of it went to invoices),
 // grouped by method, customer or period, with the newest payments and the invoices each paid.
 import type { PaymentRow } from '../types.js';
-import { inRange, periodOf, PERIODS, type DateRange, type Period } from './dates.js';
-import { Sum, byCurrency, compareAmounts, groupBy, keyOf } from './money.js';
+import { type DateRange, inRange, PERIODS, type Period, periodOf } from './dates.js';
+import { byCurrency, compareAmounts, groupBy, keyOf, Sum } from './money.js';
 
 export const RECEIVED_GROUPS = [...PERIODS, 'method', 'customer'] as const;
 export type ReceivedGroupBy = (typeof RECEIVED_GROUPS)[number];
@@ -73,7 +73,8 @@ function groups(rows: readonly PaymentRow[], by: ReceivedGroupBy): ReceivedGroup
     const { allocated: _allocated, ...figures } = totalsOf(first.currency, own);
     return { key, label, ...figures };
   });
-  if ((PERIODS as readonly string[]).includes(by)) return found.sort((a, b) => String(a.key).localeCompare(String(b.key)) || byCurrency(a, b));
+  if ((PERIODS as readonly string[]).includes(by))
+    return found.sort((a, b) => String(a.key).localeCompare(String(b.key)) || byCurrency(a, b));
   return found.sort((a, b) => compareAmounts(b.amount, a.amount) || String(a.key).localeCompare(String(b.key), 'en', { numeric: true }));
 }
 

@@ -1,10 +1,11 @@
 // Sales: invoices issued in a date range, summed per currency (count, subtotal, tax, total) and grouped by
 // period, customer, sales channel, status or product. Product figures come from the stored lines, and say
 // how many of the range's invoices had their lines stored, so a partial figure never passes for a whole one.
-import type { CurrencySums, InvoiceRow, LineRow, LineSums, ProductLineSums } from '../types.js';
-import { inRange, periodOf, PERIODS, type DateRange, type Period } from './dates.js';
+
 import { Decimal } from 'decimal.js';
-import { Sum, byCurrency, groupBy, keyOf } from './money.js';
+import type { CurrencySums, InvoiceRow, LineRow, LineSums, ProductLineSums } from '../types.js';
+import { type DateRange, inRange, PERIODS, type Period, periodOf } from './dates.js';
+import { byCurrency, groupBy, keyOf, Sum } from './money.js';
 
 export const SALES_GROUPS = [...PERIODS, 'customer', 'channel', 'status', 'product'] as const;
 export type SalesGroupBy = (typeof SALES_GROUPS)[number];
@@ -68,7 +69,9 @@ function figures(currency: string, rows: readonly InvoiceRow[]): SalesFigures {
 /** The totals per currency from the store's sums. */
 export function figuresOfSums(sums: readonly CurrencySums[]): SalesFigures[] {
   const text = (parts: readonly string[]): string => sumOf(parts).toString();
-  return sums.map((c) => ({ currency: c.currency, count: c.count, subtotal: text(c.subtotal), tax: text(c.tax), total: text(c.total) })).sort(byCurrency);
+  return sums
+    .map((c) => ({ currency: c.currency, count: c.count, subtotal: text(c.subtotal), tax: text(c.tax), total: text(c.total) }))
+    .sort(byCurrency);
 }
 
 /** The totals per currency of invoices already picked (salesInvoices). */
@@ -135,7 +138,10 @@ function productGroups(sums: LineSums, names: ReadonlyMap<number, string>, limit
     // A line's total is its line_total plus its tax: the group's total is the two sums added.
     return { p, subtotal, tax, total: new Sum().addSum(subtotal).addSum(tax) };
   });
-  ranked.sort((a, b) => b.total.decimal.comparedTo(a.total.decimal) || String(a.p.product_id).localeCompare(String(b.p.product_id), 'en', { numeric: true }));
+  ranked.sort(
+    (a, b) =>
+      b.total.decimal.comparedTo(a.total.decimal) || String(a.p.product_id).localeCompare(String(b.p.product_id), 'en', { numeric: true }),
+  );
   const shown = ranked.slice(0, limit).map(({ p, subtotal, tax, total }) => ({
     key: p.product_id,
     label: p.product_id === null ? 'lines without a product' : (names.get(p.product_id) ?? p.description),
@@ -177,7 +183,12 @@ export function answerSales(
 }
 
 /** Sales by product from the totals (however summed) and the lines summed per product. */
-export function answerSalesByProduct(totals: SalesFigures[], lines: LineSums, productNames: ReadonlyMap<number, string>, limit: number): SalesAnswer {
+export function answerSalesByProduct(
+  totals: SalesFigures[],
+  lines: LineSums,
+  productNames: ReadonlyMap<number, string>,
+  limit: number,
+): SalesAnswer {
   const { shown, leftOut } = productGroups(lines, productNames, limit);
   return {
     totals,

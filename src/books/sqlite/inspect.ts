@@ -1,9 +1,10 @@
 // What a mirror file holds, read without changing it (for `invoicing-mcp mirror status` and `forget`).
-import { Db, type SqlValue } from './db.js';
-import { sqliteWriter } from './writer.js';
-import { SCHEMA_VERSION } from './schema.js';
+
 import type { KindMark } from '../store.js';
 import type { LinesCoverage, MirroredKind } from '../types.js';
+import { Db, type SqlValue } from './db.js';
+import { SCHEMA_VERSION } from './schema.js';
+import { sqliteWriter } from './writer.js';
 
 export interface MirrorFileReport {
   /** `<base URL>|<key ID>` the file belongs to. */
@@ -36,7 +37,15 @@ export async function inspectMirrorFile(path: string): Promise<MirrorFileReport>
     const leaseUntil = value(db, "SELECT expires_ms FROM lease WHERE name = 'sync' AND expires_ms > ?", [Date.now()]) as number | null;
     if (!current) return { identity, schemaVersion, current, counts: null, coverage: null, marks: new Map(), leaseUntil };
     const store = sqliteWriter(db);
-    return { identity, schemaVersion, current, counts: await store.counts(), coverage: await store.coverage(), marks: await store.marks(), leaseUntil };
+    return {
+      identity,
+      schemaVersion,
+      current,
+      counts: await store.counts(),
+      coverage: await store.coverage(),
+      marks: await store.marks(),
+      leaseUntil,
+    };
   } finally {
     db.close();
   }

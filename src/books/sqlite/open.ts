@@ -77,7 +77,11 @@ function setAside(path: string): string {
   return aside;
 }
 
-export async function openDatabase(where: { path: string | null }, identity: string, warn: (message: string) => void): Promise<OpenedDatabase> {
+export async function openDatabase(
+  where: { path: string | null },
+  identity: string,
+  warn: (message: string) => void,
+): Promise<OpenedDatabase> {
   if (where.path === null) {
     const db = new Db(':memory:');
     prepare(db, identity, ':memory:');
@@ -89,7 +93,9 @@ export async function openDatabase(where: { path: string | null }, identity: str
   } catch (err) {
     if (err instanceof MirrorOfAnotherKey) throw err;
     const aside = setAside(path);
-    warn(`the mirror file ${path} could not be read (${err instanceof Error ? err.message : String(err)}): set aside as ${aside} and rebuilt`);
+    warn(
+      `the mirror file ${path} could not be read (${err instanceof Error ? err.message : String(err)}): set aside as ${aside} and rebuilt`,
+    );
     return { db: openFile(path, identity), path };
   }
 }

@@ -2,23 +2,23 @@
 // Rows come back as arrays in the SELECT's column order and are named here, once per row.
 import type {
   AllocationRow,
+  CurrencySums,
   CustomerFilter,
   CustomerRow,
   InvoiceFilter,
   InvoiceRow,
   LineRow,
+  LineSums,
   MirroredKind,
   MirrorReader,
   PaymentFilter,
   PaymentRow,
   ProductFilter,
+  ProductLineSums,
   ProductRow,
   QuoteFilter,
   QuoteRow,
   TextMatch,
-  LineSums,
-  ProductLineSums,
-  CurrencySums,
 } from '../types.js';
 import type { Db, SqlValue } from './db.js';
 import { fromScaled } from './exact-sums.js';
@@ -59,7 +59,11 @@ class Where {
     const equal = identifiers.map((c) => `trim(${c}) = ? COLLATE NOCASE`);
     const ascii = m.words.filter((w) => /^[\x20-\x7e]+$/.test(w));
     const named = ascii.length === 0 ? '1' : ascii.map(() => "name LIKE ? ESCAPE '\\'").join(' AND ');
-    this.add(`(${[...equal, `(${named})`].join(' OR ')})`, ...identifiers.map(() => m.equals.trim()), ...ascii.map((w) => `%${w.replace(/[\\%_]/g, '\\$&')}%`));
+    this.add(
+      `(${[...equal, `(${named})`].join(' OR ')})`,
+      ...identifiers.map(() => m.equals.trim()),
+      ...ascii.map((w) => `%${w.replace(/[\\%_]/g, '\\$&')}%`),
+    );
   }
   toString(): string {
     return this.parts.length > 0 ? ` WHERE ${this.parts.join(' AND ')}` : '';
@@ -81,7 +85,12 @@ function invoiceWhere(filter: InvoiceFilter, prefix = ''): Where {
 
 // How each typed column reads back: as text, as text or null, or as a number (ids).
 type Reading = 'text' | 'nullable' | 'number' | 'numberOrNull';
-const read = { text: str, nullable: strOrNull, number: num, numberOrNull: (v: SqlValue | undefined) => (v === null || v === undefined ? null : num(v)) } as const;
+const read = {
+  text: str,
+  nullable: strOrNull,
+  number: num,
+  numberOrNull: (v: SqlValue | undefined) => (v === null || v === undefined ? null : num(v)),
+} as const;
 
 interface RowReader<T> {
   /** The SELECT list, in the spec's order (`updated_at` is the `stamp` column). */
@@ -101,27 +110,66 @@ function rowReader<T>(spec: readonly (readonly [string, Reading])[]): RowReader<
   };
 }
 
-const customerRows = rowReader<CustomerRow>([['id', 'number'], ['code', 'text'], ['name', 'text'], ['email', 'nullable'], ['status', 'text'], ['updated_at', 'text']]);
+const customerRows = rowReader<CustomerRow>([
+  ['id', 'number'],
+  ['code', 'text'],
+  ['name', 'text'],
+  ['email', 'nullable'],
+  ['status', 'text'],
+  ['updated_at', 'text'],
+]);
 
 const invoiceRows = rowReader<InvoiceRow>([
-  ['id', 'number'], ['number', 'text'], ['status', 'text'], ['customer_id', 'number'], ['customer_name', 'text'], ['issue_date', 'text'],
-  ['due_date', 'text'], ['currency', 'text'], ['subtotal', 'text'], ['tax_total', 'text'], ['total', 'text'], ['balance', 'text'],
-  ['sales_channel', 'nullable'], ['updated_at', 'text'],
+  ['id', 'number'],
+  ['number', 'text'],
+  ['status', 'text'],
+  ['customer_id', 'number'],
+  ['customer_name', 'text'],
+  ['issue_date', 'text'],
+  ['due_date', 'text'],
+  ['currency', 'text'],
+  ['subtotal', 'text'],
+  ['tax_total', 'text'],
+  ['total', 'text'],
+  ['balance', 'text'],
+  ['sales_channel', 'nullable'],
+  ['updated_at', 'text'],
 ]);
 
 const quoteRows = rowReader<QuoteRow>([
-  ['id', 'number'], ['number', 'text'], ['status', 'text'], ['customer_id', 'number'], ['customer_name', 'text'], ['issue_date', 'text'],
-  ['valid_until', 'text'], ['total', 'text'], ['currency', 'nullable'], ['accepted_at', 'nullable'], ['updated_at', 'text'],
+  ['id', 'number'],
+  ['number', 'text'],
+  ['status', 'text'],
+  ['customer_id', 'number'],
+  ['customer_name', 'text'],
+  ['issue_date', 'text'],
+  ['valid_until', 'text'],
+  ['total', 'text'],
+  ['currency', 'nullable'],
+  ['accepted_at', 'nullable'],
+  ['updated_at', 'text'],
 ]);
 
 const paymentRows = rowReader<Omit<PaymentRow, 'allocations'>>([
-  ['id', 'number'], ['customer_id', 'number'], ['customer_name', 'text'], ['amount', 'text'], ['currency', 'text'], ['payment_date', 'text'],
-  ['method', 'text'], ['reference', 'text'],
+  ['id', 'number'],
+  ['customer_id', 'number'],
+  ['customer_name', 'text'],
+  ['amount', 'text'],
+  ['currency', 'text'],
+  ['payment_date', 'text'],
+  ['method', 'text'],
+  ['reference', 'text'],
 ]);
 
 const lineRows = rowReader<LineRow>([
-  ['invoice_id', 'number'], ['position', 'number'], ['description', 'text'], ['quantity', 'text'], ['unit_price', 'text'],
-  ['tax_amount', 'text'], ['line_total', 'text'], ['product_id', 'numberOrNull'],
+  ['invoice_id', 'number'],
+  ['position', 'number'],
+  ['description', 'text'],
+  ['quantity', 'text'],
+  ['unit_price', 'text'],
+  ['tax_amount', 'text'],
+  ['line_total', 'text'],
+  ['product_id', 'numberOrNull'],
 ]);
 
 const PRODUCT_COLUMNS = 'id, name, sku, barcode, type, default_price, is_active, track_stock, low, stamp, raw';
@@ -145,7 +193,11 @@ function productRow(r: Cells): ProductRow {
           on_hand: String(stock['on_hand'] ?? ''),
           reorder_level: String(stock['reorder_level'] ?? ''),
           low: stock['low'] === true,
-          branches: branches.map((b) => ({ branch_id: Number(b['branch_id']), branch: String(b['branch'] ?? ''), on_hand: String(b['on_hand'] ?? '') })),
+          branches: branches.map((b) => ({
+            branch_id: Number(b['branch_id']),
+            branch: String(b['branch'] ?? ''),
+            on_hand: String(b['on_hand'] ?? ''),
+          })),
         }
       : null,
     updated_at: str(r[9]),
@@ -163,7 +215,10 @@ export function sqliteReader(db: Db): MirrorReader {
     for (const chunk of chunks(paymentIds)) {
       const w = new Where();
       w.in('payment_id', chunk);
-      for (const [paymentId, invoiceId, invoiceNumber, amount] of db.rows(`SELECT payment_id, invoice_id, invoice_number, amount FROM allocations${w} ORDER BY payment_id, position`, w.args)) {
+      for (const [paymentId, invoiceId, invoiceNumber, amount] of db.rows(
+        `SELECT payment_id, invoice_id, invoice_number, amount FROM allocations${w} ORDER BY payment_id, position`,
+        w.args,
+      )) {
         const list = allocations.get(num(paymentId)) ?? [];
         list.push({ invoice_id: num(invoiceId), invoice_number: str(invoiceNumber), amount: str(amount) });
         allocations.set(num(paymentId), list);
@@ -187,9 +242,14 @@ export function sqliteReader(db: Db): MirrorReader {
       return db.rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY id`, w.args).map(invoiceRows.row);
     },
     async lines(filter) {
-      const columns = lineRows.columns.split(', ').map((c) => `l.${c}`).join(', ');
+      const columns = lineRows.columns
+        .split(', ')
+        .map((c) => `l.${c}`)
+        .join(', ');
       const query = (w: Where): LineRow[] =>
-        db.rows(`SELECT ${columns} FROM lines l JOIN invoices i ON i.id = l.invoice_id${w} ORDER BY l.invoice_id, l.position`, w.args).map(lineRows.row);
+        db
+          .rows(`SELECT ${columns} FROM lines l JOIN invoices i ON i.id = l.invoice_id${w} ORDER BY l.invoice_id, l.position`, w.args)
+          .map(lineRows.row);
       if (!filter.ids) return query(invoiceWhere(filter, 'i.'));
       const found: LineRow[] = [];
       for (const chunk of chunks([...filter.ids].sort((a, b) => a - b))) {
@@ -249,7 +309,17 @@ export function sqliteReader(db: Db): MirrorReader {
       for (const [productId, currency, pTotal, pTax, pQuantity, total, tax, quantity, invoices, unsummable, first, description] of parts) {
         if (num(unsummable) > 0) return null;
         const key = `${String(productId)} ${str(currency)}`;
-        const found = products.get(key) ?? { product_id: productId === null ? null : num(productId), currency: str(currency), invoices: num(invoices), line_total: [], tax_amount: [], quantity: [], description: str(description), first: num(first), parts: 0 };
+        const found = products.get(key) ?? {
+          product_id: productId === null ? null : num(productId),
+          currency: str(currency),
+          invoices: num(invoices),
+          line_total: [],
+          tax_amount: [],
+          quantity: [],
+          description: str(description),
+          first: num(first),
+          parts: 0,
+        };
         found.parts++;
         found.line_total.push(fromScaled(str(total), num(pTotal)));
         found.tax_amount.push(fromScaled(str(tax), num(pTax)));
@@ -260,7 +330,10 @@ export function sqliteReader(db: Db): MirrorReader {
       // A product whose amounts were written with more than one number of places spans several groups:
       // its invoices are counted apart, once each.
       if ([...products.values()].some((p) => p.parts > 1)) {
-        for (const [productId, currency, invoices] of db.rows(`SELECT l.product_id, i.currency, COUNT(DISTINCT l.invoice_id) ${from(w)} GROUP BY l.product_id, i.currency`, w.args)) {
+        for (const [productId, currency, invoices] of db.rows(
+          `SELECT l.product_id, i.currency, COUNT(DISTINCT l.invoice_id) ${from(w)} GROUP BY l.product_id, i.currency`,
+          w.args,
+        )) {
           const found = products.get(`${String(productId)} ${str(currency)}`);
           if (found) found.invoices = num(invoices);
         }
@@ -302,8 +375,16 @@ export function sqliteReader(db: Db): MirrorReader {
       if (num(mixed) > 0) return null;
       return exactly(() => {
         const byDueDate = db
-          .rows(`SELECT currency, due_date, COUNT(*), CAST(SUM(balance_units) AS TEXT), MAX(balance_places) FROM invoices${w} GROUP BY currency, due_date`, w.args)
-          .map(([currency, due, count, units, places]) => ({ currency: str(currency), due_date: str(due), count: num(count), balance: fromScaled(str(units), num(places)) }));
+          .rows(
+            `SELECT currency, due_date, COUNT(*), CAST(SUM(balance_units) AS TEXT), MAX(balance_places) FROM invoices${w} GROUP BY currency, due_date`,
+            w.args,
+          )
+          .map(([currency, due, count, units, places]) => ({
+            currency: str(currency),
+            due_date: str(due),
+            count: num(count),
+            balance: fromScaled(str(units), num(places)),
+          }));
         // Within a currency every balance has the same places, so the whole units compare as the amounts do.
         const topCustomers = db
           .rows(
@@ -316,9 +397,16 @@ export function sqliteReader(db: Db): MirrorReader {
             [...w.args, q.top],
           )
           .map(([currency, customerId, name, count, units, places, oldest]) => ({
-            currency: str(currency), customer_id: num(customerId), customer_name: str(name), count: num(count), balance: fromScaled(str(units), num(places)), oldest_due: str(oldest),
+            currency: str(currency),
+            customer_id: num(customerId),
+            customer_name: str(name),
+            count: num(count),
+            balance: fromScaled(str(units), num(places)),
+            oldest_due: str(oldest),
           }));
-        const oldest = db.rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY due_date, id LIMIT ?`, [...w.args, q.limit]).map(invoiceRows.row);
+        const oldest = db
+          .rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY due_date, id LIMIT ?`, [...w.args, q.limit])
+          .map(invoiceRows.row);
         return { byDueDate, topCustomers, oldest };
       });
     },

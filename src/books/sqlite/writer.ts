@@ -1,15 +1,19 @@
 // The mirror's writes over SQLite. Each sync step is one atomic batch: the records, the events their diffs
 // made, and (when the step completes a read) the kind's new mark, so a crash leaves all or none of it.
-import type { Db, SqlStatement, SqlValue } from './db.js';
-import { unitsOf } from './exact-sums.js';
+
 import type { BooksEvent } from '../../events/event.js';
-import { allocationsOf, cellsOf, COLUMNS, linesOf, stampOf, type Rec } from '../rows.js';
+import { allocationsOf, COLUMNS, cellsOf, linesOf, type Rec, stampOf } from '../rows.js';
 import type { KindMark, StoredEvent } from '../store.js';
 import type { LinesCoverage, MirroredKind } from '../types.js';
+import type { Db, SqlStatement, SqlValue } from './db.js';
+import { unitsOf } from './exact-sums.js';
 
 function upsert(kind: MirroredKind, record: Rec): SqlStatement {
   const cols = ['id', ...COLUMNS[kind], 'stamp', 'raw'];
-  const updates = cols.slice(1).map((c) => `${c} = excluded.${c}`).join(', ');
+  const updates = cols
+    .slice(1)
+    .map((c) => `${c} = excluded.${c}`)
+    .join(', ');
   return {
     sql: `INSERT INTO ${kind} (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')}) ON CONFLICT (id) DO UPDATE SET ${updates}`,
     args: [record.id, ...cellsOf(kind, record), stampOf(record), JSON.stringify(record)],
@@ -52,28 +56,31 @@ export function sqliteWriter(db: Db) {
         if (kind === 'payments') statements.push(...allocationStatements(record));
       }
       const at = Date.now();
-      for (const event of events) statements.push({ sql: 'INSERT INTO events (at_ms, body) VALUES (?, ?)', args: [at, JSON.stringify(event)] });
+      for (const event of events)
+        statements.push({ sql: 'INSERT INTO events (at_ms, body) VALUES (?, ?)', args: [at, JSON.stringify(event)] });
       if (mark) statements.push(markStatement(kind, mark));
       if (statements.length > 0) db.batch(statements);
     },
 
     async setLines(invoiceId: number, stamp: string, items: unknown): Promise<void> {
       db.batch([
-          { sql: 'DELETE FROM lines WHERE invoice_id = ?', args: [invoiceId] },
-          ...linesOf(items).map((l, i) => {
-            const [, quantity, , tax, total] = l as (string | null)[];
-            return {
-              sql: `INSERT INTO lines (invoice_id, position, description, quantity, unit_price, tax_amount, line_total, product_id,
+        { sql: 'DELETE FROM lines WHERE invoice_id = ?', args: [invoiceId] },
+        ...linesOf(items).map((l, i) => {
+          const [, quantity, , tax, total] = l as (string | null)[];
+          return {
+            sql: `INSERT INTO lines (invoice_id, position, description, quantity, unit_price, tax_amount, line_total, product_id,
                       total_units, total_places, tax_units, tax_places, quantity_units, quantity_places) VALUES (${Array(14).fill('?').join(', ')})`,
-              args: [invoiceId, i, ...l, ...unitsOf(total ?? null), ...unitsOf(tax ?? null), ...unitsOf(quantity ?? null)],
-            };
-          }),
-          { sql: 'UPDATE invoices SET lines_stamp = ? WHERE id = ?', args: [stamp, invoiceId] },
+            args: [invoiceId, i, ...l, ...unitsOf(total ?? null), ...unitsOf(tax ?? null), ...unitsOf(quantity ?? null)],
+          };
+        }),
+        { sql: 'UPDATE invoices SET lines_stamp = ? WHERE id = ?', args: [stamp, invoiceId] },
       ]);
     },
 
     async linesWanted(limit: number): Promise<{ id: number; stamp: string }[]> {
-      const rows = db.rows('SELECT id, stamp FROM invoices WHERE lines_stamp IS NULL OR lines_stamp <> stamp ORDER BY id DESC LIMIT ?', [limit]);
+      const rows = db.rows('SELECT id, stamp FROM invoices WHERE lines_stamp IS NULL OR lines_stamp <> stamp ORDER BY id DESC LIMIT ?', [
+        limit,
+      ]);
       return rows.map(([id, stamp]) => ({ id: Number(id), stamp: String(stamp) }));
     },
 
@@ -84,20 +91,31 @@ export function sqliteWriter(db: Db) {
 
     async counts(): Promise<Record<MirroredKind | 'lines', number>> {
       const n = (table: string): number => Number(db.value(`SELECT COUNT(*) FROM ${table}`) ?? 0);
-      return { customers: n('customers'), invoices: n('invoices'), quotes: n('quotes'), payments: n('payments'), products: n('products'), lines: n('lines') };
+      return {
+        customers: n('customers'),
+        invoices: n('invoices'),
+        quotes: n('quotes'),
+        payments: n('payments'),
+        products: n('products'),
+        lines: n('lines'),
+      };
     },
 
     async marks(): Promise<Map<MirroredKind, KindMark>> {
       return new Map(
-        db.rows('SELECT kind, watermark, synced_at, synced_ms FROM marks').map(([kind, watermark, syncedAt, syncedMs]) => [
-          String(kind) as MirroredKind,
-          { watermark: watermark === null ? null : String(watermark), syncedAt: String(syncedAt), syncedMs: Number(syncedMs) },
-        ]),
+        db
+          .rows('SELECT kind, watermark, synced_at, synced_ms FROM marks')
+          .map(([kind, watermark, syncedAt, syncedMs]) => [
+            String(kind) as MirroredKind,
+            { watermark: watermark === null ? null : String(watermark), syncedAt: String(syncedAt), syncedMs: Number(syncedMs) },
+          ]),
       );
     },
 
     async eventsAfter(seq: number): Promise<StoredEvent[]> {
-      return db.rows('SELECT seq, body FROM events WHERE seq > ? ORDER BY seq LIMIT 500', [seq]).map(([n, body]) => ({ seq: Number(n), event: JSON.parse(String(body)) as BooksEvent }));
+      return db
+        .rows('SELECT seq, body FROM events WHERE seq > ? ORDER BY seq LIMIT 500', [seq])
+        .map(([n, body]) => ({ seq: Number(n), event: JSON.parse(String(body)) as BooksEvent }));
     },
 
     async lastEventSeq(): Promise<number> {
@@ -126,7 +144,9 @@ export function sqliteWriter(db: Db) {
     async takeWants(): Promise<MirroredKind[]> {
       const found = db.rows('SELECT kind, at_ms FROM wants');
       if (found.length === 0) return [];
-      db.batch(found.map(([kind, atMs]) => ({ sql: 'DELETE FROM wants WHERE kind = ? AND at_ms = ?', args: [kind ?? null, atMs ?? null] })));
+      db.batch(
+        found.map(([kind, atMs]) => ({ sql: 'DELETE FROM wants WHERE kind = ? AND at_ms = ?', args: [kind ?? null, atMs ?? null] })),
+      );
       return found.map(([kind]) => String(kind) as MirroredKind);
     },
 

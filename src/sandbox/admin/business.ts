@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FieldErrorList } from '../api-error.js';
 import type { Invoice, Payment, PaymentMethod } from '../books.js';
-import { DECIMAL_RE, Money, decimalPlaces, toAmount } from '../money.js';
+import { DECIMAL_RE, decimalPlaces, Money, toAmount } from '../money.js';
 import { findRecord } from '../routes/lists.js';
 import { invoiceView, isLowStock, paymentView, productView, quoteView } from '../views.js';
 import type { World } from '../world.js';
@@ -117,4 +117,3 @@ function moveStock(world: World, businessId: number, body: Record<string, unknow
   }
   return { status: 201, body: { data, event_ids: eventIds } };
 }
-

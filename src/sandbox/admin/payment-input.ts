@@ -1,7 +1,7 @@
 // Validation of an admin payment: amount, method, and allocations that the invoices can take.
 import { FieldErrorList } from '../api-error.js';
-import { PAYMENT_METHODS, type Invoice } from '../books.js';
-import { DECIMAL_RE, Money, decimalPlaces, sum, toAmount } from '../money.js';
+import { type Invoice, PAYMENT_METHODS } from '../books.js';
+import { DECIMAL_RE, decimalPlaces, Money, sum, toAmount } from '../money.js';
 import type { Books } from '../store.js';
 
 export interface PaymentInput {

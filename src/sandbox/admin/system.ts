@@ -63,7 +63,10 @@ export function registerSystemAdmin(app: FastifyInstance, world: World, token: s
       return { status: 201, body: { ...world.webhooks.register(businessId, url), url } };
     }),
   );
-  app.get('/_sandbox/deliveries', adminRoute(token, () => ({ status: 200, body: { data: world.webhooks.deliveries } })));
+  app.get(
+    '/_sandbox/deliveries',
+    adminRoute(token, () => ({ status: 200, body: { data: world.webhooks.deliveries } })),
+  );
   app.get(
     '/_sandbox/logs',
     adminRoute(token, (request) => {
@@ -113,5 +116,8 @@ export function registerSystemAdmin(app: FastifyInstance, world: World, token: s
       return { status: 200, body: clockReading(world) };
     }),
   );
-  app.get('/_sandbox/clock', adminRoute(token, () => ({ status: 200, body: clockReading(world) })));
+  app.get(
+    '/_sandbox/clock',
+    adminRoute(token, () => ({ status: 200, body: clockReading(world) })),
+  );
 }

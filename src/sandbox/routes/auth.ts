@@ -1,7 +1,7 @@
 // Sign-in (JSON body or HTTP Basic), sign-out and ping.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, FieldErrorList, unauthorized } from '../api-error.js';
-import { openRoute, sessionRoute, type Answer } from '../api-route.js';
+import { type Answer, openRoute, sessionRoute } from '../api-route.js';
 import { callState, modeOfCredential, refuseBlockedKey } from '../call.js';
 import { SESSION_SECONDS } from '../keys.js';
 import { formatTimestamp } from '../time.js';
@@ -82,7 +82,10 @@ function signIn(world: World, request: FastifyRequest): Answer {
 }
 
 export function registerAuthRoutes(app: FastifyInstance, world: World): void {
-  app.post('/api/v1/auth/token', openRoute(world, (request) => signIn(world, request)));
+  app.post(
+    '/api/v1/auth/token',
+    openRoute(world, (request) => signIn(world, request)),
+  );
   app.delete(
     '/api/v1/auth/token',
     sessionRoute(world, null, (_request, caller) => {

@@ -2,9 +2,9 @@
 // key with another body); test mode validates exactly as live and saves nothing.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invalid } from '../api-error.js';
-import { sessionRoute, type Answer } from '../api-route.js';
-import type { Caller } from '../call.js';
+import { type Answer, sessionRoute } from '../api-route.js';
 import type { IdSequences } from '../books.js';
+import type { Caller } from '../call.js';
 import { buildCustomer, buildInvoice } from '../creates.js';
 import { validateCustomer } from '../validate-customer.js';
 import { validateInvoice } from '../validate-invoice.js';

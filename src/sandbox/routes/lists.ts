@@ -2,10 +2,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '../api-error.js';
 import { sessionRoute } from '../api-route.js';
-import type { Caller } from '../call.js';
-import { INVOICE_STATUSES, QUOTE_STATUSES } from '../books.js';
 import type { Customer, Invoice, Payment, Product, Quote } from '../books.js';
-import { booleanFilter, enumFilter, integerFilter, runList, textFilter, type Filter, type Query } from '../list-query.js';
+import { INVOICE_STATUSES, QUOTE_STATUSES } from '../books.js';
+import type { Caller } from '../call.js';
+import { booleanFilter, enumFilter, type Filter, integerFilter, type Query, runList, textFilter } from '../list-query.js';
 import type { Collection, Identified } from '../store.js';
 import type { ViewContext } from '../views.js';
 import { customerView, invoiceListView, invoiceView, isLowStock, paymentView, productView, quoteView } from '../views.js';
@@ -64,10 +64,7 @@ export function registerReadRoutes(app: FastifyInstance, world: World): void {
     noun: 'customer',
     scope: 'customers.read',
     collection: (b) => b.customers,
-    filters: [
-      enumFilter('status', ['active', 'archived'], (c) => c.status),
-      textFilter('search', (c, text) => contains(c.name, text)),
-    ],
+    filters: [enumFilter('status', ['active', 'archived'], (c) => c.status), textFilter('search', (c, text) => contains(c.name, text))],
     listView: customerView,
     oneView: customerView,
   });

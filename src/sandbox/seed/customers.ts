@@ -10,7 +10,11 @@ function customerName(rng: Rng, i: number): string {
   return `${rng.pick(COMPANY_WORDS)} ${rng.pick(COMPANY_KINDS)} ${rng.pick(COMPANY_SUFFIXES)}`;
 }
 
-const slug = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '.').replace(/^\.|\.$/g, '');
+const slug = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '.')
+    .replace(/^\.|\.$/g, '');
 
 export function makeCustomers(rng: Rng, profile: BusinessProfile, ids: IdSequences, count: number, firstCode: number): Customer[] {
   const dialling = profile.currency === 'NZD' ? '+64' : '+61';

@@ -7,8 +7,8 @@ import { Money, sum, toAmount } from '../money.js';
 import type { Rng } from '../prng.js';
 import { addDays } from '../time.js';
 import { ensureAgeBands } from './age-bands.js';
+import { businessSecond, creationTimes, laterTime, type Timeline } from './timeline.js';
 import { randomTokenFrom } from './tokens.js';
-import { type Timeline, businessSecond, creationTimes, laterTime } from './timeline.js';
 import { FREE_TEXT_LINES } from './words.js';
 
 const RECENT: InvoiceStatus[] = ['draft', 'approved', 'issued', 'sent', 'viewed'];

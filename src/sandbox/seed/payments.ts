@@ -6,7 +6,7 @@ import type { Invoice, Payment, PaymentMethod } from '../books.js';
 import { PAYMENT_METHODS } from '../books.js';
 import { Money, toAmount } from '../money.js';
 import type { Rng } from '../prng.js';
-import { DAY, type Timeline, laterTime } from './timeline.js';
+import { DAY, laterTime, type Timeline } from './timeline.js';
 
 type Draft = Omit<Payment, 'id'>;
 
@@ -53,7 +53,9 @@ class Settler {
   /** A till sale paid in full when it is made. */
   atTill(inv: Invoice): void {
     const recent = this.timeline.age(inv.createdMs) <= RECENT_DAYS;
-    const method = recent ? (PAYMENT_METHODS[this.#tillTurn++ % PAYMENT_METHODS.length] as PaymentMethod) : this.rng.pick(['cash', 'card'] as const);
+    const method = recent
+      ? (PAYMENT_METHODS[this.#tillTurn++ % PAYMENT_METHODS.length] as PaymentMethod)
+      : this.rng.pick(['cash', 'card'] as const);
     this.drafts.push(draft(this.timeline, [inv], [inv.total], inv.createdMs, method, this.rng));
   }
 }
@@ -85,7 +87,11 @@ function settle(rng: Rng, timeline: Timeline, invoices: Invoice[]): Draft[] {
       const take = group.length - i >= 2 && rng.chance(0.25) ? rng.int(2, Math.min(3, group.length - i)) : 1;
       const batch = group.slice(i, i + take);
       const last = Math.max(...batch.map((inv) => inv.createdMs));
-      settler.later(batch, batch.map((inv) => inv.total), last);
+      settler.later(
+        batch,
+        batch.map((inv) => inv.total),
+        last,
+      );
       i += take;
     }
   }

@@ -2,10 +2,10 @@
 // (one every few days over the last month) that expire over the coming weeks. Times are moments of the
 // timeline until the books are finished; open quotes already past validity expire when the sandbox starts.
 import type { BusinessProfile, Customer, Quote, QuoteStatus } from '../books.js';
-import { QUOTE_STATUSES, formatCode } from '../books.js';
+import { formatCode, QUOTE_STATUSES } from '../books.js';
 import type { Rng } from '../prng.js';
 import { addDays } from '../time.js';
-import { type Timeline, businessSecond, creationTimes, laterTime } from './timeline.js';
+import { businessSecond, creationTimes, laterTime, type Timeline } from './timeline.js';
 
 const VALID_DAYS = 30;
 const OPEN: QuoteStatus[] = ['sent', 'viewed', 'draft', 'sent', 'viewed'];
@@ -27,7 +27,10 @@ interface Slot {
 }
 
 function slots(rng: Rng, seed: QuoteSeed): Slot[] {
-  const spread = creationTimes(rng, seed.count).map((created, i) => ({ created, status: QUOTE_STATUSES[i % QUOTE_STATUSES.length] as QuoteStatus }));
+  const spread = creationTimes(rng, seed.count).map((created, i) => ({
+    created,
+    status: QUOTE_STATUSES[i % QUOTE_STATUSES.length] as QuoteStatus,
+  }));
   const open: Slot[] = [];
   for (let ago = 2, i = 0; ago <= VALID_DAYS; ago += seed.openEveryDays, i++) {
     open.push({ created: seed.timeline.daysAgo(ago, businessSecond(rng)), status: OPEN[i % OPEN.length] as QuoteStatus });

@@ -85,14 +85,22 @@ export function businessOps(sb: TestSandbox, api: ApiClient): BusinessOps {
         const onHand = new Decimal(stock.on_hand);
         const target = new Decimal(stock.reorder_level).plus(5);
         if (onHand.lt(target)) {
-          await ok('POST', '/stock-movements', { product_id: product.id, branch_id: branch.branch_id, quantity: target.minus(onHand).toFixed() });
+          await ok('POST', '/stock-movements', {
+            product_id: product.id,
+            branch_id: branch.branch_id,
+            quantity: target.minus(onHand).toFixed(),
+          });
         }
         return { id: product.id, branchId: branch.branch_id, excess: Decimal.max(onHand, target).minus(stock.reorder_level).toFixed() };
       }
       throw new Error('no tracked product in the live books');
     },
     async dropToReorder(product) {
-      await ok('POST', '/stock-movements', { product_id: product.id, branch_id: product.branchId, quantity: new Decimal(product.excess).neg().toFixed() });
+      await ok('POST', '/stock-movements', {
+        product_id: product.id,
+        branch_id: product.branchId,
+        quantity: new Decimal(product.excess).neg().toFixed(),
+      });
     },
   };
 }

@@ -1,8 +1,7 @@
 // Real SDK clients on the spawned server: the v2 client pinned to 2026-07-28 and the v1 client on the
 // 2025-11-25 handshake, each over stdio or Streamable HTTP, with or without an elicitation handler.
-import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
-import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -19,7 +18,9 @@ export interface Elicitation {
   message: string;
   requestedSchema: unknown;
 }
-export type ElicitAnswer = { action: 'accept'; content: Record<string, string | number | boolean | string[]> } | { action: 'decline' | 'cancel' };
+export type ElicitAnswer =
+  | { action: 'accept'; content: Record<string, string | number | boolean | string[]> }
+  | { action: 'decline' | 'cancel' };
 
 export interface ToolResult {
   content: { type: string; text?: string }[];
@@ -36,7 +37,10 @@ export interface McpClient {
   readResource(params: { uri: string }): Promise<{ contents: { uri: string; mimeType?: string; text?: string }[] }>;
   listPrompts(): Promise<{ prompts: { name: string; arguments?: { name: string; required?: boolean }[] }[] }>;
   getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<{ messages: { role: string; content: any }[] }>;
-  complete(params: { ref: { type: 'ref/prompt'; name: string }; argument: { name: string; value: string } }): Promise<{ completion: { values: string[] } }>;
+  complete(params: {
+    ref: { type: 'ref/prompt'; name: string };
+    argument: { name: string; value: string };
+  }): Promise<{ completion: { values: string[] } }>;
 }
 
 export interface Connected {
@@ -93,7 +97,15 @@ async function connectV2(via: Via, options: ConnectOptions, record: Elicitation[
   await client.connect(transport);
   const received = tap(transport);
   const protocolVersion = client.getNegotiatedProtocolVersion();
-  return { sdk: 'v2', client: client as unknown as McpClient, protocolVersion, elicitations: record, errors, received, close: () => client.close() };
+  return {
+    sdk: 'v2',
+    client: client as unknown as McpClient,
+    protocolVersion,
+    elicitations: record,
+    errors,
+    received,
+    close: () => client.close(),
+  };
 }
 
 async function connectV1(via: Via, options: ConnectOptions, record: Elicitation[], errors: Error[]): Promise<Connected> {
@@ -108,7 +120,10 @@ async function connectV1(via: Via, options: ConnectOptions, record: Elicitation[
     });
   }
   let negotiated: string | undefined;
-  const transport = 'stdio' in via ? new StdioV1({ ...via.stdio, stderr: 'pipe' }) : new HttpV1(new URL(via.http), { requestInit: { headers: headers(via) } });
+  const transport =
+    'stdio' in via
+      ? new StdioV1({ ...via.stdio, stderr: 'pipe' })
+      : new HttpV1(new URL(via.http), { requestInit: { headers: headers(via) } });
   if (transport instanceof StdioV1) {
     drain(transport.stderr as NodeJS.ReadableStream | null);
     // The v1 client hands the negotiated version to transports that take it; stdio has no such hook, so add one.
@@ -117,7 +132,15 @@ async function connectV1(via: Via, options: ConnectOptions, record: Elicitation[
   await client.connect(transport);
   const received = tap(transport);
   const protocolVersion = transport instanceof HttpV1 ? transport.protocolVersion : negotiated;
-  return { sdk: 'v1', client: client as unknown as McpClient, protocolVersion, elicitations: record, errors, received, close: () => client.close() };
+  return {
+    sdk: 'v1',
+    client: client as unknown as McpClient,
+    protocolVersion,
+    elicitations: record,
+    errors,
+    received,
+    close: () => client.close(),
+  };
 }
 
 export function connectClient(sdk: Sdk, via: Via, options: ConnectOptions = {}): Promise<Connected> {

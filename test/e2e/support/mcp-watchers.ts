@@ -1,9 +1,8 @@
 // A subscriber of the server's resources, in either protocol era: the v2 client pinned to 2026-07-28
 // (subscriptions/listen) or the v1 SDK client on the 2025-11-25 handshake (resources/subscribe), over
 // stdio (spawning the built server) or Streamable HTTP. It records when each URI was announced updated.
-import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
-import { StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -62,10 +61,7 @@ export async function modernWatcher(where: Where): Promise<Watcher> {
   const updates = new Updates();
   const client = new ModernClient({ name: 'watcher', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   client.setNotificationHandler('notifications/resources/updated', (n) => updates.record(n.params.uri));
-  const transport =
-    'stdio' in where
-      ? new ModernStdio({ ...where.stdio, stderr: 'ignore' })
-      : new ModernHttp(new URL(where.http));
+  const transport = 'stdio' in where ? new ModernStdio({ ...where.stdio, stderr: 'ignore' }) : new ModernHttp(new URL(where.http));
   await client.connect(transport);
   const subscriptions: { close(): Promise<void> }[] = [];
   return {
@@ -86,10 +82,7 @@ export async function legacyWatcher(where: Where): Promise<Watcher> {
   const updates = new Updates();
   const client = new LegacyClient({ name: 'watcher', version: '1.0.0' });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updates.record(n.params.uri));
-  const transport =
-    'stdio' in where
-      ? new LegacyStdio({ ...where.stdio, stderr: 'ignore' })
-      : new LegacyHttp(new URL(where.http));
+  const transport = 'stdio' in where ? new LegacyStdio({ ...where.stdio, stderr: 'ignore' }) : new LegacyHttp(new URL(where.http));
   await client.connect(transport);
   return {
     era: 'legacy',
@@ -98,7 +91,7 @@ export async function legacyWatcher(where: Where): Promise<Watcher> {
     subscribe: async (uris) => {
       for (const uri of uris) await client.subscribeResource({ uri });
     },
-    readJson: async (uri) => JSON.parse(text(await client.readResource({ uri }) as { contents: unknown[] })),
+    readJson: async (uri) => JSON.parse(text((await client.readResource({ uri })) as { contents: unknown[] })),
     updated: (uri, since, timeoutMs) => updates.wait(uri, since, timeoutMs),
     close: () => client.close(),
   };

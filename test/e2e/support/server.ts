@@ -1,7 +1,7 @@
 // Spawns the built server as it ships (dist/bin/invoicing-mcp.mjs): over HTTP as a child whose banner
 // gives the URL; over stdio
 // the SDK clients spawn it themselves from `stdioCommand`.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
