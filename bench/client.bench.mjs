@@ -161,7 +161,7 @@ try {
     `  ${'measure'.padEnd(36)} ${'ratio'.padStart(6)} ${'goal'.padStart(8)}  met  raw`,
     ...rows.map(
       ([name, ratio, goal, raw]) =>
-        `  ${name.padEnd(36)} ${ratio.toFixed(3).padStart(6)} ${('<= ' + goal).padStart(8)}  ${ratio <= goal ? 'yes' : 'NO '}  ${raw}`,
+        `  ${name.padEnd(36)} ${ratio.toFixed(3).padStart(6)} ${(`<= ${goal}`).padStart(8)}  ${ratio <= goal ? 'yes' : 'NO '}  ${raw}`,
     ),
     `  ${info[0].padEnd(36)} ${info[1].toFixed(3).padStart(6)} ${'-'.padStart(8)}   -   ${info[3]}`,
     `  client stats: cache ${JSON.stringify(client.stats().cache)}, sign-ins ${client.stats().signIns}; bench ${((performance.now() - started) / 1000).toFixed(1)} s`,

@@ -64,7 +64,14 @@ async function openMirror(api, path, options = {}) {
     warn: () => undefined,
   });
   const mirror = await startMirror({ api, store, bus: null, logger, pollSeconds: 0, ...options });
-  return { store, mirror, close: async () => (await mirror.stop(), await store.close()) };
+  return {
+    store,
+    mirror,
+    close: async () => {
+      await mirror.stop();
+      await store.close();
+    },
+  };
 }
 
 async function toolLatencies(api, ids) {

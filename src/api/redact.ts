@@ -3,11 +3,11 @@
 // HTTP authorization schemes; keys cover the property names under which a credential may travel.
 
 const TEXT_PATTERNS: readonly RegExp[] = [
-  /svc_(?:live|test)_[A-Za-z0-9_\-]+/g,
-  /svcat_[A-Za-z0-9_\-]+/g,
+  /svc_(?:live|test)_[A-Za-z0-9_-]+/g,
+  /svcat_[A-Za-z0-9_-]+/g,
   /whsec_[A-Za-z0-9_\-+/=]+/g,
-  /sbx_admin_[A-Za-z0-9_\-]+/g,
-  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=\-]+/gi,
+  /sbx_admin_[A-Za-z0-9_-]+/g,
+  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi,
 ];
 
 export const REDACTED = '[redacted]';
@@ -39,7 +39,7 @@ export function redactText(text: string): string {
   let out = text;
   for (const re of TEXT_PATTERNS) {
     re.lastIndex = 0;
-    out = out.replace(re, (match, scheme: unknown) => (typeof scheme === 'string' ? `${scheme} ${REDACTED}` : REDACTED));
+    out = out.replace(re, (_match, scheme: unknown) => (typeof scheme === 'string' ? `${scheme} ${REDACTED}` : REDACTED));
   }
   return out;
 }

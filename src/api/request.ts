@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { CacheMode, ReadCache } from './cache.js';
-import { type CallPhase, errorFromResponse, parseRetryAfter, RateLimited, UnexpectedResponse } from './errors.js';
+import { type CallPhase, errorFromResponse, parseRetryAfter, type RateLimited, UnexpectedResponse } from './errors.js';
 import {
   type BackoffPolicy,
   backoffDelay,

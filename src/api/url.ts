@@ -5,7 +5,7 @@ export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.toLowerCase();
   if (h === 'localhost' || h === '[::1]' || h === '::1') return true;
   const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
-  return m !== null && m.slice(1).every((part) => Number(part) <= 255);
+  return m?.slice(1).every((part) => Number(part) <= 255) === true;
 }
 
 /** Null when `url` is an acceptable base URL, else the reason (one phrase, no values echoed). */

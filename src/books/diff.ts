@@ -11,13 +11,13 @@ import type { MirroredKind } from './types.js';
 
 /** Whether a tracked product is at or below its reorder level (the numbers, else `stock.low`). */
 export function isLow(product: Record<string, unknown>): boolean {
-  if (product['track_stock'] !== true) return false;
-  const stock = product['stock'] as Record<string, unknown> | null | undefined;
+  if (product.track_stock !== true) return false;
+  const stock = product.stock as Record<string, unknown> | null | undefined;
   if (!stock) return false;
   try {
-    return new Decimal(String(stock['on_hand'])).lte(new Decimal(String(stock['reorder_level'])));
+    return new Decimal(String(stock.on_hand)).lte(new Decimal(String(stock.reorder_level)));
   } catch {
-    return stock['low'] === true;
+    return stock.low === true;
   }
 }
 
@@ -30,14 +30,14 @@ const STATUS_EVENTS: Partial<Record<MirroredKind, Record<string, EventKind>>> = 
 function stateEvents(kind: MirroredKind, record: Rec): EventKind[] {
   if (kind === 'payments') return ['payment.recorded'];
   if (kind === 'products') return isLow(record) ? ['stock.low'] : [];
-  const hit = STATUS_EVENTS[kind]?.[String(record['status'] ?? '')];
+  const hit = STATUS_EVENTS[kind]?.[String(record.status ?? '')];
   return hit ? [hit] : [];
 }
 
 function changeEvents(kind: MirroredKind, before: Rec, after: Rec): EventKind[] {
   if (kind === 'products') return isLow(after) && !isLow(before) ? ['stock.low'] : [];
-  if (kind === 'payments' || before['status'] === after['status']) return [];
-  const hit = STATUS_EVENTS[kind]?.[String(after['status'] ?? '')];
+  if (kind === 'payments' || before.status === after.status) return [];
+  const hit = STATUS_EVENTS[kind]?.[String(after.status ?? '')];
   return hit ? [hit] : [];
 }
 
@@ -61,7 +61,7 @@ function eventOf(kind: EventKind, recordKind: MirroredKind, record: Rec, now: nu
   const stamp = stampOf(record) ?? '';
   // The same change read twice (an overlap, a second process) has the same id.
   const digest = createHash('sha256').update(`${kind}|${record.id}|${stamp}`).digest('hex').slice(0, 24);
-  const allocations = Array.isArray(record['allocations']) ? (record['allocations'] as Record<string, unknown>[]) : [];
+  const allocations = Array.isArray(record.allocations) ? (record.allocations as Record<string, unknown>[]) : [];
   return {
     id: `poll_${digest}`,
     kind,
@@ -70,7 +70,7 @@ function eventOf(kind: EventKind, recordKind: MirroredKind, record: Rec, now: nu
     record: { kind: recordKind, id: record.id },
     related:
       kind === 'payment.recorded'
-        ? relatedInvoices(allocations.map((a) => a['invoice_id']).filter((id): id is number => typeof id === 'number'))
+        ? relatedInvoices(allocations.map((a) => a.invoice_id).filter((id): id is number => typeof id === 'number'))
         : [],
     data: record,
   };

@@ -54,7 +54,7 @@ export class LinesFetcher {
     try {
       const invoice = (await this.deps.api.invoices.get(id, { cache: 'skip', background: true, signal })) as Record<string, unknown>;
       // Stamped with the detail's own stamp: if the header moved on meanwhile, the lines are fetched again.
-      await this.deps.store.setLines(id, stampOf(invoice) ?? '', invoice['items']);
+      await this.deps.store.setLines(id, stampOf(invoice) ?? '', invoice.items);
     } catch (err) {
       if (!(err instanceof NotFound)) throw err;
       await this.deps.store.setLines(id, headerStamp, []);

@@ -157,7 +157,7 @@ class MirrorRuntime {
   async onWebhook(event: BooksEvent): Promise<void> {
     if (event.source !== 'webhook') return;
     const kind = event.record.kind as MirroredKind;
-    if (!this.#kinds.includes(kind) || typeof event.data['id'] !== 'number') return;
+    if (!this.#kinds.includes(kind) || typeof event.data.id !== 'number') return;
     const { store } = this.options;
     const incoming = event.data as Rec;
     const stored = (await store.stored(kind, [incoming.id])).get(incoming.id);

@@ -14,7 +14,7 @@ const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v ===
 
 /** When a record last changed, as the service wrote it: `updated_at`, else `created_at` (payments). */
 export function stampOf(record: Record<string, unknown>): string | null {
-  const s = record['updated_at'] ?? record['created_at'];
+  const s = record.updated_at ?? record.created_at;
   return typeof s === 'string' ? s : null;
 }
 
@@ -69,65 +69,65 @@ export const INTEGER_COLUMNS = new Set([
 ]);
 
 export function cellsOf(kind: MirroredKind, r: Rec): Cell[] {
-  const customer = obj(r['customer']);
+  const customer = obj(r.customer);
   switch (kind) {
     case 'customers':
-      return [text(r['code']), text(r['name']), text(r['email']), text(r['status'])];
+      return [text(r.code), text(r.name), text(r.email), text(r.status)];
     case 'invoices':
       return [
-        text(r['number']),
-        text(r['status']),
-        int(customer['id']),
-        text(customer['name']),
-        text(r['issue_date']),
-        text(r['due_date']),
-        text(r['currency']),
-        text(r['subtotal']),
-        text(r['tax_total']),
-        text(r['total']),
-        text(r['balance']),
-        text(r['sales_channel']),
+        text(r.number),
+        text(r.status),
+        int(customer.id),
+        text(customer.name),
+        text(r.issue_date),
+        text(r.due_date),
+        text(r.currency),
+        text(r.subtotal),
+        text(r.tax_total),
+        text(r.total),
+        text(r.balance),
+        text(r.sales_channel),
         // The amounts also as whole units of their last place, for exact sums in SQL (exact-sums.ts).
-        ...unitsOf(text(r['balance'])),
-        ...unitsOf(text(r['subtotal'])),
-        ...unitsOf(text(r['tax_total'])),
-        ...unitsOf(text(r['total'])),
+        ...unitsOf(text(r.balance)),
+        ...unitsOf(text(r.subtotal)),
+        ...unitsOf(text(r.tax_total)),
+        ...unitsOf(text(r.total)),
       ];
     case 'quotes':
       return [
-        text(r['number']),
-        text(r['status']),
-        int(customer['id']),
-        text(customer['name']),
-        text(r['issue_date']),
-        text(r['valid_until']),
-        text(r['total']),
-        text(r['currency']),
-        text(r['accepted_at']),
+        text(r.number),
+        text(r.status),
+        int(customer.id),
+        text(customer.name),
+        text(r.issue_date),
+        text(r.valid_until),
+        text(r.total),
+        text(r.currency),
+        text(r.accepted_at),
       ];
     case 'payments':
       return [
-        int(customer['id']),
-        text(customer['name']),
-        text(r['amount']),
-        text(r['currency']),
-        text(r['payment_date']),
-        text(r['method']),
-        text(r['reference']),
+        int(customer.id),
+        text(customer.name),
+        text(r.amount),
+        text(r.currency),
+        text(r.payment_date),
+        text(r.method),
+        text(r.reference),
       ];
     case 'products': {
-      const stock = r['stock'] === null || r['stock'] === undefined ? null : obj(r['stock']);
+      const stock = r.stock === null || r.stock === undefined ? null : obj(r.stock);
       return [
-        text(r['name']),
-        text(r['sku']),
-        text(r['barcode']),
-        text(r['type']),
-        text(r['default_price']),
-        flag(r['is_active']),
-        flag(r['track_stock']),
-        stock ? text(stock['on_hand']) : null,
-        stock ? text(stock['reorder_level']) : null,
-        stock ? flag(stock['low']) : null,
+        text(r.name),
+        text(r.sku),
+        text(r.barcode),
+        text(r.type),
+        text(r.default_price),
+        flag(r.is_active),
+        flag(r.track_stock),
+        stock ? text(stock.on_hand) : null,
+        stock ? text(stock.reorder_level) : null,
+        stock ? flag(stock.low) : null,
       ];
     }
   }
@@ -135,8 +135,8 @@ export function cellsOf(kind: MirroredKind, r: Rec): Cell[] {
 
 /** A payment's allocations as rows: invoice_id, invoice_number, amount. */
 export function allocationsOf(payment: Rec): [number | null, string | null, string | null][] {
-  const list = Array.isArray(payment['allocations']) ? (payment['allocations'] as unknown[]) : [];
-  return list.map((a) => [int(obj(a)['invoice_id']), text(obj(a)['invoice_number']), text(obj(a)['amount'])]);
+  const list = Array.isArray(payment.allocations) ? (payment.allocations as unknown[]) : [];
+  return list.map((a) => [int(obj(a).invoice_id), text(obj(a).invoice_number), text(obj(a).amount)]);
 }
 
 /** An invoice's lines (`items`) as rows: description, quantity, unit_price, tax_amount, line_total, product_id. */
@@ -144,13 +144,6 @@ export function linesOf(items: unknown): Cell[][] {
   const list = Array.isArray(items) ? (items as unknown[]) : [];
   return list.map((l) => {
     const o = obj(l);
-    return [
-      text(o['description']),
-      text(o['quantity']),
-      text(o['unit_price']),
-      text(o['tax_amount']),
-      text(o['line_total']),
-      int(o['product_id']),
-    ];
+    return [text(o.description), text(o.quantity), text(o.unit_price), text(o.tax_amount), text(o.line_total), int(o.product_id)];
   });
 }

@@ -62,7 +62,7 @@ export async function openMirrorStore(options: OpenStoreOptions): Promise<Mirror
   const { sqliteReader } = await import('./sqlite/reader.js');
   const { sqliteWriter } = await import('./sqlite/writer.js');
   const path = options.location.kind === 'file' ? options.location.path : null;
-  let opened;
+  let opened: Awaited<ReturnType<typeof openDatabase>>;
   try {
     opened = await openDatabase({ path }, options.identity, options.warn);
   } catch (err) {

@@ -33,7 +33,7 @@ export function lazyApiClient(
       name === 'customers' || name === 'invoices'
         ? {
             create: async (input: never, options: never) =>
-              ((await load()) as never as Record<R, { create: Function }>)[name].create(input, options),
+              ((await load()) as never as Record<R, { create: (input: never, options: never) => unknown }>)[name].create(input, options),
           }
         : {};
     return { ...read, ...create } as unknown as ApiClient[R];

@@ -29,7 +29,7 @@ export interface EventBus {
 
 /** The same change reported by webhook and by the mirror's diffs has the same key. */
 export function changeKey(event: BooksEvent): string {
-  const stamp = event.data['updated_at'] ?? event.data['created_at'] ?? event.createdAt;
+  const stamp = event.data.updated_at ?? event.data.created_at ?? event.createdAt;
   return `${event.kind}|${event.record.id}|${String(stamp)}`;
 }
 

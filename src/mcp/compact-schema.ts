@@ -12,7 +12,7 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 
 function collapseNullable(node: Json): Json {
   const anyOf = node.anyOf as Json[] | undefined;
-  if (!anyOf || anyOf.length !== 2) return node;
+  if (anyOf?.length !== 2) return node;
   const nullIndex = anyOf.findIndex((s) => s.type === 'null' && Object.keys(s).length === 1);
   const other = anyOf[1 - nullIndex];
   if (nullIndex < 0 || !other || typeof other.type !== 'string') return node;
@@ -76,7 +76,7 @@ function shallow(schema: Json): Json {
 /** A list's output: `data` as an array of objects (the get tool gives their fields) and `meta`. */
 function compactList(schema: Json): Json {
   const props = schema.properties as Json | undefined;
-  if (!props || !props.data || (props.data as Json).type !== 'array') return schema;
+  if ((props?.data as Json | undefined)?.type !== 'array') return schema;
   return { ...schema, properties: { ...props, data: { type: 'array' }, meta: { type: 'object' } } };
 }
 

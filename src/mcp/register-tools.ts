@@ -70,7 +70,7 @@ async function call(server: McpServer, entry: ToolManifestEntry, runtime: ToolRu
   if (runtime.confirmWrites && tool.write) {
     const write = tool.write;
     const { confirmWrite } = await import('./confirm.js');
-    let confirmation;
+    let confirmation: Awaited<ReturnType<typeof confirmWrite>>;
     try {
       confirmation = await confirmWrite(server, ctx, () => write.summarize(runtime.context, args));
     } catch (err) {

@@ -11,7 +11,6 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   isJsonContentType,
   type JSONRPCMessage,
   parseJSONRPCMessage,
@@ -222,11 +221,16 @@ export class NodeSessionTransport implements Transport {
   }
 
   private validSession(req: IncomingMessage, res: ServerResponse): boolean {
-    if (!this.initialized) return (this.refuse(res, 400, -32000, 'Bad Request: Server not initialized'), false);
     const id = req.headers['mcp-session-id'];
-    if (!id) return (this.refuse(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required'), false);
-    if (id !== this.sessionId) return (this.refuse(res, 404, -32001, 'Session not found'), false);
-    return true;
+    const refusal: [number, number, string] | null = !this.initialized
+      ? [400, -32000, 'Bad Request: Server not initialized']
+      : !id
+        ? [400, -32000, 'Bad Request: Mcp-Session-Id header is required']
+        : id !== this.sessionId
+          ? [404, -32001, 'Session not found']
+          : null;
+    if (refusal) this.refuse(res, ...refusal);
+    return refusal === null;
   }
 
   private validVersion(req: IncomingMessage, res: ServerResponse): boolean {

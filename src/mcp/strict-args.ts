@@ -42,7 +42,9 @@ function walk(toolName: string, schema: z.ZodType, value: unknown, path: Path, i
   }
   const def = defOf(unwrap(schema));
   if (def.type === 'array' && def.element && Array.isArray(value)) {
-    value.forEach((item, i) => walk(toolName, def.element as z.ZodType, item, [...path, i], issues));
+    value.forEach((item, i) => {
+      walk(toolName, def.element as z.ZodType, item, [...path, i], issues);
+    });
     return;
   }
   if (def.type !== 'object' || !def.shape || !value || typeof value !== 'object' || Array.isArray(value)) return;

@@ -61,7 +61,7 @@ function addHooks(app: FastifyInstance, world: World): void {
   });
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.call) {
-      reply.headers(serviceHeaders(world, request.call, world.business(1).profile.timeZone));
+      reply.headers(serviceHeaders(request.call, world.business(1).profile.timeZone));
       if (reply.statusCode >= 400 && !request.call.error) request.call.error = `HTTP ${reply.statusCode}`;
     }
     return payload;

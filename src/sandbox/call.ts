@@ -128,7 +128,7 @@ export function refuseBlockedKey(world: World, keySet: KeySet): void {
   }
 }
 
-export function serviceHeaders(world: World, state: CallState, timeZone: string): Record<string, string> {
+export function serviceHeaders(state: CallState, timeZone: string): Record<string, string> {
   const headers: Record<string, string> = {
     'x-service-mode': state.mode ?? 'live',
     'x-service-session-expires': state.sessionExpiresMs === null ? '' : formatTimestamp(state.sessionExpiresMs, state.timeZone ?? timeZone),

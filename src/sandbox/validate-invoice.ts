@@ -146,7 +146,10 @@ export function validateInvoice(body: Record<string, unknown>, rules: InvoiceRul
   else if (!Array.isArray(body.items)) errors.add('items', 'items must be an array of 1 to 200 lines');
   else if (body.items.length === 0 || body.items.length > MAX_LINES) {
     errors.add('items', `items must have 1 to ${MAX_LINES} lines; it has ${body.items.length}`);
-  } else body.items.forEach((raw, i) => items.push(readLine(raw, i, rules, errors)));
+  } else
+    body.items.forEach((raw, i) => {
+      items.push(readLine(raw, i, rules, errors));
+    });
   const notes = readText(body.notes, 'notes', errors);
   const terms = readText(body.terms, 'terms', errors);
   errors.throwIfAny();

@@ -103,7 +103,9 @@ describe.each([1, 10])('at --scale %i', (scale) => {
       .slice(0, 5);
     const got = a.customers.filter((c: Json) => c.currency === 'NZD');
     expect(got.map((c: Json) => c.customer_id)).toEqual(truth.map(([id]) => id));
-    got.forEach((c: Json, n: number) => expect(same(c.balance, truth[n]![1].sum)).toBe(true));
+    got.forEach((c: Json, n: number) => {
+      expect(same(c.balance, truth[n]![1].sum)).toBe(true);
+    });
   });
 
   it('what is more than 60 days past due?', async () => {

@@ -90,8 +90,7 @@ describe('report_low_stock', () => {
       (p) =>
         p.is_active &&
         p.track_stock &&
-        p.stock &&
-        p.stock.branches.some((b: Json) => b.branch_id === branch.branch_id && !new Decimal(b.on_hand).greaterThan(p.stock.reorder_level)),
+        p.stock?.branches.some((b: Json) => b.branch_id === branch.branch_id && !new Decimal(b.on_hand).greaterThan(p.stock.reorder_level)),
     );
     expect(low.items.map((i: Json) => i.product_id).sort((a: number, b: number) => a - b)).toEqual(
       truth.map((p) => p.id).sort((a, b) => a - b),

@@ -184,13 +184,13 @@ describe('faults', () => {
     const key = await sb.makeKey('live');
     const m = await mirrorOn(sb, key, capture, { client: { maxRetries: 0 }, mirror: { pollSeconds: 1 } });
     try {
-      await eventually(() => (m.mirror.stats().reads['products'] ? true : undefined), 10_000);
+      await eventually(() => (m.mirror.stats().reads.products ? true : undefined), 10_000);
       await sb.faults(1, ['500']);
       await eventually(() => (capture.text().includes('sync round failed; the next round goes on') ? true : undefined), 5000);
       await sb.clearFaults();
-      const reads = m.mirror.stats().reads['products'] ?? 0;
-      await eventually(() => ((m.mirror.stats().reads['products'] ?? 0) > reads ? true : undefined), 10_000);
-      expect(capture.lines().find((l) => l['msg'] === 'sync round failed; the next round goes on')?.['level']).toBe(40);
+      const reads = m.mirror.stats().reads.products ?? 0;
+      await eventually(() => ((m.mirror.stats().reads.products ?? 0) > reads ? true : undefined), 10_000);
+      expect(capture.lines().find((l) => l.msg === 'sync round failed; the next round goes on')?.level).toBe(40);
     } finally {
       await sb.clearFaults();
       await m.close();

@@ -29,7 +29,7 @@ describe('ensureFresh', () => {
     const m = await mirrorOn(sb, key, logs, { mirror: { freshMs: 1500 } });
     try {
       const progress: FreshProgress[] = [];
-      const total = (await groundTruth(sb, sb.keys.live))['invoices']!.length;
+      const total = (await groundTruth(sb, sb.keys.live)).invoices!.length;
       const cold = await m.mirror.books.ensureFresh(['invoices'], { onProgress: (u) => progress.push(u) });
       expect(progress.length).toBe(Math.ceil(total / 100));
       expect(progress.at(-1)).toMatchObject({ progress: total, total });
@@ -46,7 +46,7 @@ describe('ensureFresh', () => {
       await sleep(1600);
       await m.mirror.books.ensureFresh(['invoices', 'payments']);
       // One updated_since call for invoices; payments were cold, so read in full (a page or more).
-      const paymentPages = Math.ceil((await groundTruth(sb, sb.keys.live))['payments']!.length / 100);
+      const paymentPages = Math.ceil((await groundTruth(sb, sb.keys.live)).payments!.length / 100);
       expect(m.mirror.stats().calls - calls).toBe(1 + paymentPages);
       await sleep(1600);
       const before = m.mirror.stats().calls;
@@ -113,7 +113,7 @@ describe("the server's mirror on the embedded sandbox", () => {
     await sleep(300);
     expect(await sb.requests(key.key_id)).toEqual([]);
     const fresh = await plan.books!.ensureFresh(['customers']);
-    const customers = (await groundTruth(sb, key))['customers']!;
+    const customers = (await groundTruth(sb, key)).customers!;
     expect((await plan.books!.read.customers()).map((c) => c.id)).toEqual(customers.map((c) => c.id));
     expect(fresh.lines.invoices).toBe(0);
     await plan.close();
@@ -133,7 +133,7 @@ describe('a tool call joining a background read', () => {
       expect(m.api.stats().rateLimit.foregroundStarted).toBe(0);
       const progress: FreshProgress[] = [];
       await m.mirror.books.ensureFresh(['invoices'], { onProgress: (u) => progress.push(u) });
-      const invoices = (await groundTruth(slow, key))['invoices']!.length;
+      const invoices = (await groundTruth(slow, key)).invoices!.length;
       expect(progress.at(-1)?.progress).toBe(invoices);
       // The pages left were read in the main lane.
       expect(m.api.stats().rateLimit.foregroundStarted).toBeGreaterThan(0);

@@ -60,7 +60,7 @@ describe('the first read and each change after it', () => {
         heardExactly(m, before, expected, op.name);
       }
       expect(await differences(m.mirror, await groundTruth(sb, key))).toEqual([]);
-      expect(m.mirror.stats().reads['invoices']).toBe((reads['invoices'] ?? 0) + 2 * ops.length);
+      expect(m.mirror.stats().reads.invoices).toBe((reads.invoices ?? 0) + 2 * ops.length);
     } finally {
       await m.close();
     }
@@ -145,7 +145,7 @@ describe('time passing', () => {
     const m = await mirrorOn(timed, key, logs);
     try {
       await m.mirror.round();
-      const open = (await groundTruth(timed, key))['invoices']!.filter(
+      const open = (await groundTruth(timed, key)).invoices!.filter(
         (i) => ['issued', 'sent', 'viewed'].includes(i.status) && i.due_date >= '2026-11-01' && !/^0(\.0+)?$/.test(i.balance),
       );
       expect(open.length).toBeGreaterThan(0);

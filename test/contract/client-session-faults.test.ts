@@ -16,7 +16,7 @@ const OPTIONS = { maxRetries: 8, backoffBaseMs: 5, backoffMaxMs: 100 };
 
 type Call = (c: ApiClient, i: number) => Promise<unknown>;
 
-async function runInOrder(c: ApiClient, sb: TestSandbox, run: string, calls: Call[]): Promise<unknown[]> {
+async function runInOrder(c: ApiClient, sb: TestSandbox, calls: Call[]): Promise<unknown[]> {
   const out: unknown[] = [];
   for (let i = 0; i < calls.length; i++) {
     if (i === 10) await sb.endSessions();
@@ -37,7 +37,7 @@ async function oneRun(n: number): Promise<void> {
         ? (cl) => cl.customers.create({ name: `${run} customer ${i / 2}` })
         : (cl) => cl.invoices.get((i % 50) + 1, { cache: 'skip' }),
     );
-    const results = await runInOrder(c, sb, run, calls);
+    const results = await runInOrder(c, sb, calls);
     await sb.clearFaults();
     expect(results.every((r) => r !== undefined)).toBe(true);
     const listed: string[] = [];

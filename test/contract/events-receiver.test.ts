@@ -102,7 +102,7 @@ describe('deliveries from the sandbox', () => {
         const got = await eventually(() => heard.slice(before).find((h) => matches(h.event, h.uris, want)), 1000);
         expect(got.event.id, op.name).toBe(want.eventId);
         expect(got.event.source).toBe('webhook');
-        expect(invalidated).toContain(got.event.record.kind + '/' + got.event.record.id);
+        expect(invalidated).toContain(`${got.event.record.kind}/${got.event.record.id}`);
       }
       expect(Date.now() - started).toBeLessThan(1500);
       expect(heard.length - before, op.name).toBe(expected.length);
@@ -156,9 +156,9 @@ describe('webhooks and the mirror on one bus', () => {
       const id = Number(accepted!.record.split('/').pop());
       const stored = await eventually(async () => {
         const quote = await store.read.raw('quotes', id);
-        return quote?.['status'] === 'accepted' ? quote : undefined;
+        return quote?.status === 'accepted' ? quote : undefined;
       }, 3000);
-      expect(stored['accepted_at']).toEqual(expect.any(String));
+      expect(stored.accepted_at).toEqual(expect.any(String));
       expect(mirror.stats().calls - calls).toBeLessThanOrEqual(1);
     } finally {
       await mirror.stop();

@@ -2,7 +2,7 @@
 // month's invoicing and cash, till sales in the last 30 days, open quotes about to expire, unpaid invoices
 // in every age band, and no past-due invoice still saying issued, sent or viewed. The same seed gives the
 // same records at the same distance from today whichever day the sandbox starts on.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { admin, cents, dayNumber, type Json, listAll, plusDays, type SandboxHandle, signIn, start } from './sandbox-http.js';
 import { INVOICE_STATUSES, PAYMENT_METHODS, QUOTE_STATUSES } from './sandbox-records.js';
 

@@ -135,7 +135,7 @@ describe('pagination', () => {
       const seen: number[] = [];
       let url: string | null = `/api/v1/${resource}?per_page=30`;
       let pages = 0;
-      let reply;
+      let reply: Awaited<ReturnType<typeof get>> | undefined;
       while (url) {
         reply = await get(test, url);
         expect(reply.status).toBe(200);

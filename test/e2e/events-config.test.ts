@@ -9,9 +9,9 @@ import { CLI, type Env, serverEnv } from './support/server.js';
 const KEYS: Env = {
   SVC_BASE_URL: 'http://127.0.0.1:9',
   SVC_KEY_ID: 'svck_live_abcdefghijklmnopqrstuvwx',
-  SVC_SECRET: 'svc_live_' + 'x'.repeat(40),
+  SVC_SECRET: `svc_live_${'x'.repeat(40)}`,
 };
-const WEBHOOK_SECRET = 'whsec_' + 'w'.repeat(32);
+const WEBHOOK_SECRET = `whsec_${'w'.repeat(32)}`;
 
 function start(args: string[], env: Env): { status: number | null; stderr: string } {
   const run = spawnSync(process.execPath, [CLI, ...args], { env: serverEnv(env), input: '', encoding: 'utf8', timeout: 10_000 });

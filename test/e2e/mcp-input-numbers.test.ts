@@ -48,6 +48,7 @@ describe('unit_price as a JSON number', () => {
 
   it.each([
     [19.99999, 'more than 4 decimals'],
+    // biome-ignore lint/correctness/noPrecisionLoss: the point of the case is a number JSON cannot carry exactly
     [12345678901234567, 'more digits than a JSON number carries exactly'],
     [-5, 'negative'],
   ])('%s is refused: %s, send a decimal string', async (price, why) => {

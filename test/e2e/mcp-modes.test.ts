@@ -9,7 +9,7 @@ const names = async (c: Connected): Promise<string[]> => (await c.client.listToo
 
 /** Calling a tool the server does not offer fails: a tool error or a protocol error, whose text it returns. */
 async function refusedCall(c: Connected, name: string, args: Record<string, unknown>): Promise<string> {
-  let result;
+  let result: Awaited<ReturnType<Connected['client']['callTool']>>;
   try {
     result = await c.client.callTool({ name, arguments: args });
   } catch (err) {

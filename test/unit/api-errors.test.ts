@@ -8,7 +8,7 @@ import {
   MissingScope,
   NotFound,
   parseRetryAfter,
-  RateLimited,
+  type RateLimited,
   ServiceFault,
   Unauthorized,
   UnexpectedResponse,

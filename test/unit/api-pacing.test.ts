@@ -83,9 +83,18 @@ describe('Pacer', () => {
     const p = pacer({ maxConcurrent: 1 });
     const order: string[] = [];
     const held = await p.acquire();
-    const a = p.acquire().then((s) => (order.push('a'), s));
-    const b = p.acquire().then((s) => (order.push('b'), s));
-    const retry = p.acquire({ front: true }).then((s) => (order.push('retry'), s));
+    const a = p.acquire().then((s) => {
+      order.push('a');
+      return s;
+    });
+    const b = p.acquire().then((s) => {
+      order.push('b');
+      return s;
+    });
+    const retry = p.acquire({ front: true }).then((s) => {
+      order.push('retry');
+      return s;
+    });
     held.release();
     (await retry).release();
     (await a).release();
@@ -166,15 +175,27 @@ describe('Pacer: the background lane', () => {
     const p = pacer({ maxConcurrent: 1 });
     const order: string[] = [];
     const held = await p.acquire();
-    const bgA = p.acquire({ background: true }).then((s) => (order.push('bgA'), s));
-    const bgB = p.acquire({ background: true }).then((s) => (order.push('bgB'), s));
-    const tool = p.acquire().then((s) => (order.push('tool'), s));
+    const bgA = p.acquire({ background: true }).then((s) => {
+      order.push('bgA');
+      return s;
+    });
+    const bgB = p.acquire({ background: true }).then((s) => {
+      order.push('bgB');
+      return s;
+    });
+    const tool = p.acquire().then((s) => {
+      order.push('tool');
+      return s;
+    });
     held.release(ok(50, 60));
     (await tool).release(ok(49, 60));
     const a = await bgA;
     expect(p.state().background).toEqual({ queued: 1, inFlight: 1 });
     // A tool call arriving now waits behind this one background call only.
-    const tool2 = p.acquire({}).then((s) => (order.push('tool2'), s));
+    const tool2 = p.acquire({}).then((s) => {
+      order.push('tool2');
+      return s;
+    });
     await tick();
     a.release(ok(48, 60));
     (await tool2).release(ok(47, 60));

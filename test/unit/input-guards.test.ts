@@ -63,7 +63,12 @@ describe('the throttled log', () => {
     const lines: any[] = [];
     const logger = createLogger({
       level: 'debug',
-      destination: new Writable({ write: (c, _e, done) => (lines.push(JSON.parse(String(c))), done()) }),
+      destination: new Writable({
+        write: (c, _e, done) => {
+          lines.push(JSON.parse(String(c)));
+          done();
+        },
+      }),
     });
     const log = throttledLog(logger, 100);
     for (let i = 0; i < 1000; i++) log('bad-line', 'warn', { n: i }, 'a bad line');

@@ -108,7 +108,9 @@ interface Owing {
 // and its past-due part are sums of the bands.
 function currencyFigures(currency: string, rows: readonly Pick<Owing, 'days' | 'balance'>[], counts?: readonly number[]): OwedCurrency {
   const bands = new Map<AgeBand, Tally>(AGE_BANDS.map((band) => [band, new Tally()]));
-  rows.forEach((o, i) => bands.get(ageBand(o.days))?.add(o.balance, counts?.[i] ?? 1));
+  rows.forEach((o, i) => {
+    bands.get(ageBand(o.days))?.add(o.balance, counts?.[i] ?? 1);
+  });
   const aged = Object.fromEntries(AGE_BANDS.map((band) => [band, bands.get(band)?.figure])) as Record<AgeBand, CountedAmount>;
   const pastDue = AGE_BANDS.filter((b) => b !== 'not_due').reduce((t, b) => t.addTally(bands.get(b) ?? new Tally()), new Tally());
   const whole = new Tally().addTally(bands.get('not_due') ?? new Tally()).addTally(pastDue);
@@ -128,6 +130,7 @@ function topCustomers(currency: string, rows: readonly Owing[], top: number): Ow
     customer_name: own[0]?.row.customer_name ?? '',
     currency,
     ...tally.figure,
+    // biome-ignore lint/complexity/useMathMinMax: ISO dates compared as strings, not numbers
     oldest_due: own.reduce((oldest, o) => (o.row.due_date < oldest ? o.row.due_date : oldest), own[0]?.row.due_date ?? ''),
   }));
 }

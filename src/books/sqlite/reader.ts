@@ -104,7 +104,9 @@ function rowReader<T>(spec: readonly (readonly [string, Reading])[]): RowReader<
     columns: spec.map(([field]) => (field === 'updated_at' ? 'stamp' : field)).join(', '),
     row: (r) => {
       const row: Record<string, unknown> = {};
-      spec.forEach(([field, reading], i) => (row[field] = read[reading](r[i])));
+      spec.forEach(([field, reading], i) => {
+        row[field] = read[reading](r[i]);
+      });
       return row as T;
     },
   };
@@ -177,8 +179,8 @@ const PRODUCT_COLUMNS = 'id, name, sku, barcode, type, default_price, is_active,
 /** A product's stock is read from its raw JSON (branches have no columns), and only when it has stock. */
 function productRow(r: Cells): ProductRow {
   const hasStock = r[8] !== null && r[8] !== undefined;
-  const stock = hasStock ? ((JSON.parse(str(r[10])) as Record<string, unknown>)['stock'] as Record<string, unknown> | null) : null;
-  const branches = Array.isArray(stock?.['branches']) ? (stock['branches'] as Record<string, unknown>[]) : [];
+  const stock = hasStock ? ((JSON.parse(str(r[10])) as Record<string, unknown>).stock as Record<string, unknown> | null) : null;
+  const branches = Array.isArray(stock?.branches) ? (stock.branches as Record<string, unknown>[]) : [];
   return {
     id: num(r[0]),
     name: str(r[1]),
@@ -190,13 +192,13 @@ function productRow(r: Cells): ProductRow {
     track_stock: r[7] === 1,
     stock: stock
       ? {
-          on_hand: String(stock['on_hand'] ?? ''),
-          reorder_level: String(stock['reorder_level'] ?? ''),
-          low: stock['low'] === true,
+          on_hand: String(stock.on_hand ?? ''),
+          reorder_level: String(stock.reorder_level ?? ''),
+          low: stock.low === true,
           branches: branches.map((b) => ({
-            branch_id: Number(b['branch_id']),
-            branch: String(b['branch'] ?? ''),
-            on_hand: String(b['on_hand'] ?? ''),
+            branch_id: Number(b.branch_id),
+            branch: String(b.branch ?? ''),
+            on_hand: String(b.on_hand ?? ''),
           })),
         }
       : null,

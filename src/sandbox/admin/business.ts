@@ -9,7 +9,7 @@ import type { World } from '../world.js';
 import { adminRoute, conflict, objectBody } from './guard.js';
 import { readPayment } from './payment-input.js';
 
-function businessOf(world: World, request: FastifyRequest): number {
+function businessOf(_world: World, request: FastifyRequest): number {
   const raw = (request.query as { business_id?: string }).business_id;
   return raw === '2' ? 2 : 1;
 }

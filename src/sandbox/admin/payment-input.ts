@@ -29,22 +29,33 @@ function readAllocations(body: Record<string, unknown>, books: Books, customerId
     errors.add('allocations', 'allocations must be an array of {invoice_id, amount}');
     return out;
   }
-  raw.forEach((a: unknown, i) => {
+  for (const [i, a] of (raw as unknown[]).entries()) {
     const at = `allocations.${i}`;
     const item = (a && typeof a === 'object' ? a : {}) as Record<string, unknown>;
     const invoice = typeof item.invoice_id === 'number' ? books.invoices.get(item.invoice_id) : undefined;
     const amount = readAmount(item.amount, `${at}.amount`, errors);
-    if (!invoice) return errors.add(`${at}.invoice_id`, `${at}.invoice_id must name an invoice of this business`);
-    if (invoice.customerId !== customerId) return errors.add(`${at}.invoice_id`, `${at}.invoice_id belongs to another customer`);
-    if (['draft', 'void', 'paid'].includes(invoice.status)) {
-      return errors.add(`${at}.invoice_id`, `invoice ${invoice.number} is ${invoice.status} and cannot take a payment`);
+    if (!invoice) {
+      errors.add(`${at}.invoice_id`, `${at}.invoice_id must name an invoice of this business`);
+      continue;
     }
-    if (out.some((o) => o.invoice === invoice)) return errors.add(`${at}.invoice_id`, `invoice ${invoice.number} appears twice`);
+    if (invoice.customerId !== customerId) {
+      errors.add(`${at}.invoice_id`, `${at}.invoice_id belongs to another customer`);
+      continue;
+    }
+    if (['draft', 'void', 'paid'].includes(invoice.status)) {
+      errors.add(`${at}.invoice_id`, `invoice ${invoice.number} is ${invoice.status} and cannot take a payment`);
+      continue;
+    }
+    if (out.some((o) => o.invoice === invoice)) {
+      errors.add(`${at}.invoice_id`, `invoice ${invoice.number} appears twice`);
+      continue;
+    }
     if (amount !== null && new Money(amount).gt(invoice.balance)) {
-      return errors.add(`${at}.amount`, `${at}.amount is more than invoice ${invoice.number}'s balance of ${invoice.balance}`);
+      errors.add(`${at}.amount`, `${at}.amount is more than invoice ${invoice.number}'s balance of ${invoice.balance}`);
+      continue;
     }
     if (amount !== null) out.push({ invoice, amount });
-  });
+  }
   return out;
 }
 
