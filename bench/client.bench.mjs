@@ -8,7 +8,7 @@
 // ratio is the median of the ratios of adjacent blocks. Figures go to stdout (a bench may print there).
 import { Agent, request } from 'undici';
 import { createApiClient } from '../dist/src/api/index.js';
-import { createLogger } from '../dist/src/logger.js';
+import { createLogger } from '../dist/src/log/logger.js';
 import { startSandbox } from '../dist/src/sandbox/index.js';
 
 const GOALS = { miss: 1.1, hit: 0.05, pages: 1.05 };

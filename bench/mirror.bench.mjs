@@ -21,9 +21,9 @@ if (typeof globalThis.gc !== 'function') {
 }
 
 const { createApiClient } = await import('../dist/src/api/index.js');
-const { createLogger } = await import('../dist/src/logger.js');
+const { createLogger } = await import('../dist/src/log/logger.js');
 const { startMirror } = await import('../dist/src/books/mirror.js');
-const { openMirrorStore } = await import('../dist/src/books/store.js');
+const { openMirrorStore } = await import('../dist/src/books/open-store.js');
 const { MIRRORED_KINDS } = await import('../dist/src/books/types.js');
 const { signIn, startSandboxProcess } = await import('./sandbox-process.mjs');
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createApiClient } from '../dist/src/api/index.js';
-import { createLogger } from '../dist/src/logger.js';
+import { createLogger } from '../dist/src/log/logger.js';
 import { startSandboxProcess } from './sandbox-process.mjs';
 
 const cli = new URL('../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;

@@ -8,7 +8,7 @@ const argv = process.argv.slice(2);
 const WANTS_HELP = argv[0] === 'help' || (argv[0] !== 'sandbox' && (argv.includes('--help') || argv.includes('-h')));
 const WANTS_VERSION = !WANTS_HELP && ['--version', '-V', 'version'].includes(argv[0] ?? '');
 const SERVING = !WANTS_HELP && !WANTS_VERSION && !['sandbox', 'check', 'mirror'].includes(argv[0] ?? '');
-const serveModule = SERVING ? import('./commands/serve.js') : null;
+const serveModule = SERVING ? import('./cli/serve-command.js') : null;
 
 async function version(): Promise<string> {
   const { readFileSync } = await import('node:fs');
@@ -17,7 +17,7 @@ async function version(): Promise<string> {
 }
 
 async function usage(): Promise<string> {
-  const { helpText } = await import('./usage.js');
+  const { helpText } = await import('./cli/usage.js');
   return helpText(await version());
 }
 
@@ -42,11 +42,11 @@ async function main(): Promise<void> {
   }
   if (command === 'sandbox') {
     if (rest.includes('--help') || rest.includes('-h')) {
-      const { SANDBOX_USAGE } = await import('./commands/sandbox.js');
+      const { SANDBOX_USAGE } = await import('./cli/sandbox-command.js');
       process.stdout.write(`${SANDBOX_USAGE}\n`);
       return;
     }
-    const { runSandboxCommand } = await import('./commands/sandbox.js');
+    const { runSandboxCommand } = await import('./cli/sandbox-command.js');
     const sb = await runSandboxCommand(rest, (text) => process.stdout.write(`${text}\n`));
     const stop = (): void => void sb.close().then(() => process.exit(0));
     process.once('SIGINT', stop);
@@ -54,19 +54,22 @@ async function main(): Promise<void> {
     return;
   }
   if (command === 'mirror') {
-    const { runMirrorCommand } = await import('./commands/mirror.js');
+    const { runMirrorCommand } = await import('./cli/mirror-command.js');
     process.stdout.write(`${await runMirrorCommand(rest, process.env)}\n`);
     return;
   }
   if (command === 'check') {
-    const { runCheck } = await import('./commands/check.js');
+    const { runCheck } = await import('./cli/check-command.js');
     process.stdout.write(`${await runCheck(process.env, rest)}\n`);
     return;
   }
 }
 
 main().catch(async (err: unknown) => {
-  const [{ ConfigError }, { SANDBOX_USAGE, UsageError }] = await Promise.all([import('./config.js'), import('./commands/sandbox.js')]);
+  const [{ ConfigError }, { SANDBOX_USAGE, UsageError }] = await Promise.all([
+    import('./cli/service-env.js'),
+    import('./cli/sandbox-command.js'),
+  ]);
   if (err instanceof ConfigError) {
     stderr(`invoicing-mcp: ${err.message}`);
     process.exit(2);

@@ -2,7 +2,7 @@
 // per call, a progress hook. Tools never see transports or HTTP.
 import type { ApiClient } from '../src/api/index.js';
 import type { Books, FreshProgress } from '../src/books/types.js';
-import type { LogSink } from '../src/deferred-logger.js';
+import type { LogSink } from '../src/log/deferred-logger.js';
 
 export interface ToolContext {
   api: ApiClient;

@@ -9,8 +9,8 @@ import { invoiceIdOf, invoiceRef } from './invoice-ref.js';
 import { summarizeDraft } from './invoice-summary.js';
 import { decimalAmount, filterText, INVOICE_STATUSES, idempotencyKey, pageMeta, paging, recordId } from './params.js';
 
-export { reportOwed } from './answers/owed.js';
-export { reportSales } from './answers/sales.js';
+export { reportOwed } from './answers/report-owed.js';
+export { reportSales } from './answers/report-sales.js';
 export { INVOICE_STATUSES };
 
 const invoiceLine = (i: InvoiceSummary): string =>

@@ -6,7 +6,7 @@ import { money } from './format.js';
 import { getHandler, listHandler } from './handlers.js';
 import { pageMeta, paging, recordId } from './params.js';
 
-export { reportReceived } from './answers/received.js';
+export { reportReceived } from './answers/report-received.js';
 
 const paymentLine = (p: Payment): string => {
   const paid = p.allocations.map((a) => `${a.invoice_number} (#${a.invoice_id}) ${money(a.amount, p.currency)}`).join('; ');

@@ -6,7 +6,7 @@ import { defineTool, READ_HINTS } from './define.js';
 import { getHandler, listHandler } from './handlers.js';
 import { filterText, pageMeta, paging, recordId } from './params.js';
 
-export { reportLowStock } from './answers/stock.js';
+export { reportLowStock } from './answers/report-low-stock.js';
 
 type ProductLike = Partial<Product> & { id: number };
 

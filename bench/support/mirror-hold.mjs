@@ -3,9 +3,9 @@
 // argv: baseUrl keyId secret path fresh(0|1)
 const [baseUrl, keyId, secret, path, fresh] = process.argv.slice(2);
 const { createApiClient } = await import('../../dist/src/api/index.js');
-const { createLogger } = await import('../../dist/src/logger.js');
+const { createLogger } = await import('../../dist/src/log/logger.js');
 const { startMirror } = await import('../../dist/src/books/mirror.js');
-const { openMirrorStore } = await import('../../dist/src/books/store.js');
+const { openMirrorStore } = await import('../../dist/src/books/open-store.js');
 const { MIRRORED_KINDS } = await import('../../dist/src/books/types.js');
 const logger = createLogger({ level: 'error' });
 const api = createApiClient({ baseUrl, keyId, secret }, { logger });

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import { type BooksEvent, type EventKind, relatedInvoices } from '../events/event.js';
-import { type Rec, stampOf } from './rows.js';
+import { type Rec, stampOf } from './record.js';
 import type { MirroredKind } from './types.js';
 
 /** Whether a tracked product is at or below its reorder level (the numbers, else `stock.low`). */

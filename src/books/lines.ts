@@ -3,7 +3,7 @@
 import type { ApiClient } from '../api/client.js';
 import { NotFound } from '../api/errors.js';
 import type { BackgroundBudget } from './budget.js';
-import { stampOf } from './rows.js';
+import { stampOf } from './record.js';
 import type { MirrorStore } from './store.js';
 
 export interface LinesDeps {

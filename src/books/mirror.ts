@@ -4,13 +4,13 @@
 import type { ApiClient } from '../api/client.js';
 import type { EventBus } from '../events/bus.js';
 import type { BooksEvent } from '../events/event.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log/logger.js';
 import { BackgroundBudget, type BudgetOptions } from './budget.js';
 import { freshness, holderCaughtUp, progressTally } from './freshness.js';
 import { SyncLease } from './lease.js';
 import { LinesFetcher } from './lines.js';
 import { EventOutbox } from './outbox.js';
-import { type Rec, stampOf } from './rows.js';
+import { type Rec, stampOf } from './record.js';
 import { ServiceClock } from './service-clock.js';
 import type { KindMark, MirrorStore } from './store.js';
 import { KindSync, LeaseLost, type SyncStats } from './sync.js';

@@ -2,7 +2,7 @@
 // bus, once, in every process on the mirror's file (so a second server's subscribers hear of the changes
 // the lease holder found). Events written before this process started are not replayed.
 import type { EventBus } from '../events/bus.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log/logger.js';
 import type { MirrorStore } from './store.js';
 
 const LOOK_EVERY_MS = 1_000;

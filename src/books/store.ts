@@ -1,8 +1,8 @@
-// The mirror's store, as the sync and the readers see it. The embedded SQLite store (src/books/sqlite/, the
-// one place that holds SQL) implements it; a shared store (Postgres, for several servers) can follow.
+// The mirror's store, as the sync and the readers see it: types only. Each engine is a folder that implements
+// it (src/books/sqlite/, the one place that holds SQL today); open-store.ts picks the engine.
 import type { BooksEvent } from '../events/event.js';
 import type { MirrorLocation } from './location.js';
-import type { Rec } from './rows.js';
+import type { Rec } from './record.js';
 import type { LinesCoverage, MirroredKind, MirrorReader } from './types.js';
 
 /** A kind's state once its first full read is complete. */
@@ -51,29 +51,4 @@ export interface OpenStoreOptions {
   /** The service and key the books belong to (see mirrorIdentity). */
   identity: string;
   warn: (message: string) => void;
-}
-
-/**
- * Opens the store. Never throws for a bad file: a file of another key, or one that cannot be opened or set
- * aside, gives a warning and a mirror in memory.
- */
-export async function openMirrorStore(options: OpenStoreOptions): Promise<MirrorStore> {
-  const { openDatabase } = await import('./sqlite/open.js');
-  const { sqliteReader } = await import('./sqlite/reader.js');
-  const { sqliteWriter } = await import('./sqlite/writer.js');
-  const path = options.location.kind === 'file' ? options.location.path : null;
-  let opened: Awaited<ReturnType<typeof openDatabase>>;
-  try {
-    opened = await openDatabase({ path }, options.identity, options.warn);
-  } catch (err) {
-    options.warn(`the mirror cannot use ${path} (${err instanceof Error ? err.message : String(err)}): keeping it in memory for this run`);
-    opened = await openDatabase({ path: null }, options.identity, options.warn);
-  }
-  const { db } = opened;
-  return {
-    read: sqliteReader(db),
-    path: opened.path,
-    ...sqliteWriter(db),
-    close: async () => db.close(),
-  };
 }

@@ -8,7 +8,7 @@ import { hasNextPage } from '../api/paginate.js';
 import type { Page } from '../api/schemas.js';
 import type { BackgroundBudget } from './budget.js';
 import { diffEvents } from './diff.js';
-import { type Rec, stampOf } from './rows.js';
+import { type Rec, stampOf } from './record.js';
 import type { ServiceClock } from './service-clock.js';
 import type { MirrorStore } from './store.js';
 import type { FreshProgress, MirroredKind } from './types.js';

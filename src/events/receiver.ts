@@ -4,8 +4,8 @@
 // the secret nor the signature.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { throttledLog } from '../log-throttle.js';
-import { type HttpLimits, limitedFastify } from '../mcp/http-limits.js';
+import { type HttpLimits, limitedFastify } from '../http/limits.js';
+import { throttledLog } from '../log/throttle.js';
 import { BoundedMemory } from './bounded-memory.js';
 import type { EventBus } from './bus.js';
 import { eventFromWebhook } from './from-webhook.js';

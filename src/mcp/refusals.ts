@@ -5,7 +5,7 @@
 // are ordinary outcomes: logged below warn and without a stack.
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError } from '@modelcontextprotocol/server';
 import { ApiError, NotFound } from '../api/errors.js';
-import type { LogSink } from '../deferred-logger.js';
+import type { LogSink } from '../log/deferred-logger.js';
 
 /** The id of `invoicing://{kind}/{id}` is not a record id. */
 export function malformedResourceUri(uri: string, problem: string): ProtocolError {

@@ -1,8 +1,8 @@
 // What the SDK refuses before our code sees a request (malformed JSON-RPC, arguments too deep, a wrong
 // protocol version) goes to the log: at debug for a client's mistake, at warn for anything else, at most a
 // line per kind a minute. The message is cut short and the request body is never logged.
-import type { LogSink } from '../deferred-logger.js';
-import { throttledLog } from '../log-throttle.js';
+import type { LogSink } from '../log/deferred-logger.js';
+import { throttledLog } from '../log/throttle.js';
 
 const CLIENT_MISTAKES = new Set([-32700, -32600, -32601, -32602]);
 

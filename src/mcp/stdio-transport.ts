@@ -6,7 +6,7 @@
 
 import type { Readable, Writable } from 'node:stream';
 import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
-import type { ThrottledLog } from '../log-throttle.js';
+import type { ThrottledLog } from '../log/throttle.js';
 
 export const STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 const KEPT_EDGE_BYTES = 1024;

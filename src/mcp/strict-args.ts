@@ -3,29 +3,19 @@
 // was dropped; and text with a lone UTF-16 surrogate (broken Unicode) is refused before it can fail deep
 // inside with a confusing message. The walk follows the tool's schema, so its depth is the schema's.
 import type { StandardSchemaV1, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import type * as z from 'zod/v4';
+import * as z from 'zod/v4';
 
 type Issue = StandardSchemaV1.Issue;
 type Path = (string | number)[];
 
-interface Def {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  innerType?: z.ZodType;
-  element?: z.ZodType;
-  in?: z.ZodType;
-}
-
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
-
-/** The schema under optional, nullable, default and pipe wrappers. */
+/** The schema under optional, nullable, default and pipe wrappers, through zod's public API. */
 function unwrap(schema: z.ZodType): z.ZodType {
   let current = schema;
   for (let i = 0; i < 10; i++) {
-    const def = defOf(current);
-    const inner = def.innerType ?? (def.type === 'pipe' ? def.in : undefined);
-    if (!inner) return current;
-    current = inner;
+    if (current instanceof z.ZodOptional || current instanceof z.ZodNullable || current instanceof z.ZodDefault) {
+      current = current.unwrap() as z.ZodType;
+    } else if (current instanceof z.ZodPipe) current = current.in as z.ZodType;
+    else return current;
   }
   return current;
 }
@@ -40,18 +30,19 @@ function walk(toolName: string, schema: z.ZodType, value: unknown, path: Path, i
     }
     return;
   }
-  const def = defOf(unwrap(schema));
-  if (def.type === 'array' && def.element && Array.isArray(value)) {
+  const inner = unwrap(schema);
+  if (inner instanceof z.ZodArray && Array.isArray(value)) {
     value.forEach((item, i) => {
-      walk(toolName, def.element as z.ZodType, item, [...path, i], issues);
+      walk(toolName, inner.element as z.ZodType, item, [...path, i], issues);
     });
     return;
   }
-  if (def.type !== 'object' || !def.shape || !value || typeof value !== 'object' || Array.isArray(value)) return;
-  const shape = def.shape;
+  if (!(inner instanceof z.ZodObject) || !value || typeof value !== 'object' || Array.isArray(value)) return;
+  const shape = inner.shape as Record<string, z.ZodType>;
   const known = Object.keys(shape);
   for (const [key, v] of Object.entries(value)) {
-    const field = shape[key];
+    // Own keys only: `constructor` or `valueOf` is an unknown argument, not a property of every object.
+    const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
     if (field) {
       walk(toolName, field, v, [...path, key], issues);
       continue;

@@ -3,8 +3,8 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError, forbidden, unauthorized } from './api-error.js';
 import type { Mode } from './books.js';
+import type { Books } from './collection.js';
 import type { KeySet, Session } from './keys.js';
-import type { Books } from './store.js';
 import { formatTimestamp } from './time.js';
 import type { ViewContext } from './views.js';
 import type { Business, World } from './world.js';

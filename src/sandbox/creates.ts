@@ -1,7 +1,8 @@
 // Builds the records that the two creates make, with exact line arithmetic (open-points.md, "Records").
+
+import { Money, sum, toAmount, toPrice, toQuantity } from './amounts.js';
 import type { BusinessProfile, Customer, Invoice, InvoiceLine, TaxCategory } from './books.js';
 import { formatCode } from './books.js';
-import { Money, sum, toAmount, toPrice, toQuantity } from './money.js';
 import { randomToken } from './secrets.js';
 import type { CustomerInput } from './validate-customer.js';
 import type { InvoiceInput, LineInput } from './validate-invoice.js';

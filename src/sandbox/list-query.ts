@@ -1,7 +1,7 @@
 // Every list: page, per_page, updated_since and the resource's own filters, ascending ids, and the
 // links/meta envelope. Bad values are 422 keyed by the parameter's name; unknown parameters are ignored.
 import { FieldErrorList } from './api-error.js';
-import type { Collection, Identified } from './store.js';
+import type { Collection, Identified } from './collection.js';
 import { parseUpdatedSince } from './time.js';
 
 export type Query = Record<string, string | string[] | undefined>;

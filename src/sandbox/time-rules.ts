@@ -3,9 +3,10 @@
 // becomes expired the day after its validity date. The service looks at its books at each midnight, so a
 // change is dated the first midnight after both the record's last day and its last change: `updated_since`
 // finds it, and no change is dated in the future; `part_paid` stays as it is (its balance says the rest). No event is sent.
+
+import { Money } from './amounts.js';
 import type { InvoiceStatus, QuoteStatus } from './books.js';
-import { Money } from './money.js';
-import type { Books } from './store.js';
+import type { Books } from './collection.js';
 import { addDays, localDate, zonedMidnight } from './time.js';
 
 export const BECOME_OVERDUE: ReadonlySet<InvoiceStatus> = new Set(['issued', 'sent', 'viewed']);

@@ -1,8 +1,9 @@
 // POST /api/v1/invoices: every rule, with errors keyed by field path (`items.0.quantity`).
+
+import { DECIMAL_RE, decimalPlaces, Money } from './amounts.js';
 import { FieldErrorList } from './api-error.js';
 import type { Product, TaxCategory } from './books.js';
-import { DECIMAL_RE, decimalPlaces, Money } from './money.js';
-import type { Books } from './store.js';
+import type { Books } from './collection.js';
 import { addDays, isCalendarDate } from './time.js';
 
 export interface LineInput {

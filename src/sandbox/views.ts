@@ -1,7 +1,8 @@
 // The spec's output shapes, rendered from stored records.
+
+import { Money, toQuantity } from './amounts.js';
 import type { BusinessProfile, Customer, Invoice, Payment, Product, Quote } from './books.js';
-import { Money, toQuantity } from './money.js';
-import type { Books } from './store.js';
+import type { Books } from './collection.js';
 import { formatTimestamp } from './time.js';
 
 export interface ViewContext {

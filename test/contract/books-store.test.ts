@@ -11,8 +11,9 @@ import { findInBooks, textMatch } from '../../src/books/answers/find.js';
 import { answerOwed, answerOwedFromSums } from '../../src/books/answers/owed.js';
 import { answerSales, answerSalesByProduct, figuresOfSums, lineSumsOf, salesInvoices } from '../../src/books/answers/sales.js';
 import { mirrorIdentity, resolveMirrorLocation } from '../../src/books/location.js';
-import type { Rec } from '../../src/books/rows.js';
-import { type MirrorStore, openMirrorStore } from '../../src/books/store.js';
+import { openMirrorStore } from '../../src/books/open-store.js';
+import type { Rec } from '../../src/books/record.js';
+import type { MirrorStore } from '../../src/books/store.js';
 import { MIRRORED_KINDS, type MirroredKind } from '../../src/books/types.js';
 import { get, type Json, listAll, type SandboxHandle, type Session, signIn, start } from './sandbox-http.js';
 

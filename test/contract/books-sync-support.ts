@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient, ClientOptionsInput } from '../../src/api/index.js';
 import { type Mirror, type MirrorOptions, startMirror } from '../../src/books/mirror.js';
-import { openMirrorStore } from '../../src/books/store.js';
+import { openMirrorStore } from '../../src/books/open-store.js';
 import { MIRRORED_KINDS } from '../../src/books/types.js';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import type { BooksEvent } from '../../src/events/event.js';

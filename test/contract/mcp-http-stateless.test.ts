@@ -5,11 +5,11 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/index.js';
+import { DEFAULT_MAX_SESSIONS } from '../../src/cli/http-limit-flags.js';
 import { createEventBus } from '../../src/events/bus.js';
-import { DEFAULT_MAX_SESSIONS } from '../../src/http-limit-options.js';
-import { type HttpServer, serveHttp } from '../../src/mcp/http.js';
-import { DEFAULT_HTTP_LIMITS } from '../../src/mcp/http-limits.js';
+import { DEFAULT_HTTP_LIMITS } from '../../src/http/limits.js';
 import { promptSchemaBuilds } from '../../src/mcp/prompts.js';
+import { type HttpServer, serveHttp } from '../../src/mcp/serve-http.js';
 import { createServerFactory } from '../../src/mcp/server.js';
 import { makeClient } from '../support/client.js';
 import { captureLogs } from '../support/logs.js';

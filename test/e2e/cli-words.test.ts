@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { clientLaunch } from '../../src/commands/serve.js';
+import { clientLaunch } from '../../src/cli/serve-command.js';
 import { connectClient, textOf } from './support/clients.js';
 import { CLI, type Env, serverEnv, stdioCommand } from './support/server.js';
 

@@ -35,6 +35,12 @@ describe.each(['v2', 'v1'] as Sdk[])('the %s client over stdio', (sdk) => {
     await normalCallWorks();
   });
 
+  it.each(['constructor', 'valueOf', 'hasOwnProperty'])('an argument named %j is refused as unknown', async (key) => {
+    const text = await refused('list_customers', { [key]: 1 });
+    expect(text).toContain(`unknown argument "${key}": list_customers takes page`);
+    await normalCallWorks();
+  });
+
   it.each(['key\r\nX-Evil: 1', 'ключ-идемпотентности', 'with space'])(
     'an idempotency key %j is refused before anything is sent',
     async (key) => {

@@ -7,7 +7,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApiClient, NetworkFault } from '../../src/api/index.js';
-import { silentLogger } from '../../src/logger.js';
+import { silentLogger } from '../../src/log/logger.js';
 import { connectClient, textOf } from './support/clients.js';
 import { CLI, freePort, serverEnv, stdioCommand } from './support/server.js';
 

@@ -1,6 +1,6 @@
 // Captures everything a logger writes during a test file, and scans it for credentials.
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/log/logger.js';
 
 export interface LogCapture {
   logger: Logger;

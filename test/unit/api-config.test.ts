@@ -1,6 +1,6 @@
 // loadServiceConfig: a frozen config from the environment, or one line naming the setting and the fix.
 import { describe, expect, it } from 'vitest';
-import { ConfigError, hasServiceKey, loadServiceConfig } from '../../src/config.js';
+import { ConfigError, hasServiceKey, loadServiceConfig } from '../../src/cli/service-env.js';
 
 const KEY = 'svck_live_abcdefghijklmnopqrstuvwx';
 const SECRET = 'svc_live_0123456789abcdefghij0123456789abcdefghij';

@@ -1,9 +1,9 @@
 // The HTTP server's guards as pure decisions: which Host and Origin a bind answers, which --http-token and
 // limit flags are taken, and how deep a JSON body may nest.
 import { describe, expect, it } from 'vitest';
-import { hostGuard } from '../../src/mcp/host-guard.js';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../src/mcp/json-body.js';
-import { parseServeOptions } from '../../src/serve-options.js';
+import { parseServeOptions } from '../../src/cli/serve-flags.js';
+import { hostGuard } from '../../src/http/host-guard.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../src/http/json-body.js';
 
 describe('the Host and Origin guard', () => {
   it.each(['127.0.0.1', '127.0.0.2', '127.1.2.3', '127.0.0.001', 'LOCALHOST', 'localhost', '::1'])(

@@ -3,8 +3,8 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
-import { throttledLog } from '../../src/log-throttle.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/log/logger.js';
+import { throttledLog } from '../../src/log/throttle.js';
 import { decimalId } from '../../src/mcp/resource-id.js';
 import { sniffId } from '../../src/mcp/stdio-transport.js';
 import { argumentProblems } from '../../src/mcp/strict-args.js';
@@ -18,6 +18,31 @@ describe('tool arguments', () => {
     const [issue, ...rest] = argumentProblems('list_things', schema, { name: 'Acme' });
     expect(rest).toEqual([]);
     expect(issue?.message).toBe('unknown argument "name": list_things takes search, lines. Nothing was done; call again without it.');
+  });
+  it.each(['constructor', 'valueOf', 'hasOwnProperty', 'toString', '__proto__'])(
+    'refuse %j as unknown, not as a property of every object',
+    (key) => {
+      const args = JSON.parse(`{"${key}": 1, "lines": [{"description": "a", "quantity": 1, "${key}": 2}]}`);
+      const issues = argumentProblems('list_things', schema, args);
+      expect(issues.map((i) => i.message)).toEqual([
+        `unknown argument "${key}": list_things takes search, lines. Nothing was done; call again without it.`,
+        `unknown field "${key}" in lines[0]: that object takes description, quantity. Nothing was done; call again without it.`,
+      ]);
+    },
+  );
+  it('follow optional, nullable, default and pipe wrappers to the object inside', () => {
+    const wrapped = z.object({
+      a: z.object({ x: z.string() }).nullable().optional(),
+      b: z.object({ y: z.string() }).default({ y: 'y' }),
+      c: z
+        .string()
+        .transform((v) => v)
+        .pipe(z.string()),
+    });
+    expect(argumentProblems('t', wrapped, { a: { x: '1', z: 1 }, b: { y: '2', w: 2 } }).map((i) => i.message.slice(0, 28))).toEqual([
+      'unknown field "z" in a: that',
+      'unknown field "w" in b: that',
+    ]);
   });
   it('refuse an unknown field inside a list item, saying where', () => {
     const [issue] = argumentProblems('t', schema, {

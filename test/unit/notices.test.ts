@@ -2,8 +2,8 @@
 // level of their pino level; other lines, and lines below the logger's level, do not.
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/logger.js';
-import { createNoticeBoard, type Notice } from '../../src/notices.js';
+import { createLogger } from '../../src/log/logger.js';
+import { createNoticeBoard, type Notice } from '../../src/log/notices.js';
 
 function setup(level = 'info') {
   const notices = createNoticeBoard();

@@ -2,7 +2,7 @@
 // variable it names is one the server really reads.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseServeOptions, SERVE_USAGE } from '../../src/serve-options.js';
+import { parseServeOptions, SERVE_USAGE } from '../../src/cli/serve-flags.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const flagTable = readme.slice(readme.indexOf('### Flags'), readme.indexOf('### `invoicing-mcp check`'));

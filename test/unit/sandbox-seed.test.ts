@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { Money, sum, toAmount } from '../../src/sandbox/amounts.js';
 import { newIdSequences } from '../../src/sandbox/books.js';
-import { Money, sum, toAmount } from '../../src/sandbox/money.js';
 import { generateBooks, MAIN_BUSINESS, OTHER_BUSINESS } from '../../src/sandbox/seed/index.js';
 
 const SEED = 20261101;

@@ -1,7 +1,8 @@
 // The mirror's tables. SCHEMA_VERSION changes whenever they do: a file of another version is rebuilt,
 // never misread. Amounts, dates and stamps are TEXT exactly as the service sent them.
-import { COLUMNS, INTEGER_COLUMNS } from '../rows.js';
+
 import { MIRRORED_KINDS } from '../types.js';
+import { COLUMNS, INTEGER_COLUMNS } from './columns.js';
 
 export const SCHEMA_VERSION = 2;
 

@@ -2,9 +2,10 @@
 // made, and (when the step completes a read) the kind's new mark, so a crash leaves all or none of it.
 
 import type { BooksEvent } from '../../events/event.js';
-import { allocationsOf, COLUMNS, cellsOf, linesOf, type Rec, stampOf } from '../rows.js';
+import { type Rec, stampOf } from '../record.js';
 import type { KindMark, StoredEvent } from '../store.js';
 import type { LinesCoverage, MirroredKind } from '../types.js';
+import { allocationsOf, COLUMNS, cellsOf, linesOf } from './columns.js';
 import type { Db, SqlStatement, SqlValue } from './db.js';
 import { unitsOf } from './exact-sums.js';
 

@@ -1,8 +1,8 @@
 // Admin: what people in the business do in the console. Each acts on the live books and emits its event.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DECIMAL_RE, decimalPlaces, Money, toAmount } from '../amounts.js';
 import { FieldErrorList } from '../api-error.js';
 import type { Invoice, Payment, PaymentMethod } from '../books.js';
-import { DECIMAL_RE, decimalPlaces, Money, toAmount } from '../money.js';
 import { findRecord } from '../routes/lists.js';
 import { invoiceView, isLowStock, paymentView, productView, quoteView } from '../views.js';
 import type { World } from '../world.js';

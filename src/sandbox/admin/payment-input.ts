@@ -1,8 +1,9 @@
 // Validation of an admin payment: amount, method, and allocations that the invoices can take.
+
+import { DECIMAL_RE, decimalPlaces, Money, sum, toAmount } from '../amounts.js';
 import { FieldErrorList } from '../api-error.js';
 import { type Invoice, PAYMENT_METHODS } from '../books.js';
-import { DECIMAL_RE, decimalPlaces, Money, sum, toAmount } from '../money.js';
-import type { Books } from '../store.js';
+import type { Books } from '../collection.js';
 
 export interface PaymentInput {
   customerId: number;

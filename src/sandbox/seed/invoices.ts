@@ -1,9 +1,10 @@
 // Sample invoices over every status, with lines priced by the same arithmetic as a created invoice. Times
 // are moments of the timeline (see timeline.ts) until the books are finished.
+
+import { Money, sum, toAmount } from '../amounts.js';
 import type { BusinessProfile, Customer, Invoice, InvoiceStatus, Product } from '../books.js';
 import { formatCode } from '../books.js';
 import { buildLine } from '../creates.js';
-import { Money, sum, toAmount } from '../money.js';
 import type { Rng } from '../prng.js';
 import { addDays } from '../time.js';
 import { ensureAgeBands } from './age-bands.js';

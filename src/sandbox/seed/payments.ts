@@ -2,9 +2,10 @@
 // some payments split over several invoices of one customer and currency. Balances follow. Till sales are
 // paid at the till when they are made; the recent ones take each method in turn, so every recent month
 // holds payments by every method. Times are moments of the timeline until the books are finished.
+
+import { Money, toAmount } from '../amounts.js';
 import type { Invoice, Payment, PaymentMethod } from '../books.js';
 import { PAYMENT_METHODS } from '../books.js';
-import { Money, toAmount } from '../money.js';
 import type { Rng } from '../prng.js';
 import { DAY, laterTime, type Timeline } from './timeline.js';
 

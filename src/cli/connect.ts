@@ -1,9 +1,9 @@
 // The service connection the server and `check` use: the keys from the environment, or, with none, the
 // embedded sandbox in test mode (loaded only then).
 import type { ApiClient, ClientOptionsInput } from '../api/client.js';
-import { hasServiceKey, loadServiceConfig, type ServiceConfig, type ServiceEnv } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log/logger.js';
 import { lazyApiClient } from './lazy-api.js';
+import { hasServiceKey, loadServiceConfig, type ServiceConfig, type ServiceEnv } from './service-env.js';
 
 export interface Connection {
   api: ApiClient;

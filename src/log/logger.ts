@@ -3,8 +3,8 @@
 // every logged object, message and error (keys such as `secret`, `authorization`, and any value shaped like
 // a secret, session token, webhook secret or Authorization header).
 import { type DestinationStream, type Logger, type LoggerOptions as PinoOptions, pino } from 'pino';
-import { REDACTED, redactDeep, redactText } from './api/redact.js';
-import { logLevelProblem, toLogLevel } from './log-levels.js';
+import { REDACTED, redactDeep, redactText } from '../api/redact.js';
+import { logLevelProblem, toLogLevel } from './levels.js';
 import { type NoticeBoard, noticeLevel } from './notices.js';
 
 export type { Logger };

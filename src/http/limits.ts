@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import type { ThrottledLog } from '../log-throttle.js';
+import type { ThrottledLog } from '../log/throttle.js';
 
 export interface HttpLimits {
   /** Time allowed for the request line and headers, from the connection's start or previous response. */

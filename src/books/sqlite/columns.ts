@@ -1,22 +1,16 @@
 // A record as the service sent it, split into the typed columns the mirror's queries filter on. Amounts and
 // dates stay the service's strings; ids are integers; a missing field is null. The raw JSON is kept beside
 // them, so fields we do not know survive.
-import { unitsOf } from './sqlite/exact-sums.js';
-import type { MirroredKind } from './types.js';
+import type { Rec } from '../record.js';
+import type { MirroredKind } from '../types.js';
+import { unitsOf } from './exact-sums.js';
 
-export type Rec = Record<string, unknown> & { id: number };
 export type Cell = string | number | null;
 
 const text = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === 'string' ? v : String(v));
 const int = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
 const flag = (v: unknown): number => (v === true ? 1 : 0);
 const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {});
-
-/** When a record last changed, as the service wrote it: `updated_at`, else `created_at` (payments). */
-export function stampOf(record: Record<string, unknown>): string | null {
-  const s = record.updated_at ?? record.created_at;
-  return typeof s === 'string' ? s : null;
-}
 
 /** The typed columns of each kind's table, in order (after `id`; `stamp` and `raw` follow them). */
 export const COLUMNS: Record<MirroredKind, readonly string[]> = {

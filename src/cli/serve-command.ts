@@ -1,17 +1,17 @@
 // `invoicing-mcp` (stdio) and `invoicing-mcp --http`: the MCP server on the service or the sandbox.
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { ServiceEnv } from '../config.js';
-import { deferredLogger } from '../deferred-logger.js';
 import { createEventBus } from '../events/bus.js';
+import { deferredLogger } from '../log/deferred-logger.js';
+import { createNoticeBoard } from '../log/notices.js';
+import { forwardNotices } from '../mcp/forward-notices.js';
 import { legacyResourceNotFound } from '../mcp/legacy-error-codes.js';
-import { forwardNotices } from '../mcp/notices.js';
 import { reportingFactory, sdkErrorReporter } from '../mcp/sdk-errors.js';
 import { createServerFactory } from '../mcp/server.js';
-import { createNoticeBoard } from '../notices.js';
-import { parseServeOptions, type ServeOptions } from '../serve-options.js';
 import { planBooksMirror } from './books-mirror.js';
 import { type Connection, connect } from './connect.js';
 import { planEventSources } from './event-sources.js';
+import { parseServeOptions, type ServeOptions } from './serve-flags.js';
+import type { ServiceEnv } from './service-env.js';
 
 /**
  * How a client starts this server, for the banner. Run by npx, the script lives in npx's temporary cache,
@@ -63,14 +63,14 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   let stop: () => Promise<void>;
   let mcpUrl: string | null = null;
   if (options.transport === 'http') {
-    const { serveHttp } = await import('../mcp/http.js');
+    const { serveHttp } = await import('../mcp/serve-http.js');
     const http = await serveHttp(factory, { ...options, logger, events: events.live ? bus : null, extraRoutes: events.routes });
     mcpUrl = http.url;
     stderr(banner(options, connection, http.url, env));
     stop = () => http.close();
   } else {
     const { LineStdioTransport } = await import('../mcp/stdio-transport.js');
-    const { throttledLog } = await import('../log-throttle.js');
+    const { throttledLog } = await import('../log/throttle.js');
     const transport = new LineStdioTransport(throttledLog(logger));
     const report = sdkErrorReporter(logger);
     const instance = reportingFactory(factory, report);

@@ -5,7 +5,7 @@ import { existsSync, rmSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolveMirrorLocation } from '../books/location.js';
 import { MIRRORED_KINDS } from '../books/types.js';
-import { ConfigError, hasServiceKey, loadServiceConfig, type ServiceEnv } from '../config.js';
+import { ConfigError, hasServiceKey, loadServiceConfig, type ServiceEnv } from './service-env.js';
 
 export const MIRROR_USAGE = `usage: invoicing-mcp mirror status [--mirror PATH]   what the local copy of the books holds
        invoicing-mcp mirror forget [--mirror PATH] [--force]   delete it (the next server start reads the books afresh)

@@ -7,10 +7,10 @@
 import { type MirrorLocation, mirrorIdentity, resolveMirrorLocation } from '../books/location.js';
 import type { Mirror } from '../books/mirror.js';
 import type { Books, MirroredKind, MirrorReader } from '../books/types.js';
-import { DEFAULT_POLL_SECONDS } from '../config.js';
 import type { EventBus } from '../events/bus.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log/logger.js';
 import type { Connection } from './connect.js';
+import { DEFAULT_POLL_SECONDS } from './service-env.js';
 
 export interface BooksMirror {
   /** What the tools hold; null with `--mirror off`. */
@@ -71,7 +71,7 @@ export function planBooksMirror(
   const open = (): Promise<Mirror> =>
     (opening ??= (async () => {
       const logger = await loadLogger();
-      const [{ openMirrorStore }, { startMirror }] = await Promise.all([import('../books/store.js'), import('../books/mirror.js')]);
+      const [{ openMirrorStore }, { startMirror }] = await Promise.all([import('../books/open-store.js'), import('../books/mirror.js')]);
       const store = await openMirrorStore({
         location: off ? { kind: 'memory' } : location,
         identity: mirrorIdentity(api.baseUrl, api.keyId),

@@ -1,12 +1,12 @@
 // The MCP server's own settings: flags first, then an environment variable for each, then defaults.
 // Pure: reads the argv and env it is given, writes nothing.
 import { parseArgs } from 'node:util';
-import { TOOLSETS, type Toolset } from '../tools/define.js';
-import { isLoopbackHost } from './api/url.js';
-import { ConfigError } from './config.js';
-import { HTTP_LIMIT_FLAGS, HTTP_LIMITS_USAGE, readHttpLimits } from './http-limit-options.js';
-import { type LogLevel, logLevelProblem, toLogLevel } from './log-levels.js';
-import type { HttpLimits } from './mcp/http-limits.js';
+import { TOOLSETS, type Toolset } from '../../tools/define.js';
+import { isLoopbackHost } from '../api/url.js';
+import type { HttpLimits } from '../http/limits.js';
+import { type LogLevel, logLevelProblem, toLogLevel } from '../log/levels.js';
+import { HTTP_LIMIT_FLAGS, HTTP_LIMITS_USAGE, readHttpLimits } from './http-limit-flags.js';
+import { ConfigError } from './service-env.js';
 
 export interface ServeOptions {
   readonly transport: 'stdio' | 'http';

@@ -4,7 +4,7 @@
 // outside a request, so its clients read the same lines on stderr. An instance that answers a single HTTP
 // request has no one to tell later either.
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { NoticeBoard } from '../notices.js';
+import type { NoticeBoard } from '../log/notices.js';
 import type { ServingUnit } from './serving-unit.js';
 
 export const NOTICE_LOGGER = 'invoicing-mcp';

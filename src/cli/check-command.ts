@@ -1,8 +1,8 @@
 // `invoicing-mcp check`: signs in and tells what the key can do.
 import { TOOLS } from '../../tools/index.js';
-import type { ServiceEnv } from '../config.js';
-import { createLogger } from '../logger.js';
+import { createLogger } from '../log/logger.js';
 import { connect } from './connect.js';
+import type { ServiceEnv } from './service-env.js';
 
 /** `--mirror off` (or INVOICING_MCP_MIRROR=off) turns the mirror off, and with it the answer tools. */
 export function mirrorOff(argv: readonly string[], env: Record<string, string | undefined>): boolean {

@@ -1,7 +1,7 @@
 // Settings of the service connection, read from the environment by one zod schema into a frozen config.
 // Pure: reads only the object it is given, never process.env itself, and writes nothing.
 import { z } from 'zod';
-import { baseUrlProblem, normaliseBaseUrl } from './api/url.js';
+import { baseUrlProblem, normaliseBaseUrl } from '../api/url.js';
 
 export type Mode = 'live' | 'test';
 

@@ -8,12 +8,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { LogSink } from '../deferred-logger.js';
 import type { EventBus } from '../events/bus.js';
-import { throttledLog } from '../log-throttle.js';
-import { hostGuardHook } from './host-guard.js';
-import { type HttpLimits, limitedFastify, MCP_BODY_LIMIT } from './http-limits.js';
-import { boundedJsonParser } from './json-body.js';
+import { hostGuardHook } from '../http/host-guard.js';
+import { boundedJsonParser } from '../http/json-body.js';
+import { type HttpLimits, limitedFastify, MCP_BODY_LIMIT } from '../http/limits.js';
+import type { LogSink } from '../log/deferred-logger.js';
+import { throttledLog } from '../log/throttle.js';
 import { LegacySessions } from './legacy-sessions.js';
 import { nodeHandler, parsedBodyOf } from './node-bridge.js';
 import { reportingFactory, sdkErrorReporter } from './sdk-errors.js';

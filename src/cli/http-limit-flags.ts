@@ -1,7 +1,8 @@
 // The HTTP listeners' limits as flags (and INVOICING_MCP_* variables): timeouts in seconds, caps as counts.
 // Defaults suit a slow mobile client; tests pass short ones.
-import { ConfigError } from './config.js';
-import { DEFAULT_HTTP_LIMITS, type HttpLimits } from './mcp/http-limits.js';
+
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../http/limits.js';
+import { ConfigError } from './service-env.js';
 
 export const HTTP_LIMIT_FLAGS = {
   'headers-timeout': { type: 'string' },

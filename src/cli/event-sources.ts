@@ -4,11 +4,11 @@
 // events. On the embedded sandbox, neither: its books change only through the model's own creates.
 // Subscriptions are offered only when something feeds the bus.
 import type { FastifyInstance } from 'fastify';
-import { ConfigError } from '../config.js';
 import type { EventBus } from '../events/bus.js';
-import type { Logger } from '../logger.js';
-import type { ServeOptions } from '../serve-options.js';
+import type { Logger } from '../log/logger.js';
 import type { Connection } from './connect.js';
+import type { ServeOptions } from './serve-flags.js';
+import { ConfigError } from './service-env.js';
 
 export interface EventSources {
   /** True when webhooks or the mirror's background sync feed the bus. */

@@ -1,5 +1,5 @@
 // The words of `invoicing-mcp --help`: the commands, the server's flags, and the environment it reads.
-import { SERVE_USAGE } from './serve-options.js';
+import { SERVE_USAGE } from './serve-flags.js';
 
 const COMMANDS = `usage: invoicing-mcp [flags]          serve MCP over stdio (what a desktop client starts)
        invoicing-mcp --http [flags]   serve MCP over Streamable HTTP at http://HOST:PORT/mcp

@@ -1,0 +1,8 @@
+// A record of the books as the service sent it: its fields as they came, and its id.
+export type Rec = Record<string, unknown> & { id: number };
+
+/** When a record last changed, as the service wrote it: `updated_at`, else `created_at` (payments). */
+export function stampOf(record: Record<string, unknown>): string | null {
+  const s = record.updated_at ?? record.created_at;
+  return typeof s === 'string' ? s : null;
+}
