@@ -1,6 +1,7 @@
 // The books mirror at work: background rounds of the sync (within the budget, by the lease holder only),
 // the lines fetcher, the events outbox published to the bus in every process on the file, webhooks written
 // straight into the store, and the freshness contract (ensureFresh) for whatever reads it.
+
 import type { ApiClient } from '../api/client.js';
 import type { EventBus } from '../events/bus.js';
 import type { BooksEvent } from '../events/event.js';
@@ -13,6 +14,7 @@ import { EventOutbox } from './outbox.js';
 import { type Rec, stampOf } from './record.js';
 import { ServiceClock } from './service-clock.js';
 import type { KindMark, MirrorStore } from './store.js';
+import { MirrorStoreFull } from './store-full.js';
 import { KindSync, LeaseLost, type SyncStats } from './sync.js';
 import { type Books, type EnsureFreshOptions, type Freshness, MIRRORED_KINDS, type MirroredKind } from './types.js';
 
@@ -186,7 +188,12 @@ class MirrorRuntime {
       await holderCaughtUp(store, stale, asked, this.#now, signal);
     } else {
       // Each kind is its own list: read side by side, one round trip's wait instead of one per kind.
-      await Promise.all(stale.map((kind) => this.sync.sync(kind, { background: false, signal, onProgress: tally(kind) })));
+      const reads = stale.map((kind) => this.sync.sync(kind, { background: false, signal, onProgress: tally(kind) }));
+      const full = (await Promise.allSettled(reads)).map(failureOf).find((err) => err !== null);
+      if (full) {
+        const fresh = await freshness(store, wanted, { signal, onProgress: opts.onProgress });
+        return { ...fresh, warning: `${full.message}: the mirror is not being updated, so this answer is as of ${fresh.asOf}` };
+      }
     }
     return freshness(store, wanted, { signal, onProgress: opts.onProgress });
   }
@@ -205,6 +212,13 @@ class MirrorRuntime {
     await this.outbox.stop();
     await this.lease.release();
   }
+}
+
+/** A read's failure, when it failed: a full store is reported with the answer, anything else is thrown. */
+function failureOf(settled: PromiseSettledResult<unknown>): MirrorStoreFull | null {
+  if (settled.status === 'fulfilled') return null;
+  if (settled.reason instanceof MirrorStoreFull) return settled.reason;
+  throw settled.reason;
 }
 
 export async function startMirror(options: MirrorOptions): Promise<Mirror> {

@@ -51,4 +51,8 @@ export interface OpenStoreOptions {
   /** The service and key the books belong to (see mirrorIdentity). */
   identity: string;
   warn: (message: string) => void;
+  /** How long a write waits for another process's write lock (ms); default 10 s. */
+  busyTimeoutMs?: number;
+  /** A ceiling on the file's size in pages, as a full disk sets one; none by default. */
+  maxPages?: number;
 }

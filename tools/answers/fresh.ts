@@ -20,11 +20,15 @@ export async function freshBooks(ctx: ToolContext, kinds: readonly MirroredKind[
 }
 
 /** `as_of` and `today` on every answer. */
-export const asOf = { as_of: z.string(), today: z.string() };
+export const asOf = { as_of: z.string(), today: z.string(), warning: z.string().optional() };
 
-export const asOfFields = (f: Freshness): { as_of: string; today: string } => ({ as_of: f.asOf, today: f.today });
+export const asOfFields = (f: Freshness): { as_of: string; today: string; warning?: string } => ({
+  as_of: f.asOf,
+  today: f.today,
+  ...(f.warning ? { warning: f.warning } : {}),
+});
 
-export const asOfLine = (f: Freshness): string => `As of ${f.asOf} (today ${f.today}).`;
+export const asOfLine = (f: Freshness): string => `As of ${f.asOf} (today ${f.today}).${f.warning ? ` Warning: ${f.warning}.` : ''}`;
 
 export const money = (currency: string | null, amount: string): string => `${currency ?? '(base currency)'} ${amount}`;
 

@@ -3,6 +3,8 @@
 // wrapper, rows cost about four times as much: an answer over thousands of invoices spent most of its time
 // there. Calls are synchronous, as the wrapper's local calls were beneath their promises.
 import Database from 'libsql';
+import { MirrorStoreFull } from '../store-full.js';
+import { failureOf, messageOf } from './failure.js';
 
 export type SqlValue = string | number | null;
 export interface SqlStatement {
@@ -11,12 +13,30 @@ export interface SqlStatement {
 }
 
 export class Db {
-  readonly #native: Database.Database;
+  #native: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
+  /** Told when a call finds the file damaged (wherever that shows: a read, a write, a prepare). */
+  onCorrupt: ((err: unknown) => void) | null = null;
 
   /** `:memory:` or a file path. */
-  constructor(path: string) {
+  constructor(readonly path: string) {
     this.#native = new Database(path);
+  }
+
+  #watched<T>(call: () => T): T {
+    try {
+      return call();
+    } catch (err) {
+      const failure = failureOf(err);
+      if (failure === 'corrupt') this.onCorrupt?.(err);
+      if (failure === 'full') throw new MirrorStoreFull(messageOf(err), { cause: err });
+      throw err;
+    }
+  }
+
+  /** After close(): carries on with a new connection to the same path (a rebuilt file). */
+  reopen(): void {
+    this.#native = new Database(this.path);
   }
 
   #prepared(sql: string): Database.Statement {
@@ -31,7 +51,7 @@ export class Db {
 
   /** Rows as arrays of their columns, in the SELECT's order. */
   rows(sql: string, args: readonly SqlValue[] = []): SqlValue[][] {
-    return this.#prepared(sql).all(...args) as SqlValue[][];
+    return this.#watched(() => this.#prepared(sql).all(...args) as SqlValue[][]);
   }
 
   /** The first column of the first row, or null. */
@@ -40,23 +60,31 @@ export class Db {
   }
 
   run(sql: string, args: readonly SqlValue[] = []): void {
-    this.#prepared(sql).run(...args);
+    this.#watched(() => this.#prepared(sql).run(...args));
   }
 
-  /** Statements in one write transaction: all of them or none. */
+  /**
+   * Statements in one write transaction: all of them or none. SQLite itself rolls back a transaction that
+   * failed for a full disk; rolling back again would fail and hide why, so only an open one is rolled back.
+   */
   batch(statements: readonly (SqlStatement | string)[]): void {
-    this.#native
-      .transaction(() => {
+    this.#watched(() => {
+      this.#native.exec('BEGIN IMMEDIATE');
+      try {
         for (const s of statements) {
           if (typeof s === 'string') this.#native.exec(s);
           else this.#prepared(s.sql).run(...(s.args ?? []));
         }
-      })
-      .immediate();
+        this.#native.exec('COMMIT');
+      } catch (err) {
+        if (this.#native.inTransaction) this.#native.exec('ROLLBACK');
+        throw err;
+      }
+    });
   }
 
   exec(sql: string): void {
-    this.#native.exec(sql);
+    this.#watched(() => this.#native.exec(sql));
   }
 
   close(): void {

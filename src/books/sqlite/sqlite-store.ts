@@ -1,26 +1,35 @@
 // The embedded SQLite engine of the mirror's store (libsql): a file, or memory.
 import type { MirrorStore, OpenStoreOptions } from '../store.js';
-import { openDatabase } from './open.js';
+import type { Db } from './db.js';
+import { messageOf } from './failure.js';
+import { openMemory, openMirrorFile, rebuildWhenDamaged } from './open.js';
 import { sqliteReader } from './reader.js';
 import { sqliteWriter } from './writer.js';
 
 /**
- * Opens the store. Never throws for a bad file: a file of another key, or one that cannot be opened or set
- * aside, gives a warning and a mirror in memory.
+ * Opens the store. Never throws for a bad file: a damaged file is set aside and rebuilt; a file of another key,
+ * or one that is locked, read-only or in a missing folder, is left as it is, with a warning and a mirror in
+ * memory. A file found damaged later, at any read or write, is set aside once and rebuilt in place: the call
+ * that found it fails with that reason, and the next sync reads the books anew.
  */
 export async function openSqliteStore(options: OpenStoreOptions): Promise<MirrorStore> {
-  const path = options.location.kind === 'file' ? options.location.path : null;
-  let opened: Awaited<ReturnType<typeof openDatabase>>;
-  try {
-    opened = await openDatabase({ path }, options.identity, options.warn);
-  } catch (err) {
-    options.warn(`the mirror cannot use ${path} (${err instanceof Error ? err.message : String(err)}): keeping it in memory for this run`);
-    opened = await openDatabase({ path: null }, options.identity, options.warn);
-  }
-  const { db } = opened;
+  const { location, identity, warn } = options;
+  const limits = { busyTimeoutMs: options.busyTimeoutMs, maxPages: options.maxPages };
+  let db: Db;
+  let path: string | null = null;
+  if (location.kind === 'file') {
+    try {
+      db = openMirrorFile({ path: location.path, explicit: location.explicit }, identity, warn, limits);
+      path = location.path;
+    } catch (err) {
+      warn(`${messageOf(err)}: keeping the mirror in memory for this run`);
+      db = openMemory(identity);
+    }
+  } else db = openMemory(identity);
+  if (path !== null) rebuildWhenDamaged(db, identity, warn, limits);
   return {
     read: sqliteReader(db),
-    path: opened.path,
+    path,
     ...sqliteWriter(db),
     close: async () => db.close(),
   };
