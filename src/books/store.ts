@@ -39,6 +39,8 @@ export interface MirrorStore {
   pruneEvents(olderThanMs: number): Promise<void>;
   takeLease(name: string, holder: string, ttlMs: number, nowMs: number): Promise<boolean>;
   releaseLease(name: string, holder: string): Promise<void>;
+  /** Who holds the named lease now (expired or not); null when no one. */
+  leaseHolder(name: string): Promise<string | null>;
   /** Asks the lease holder (another process) to read these kinds now. */
   requestSync(kinds: readonly MirroredKind[], atMs: number): Promise<void>;
   /** The kinds other processes asked for since the last call (and forgets them). */

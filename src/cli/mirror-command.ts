@@ -46,6 +46,9 @@ async function status(path: string): Promise<string> {
   const c = report.coverage;
   lines.push(`  lines      ${String(report.counts?.lines ?? 0).padStart(7)}  for ${c?.withLines ?? 0} of ${c?.invoices ?? 0} invoices`);
   lines.push(report.leaseUntil ? 'A server is syncing it now.' : 'No server is syncing it now.');
+  if (report.goneHolderPid !== null) {
+    lines.push(`The server that last synced it (process ${report.goneHolderPid}) is no longer running: the next start takes over at once.`);
+  }
   return lines.join('\n');
 }
 

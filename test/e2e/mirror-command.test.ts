@@ -30,7 +30,54 @@ async function cli(args: string[], env: Record<string, string>): Promise<{ code:
   }
 }
 
+async function statusUntil(env: Record<string, string>, done: (status: string) => boolean, ms: number): Promise<string> {
+  const deadline = Date.now() + ms;
+  let status = '';
+  while (Date.now() < deadline) {
+    status = (await cli(['mirror', 'status'], env)).stdout;
+    if (done(status)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return status;
+}
+
 describe('invoicing-mcp mirror', () => {
+  it('after a crash: status tells the dead holder from a live one, forget goes ahead, and a restart syncs at once', async () => {
+    const key = await sb.makeKey('live');
+    const cache = mkdtempSync(join(tmpdir(), 'mirror-crash-'));
+    // A long poll interval: a restarted server that waited for the lease to lapse would then wait for this.
+    const env = {
+      SVC_BASE_URL: sb.baseUrl,
+      SVC_KEY_ID: key.key_id,
+      SVC_SECRET: key.secret,
+      SVC_POLL_SECONDS: '240',
+      XDG_CACHE_HOME: cache,
+    };
+    const first = await spawnHttpServer([], env);
+    await statusUntil(env, (s) => s.includes('A server is syncing it now.'), 20_000);
+    await first.crash();
+    const after = (await cli(['mirror', 'status'], env)).stdout;
+    expect(after).toContain('No server is syncing it now.');
+    expect(after).toMatch(/The server that last synced it \(process \d+\) is no longer running: the next start takes over at once\./);
+    const restarted = await spawnHttpServer([], env);
+    try {
+      const started = Date.now();
+      const status = await statusUntil(
+        env,
+        (s) => s.includes('A server is syncing it now.') && !s.includes('first read not finished'),
+        20_000,
+      );
+      expect(status).toContain('A server is syncing it now.');
+      expect(status).not.toContain('first read not finished');
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await restarted.crash();
+    }
+    const forgot = await cli(['mirror', 'forget'], env);
+    expect(forgot.code, forgot.stderr).toBe(0);
+    expect(forgot.stdout).toContain('Forgot the mirror at');
+  });
+
   it('status prints what a server stored; forget refuses while it syncs, then deletes the file', async () => {
     const key = await sb.makeKey('live');
     const cache = mkdtempSync(join(tmpdir(), 'mirror-cmd-'));

@@ -1,5 +1,6 @@
 // What a mirror file holds, read without changing it (for `invoicing-mcp mirror status` and `forget`).
 
+import { holderIsGone, localPid } from '../lease-holder.js';
 import type { KindMark } from '../store.js';
 import type { LinesCoverage, MirroredKind } from '../types.js';
 import { Db, type SqlValue } from './db.js';
@@ -15,8 +16,10 @@ export interface MirrorFileReport {
   counts: Record<MirroredKind | 'lines', number> | null;
   coverage: LinesCoverage | null;
   marks: Map<MirroredKind, KindMark>;
-  /** Epoch ms until which a server holds the sync lease; null when none does. */
+  /** Epoch ms until which a live server holds the sync lease; null when none does. */
   leaseUntil: number | null;
+  /** The process of this machine that holds or held the lease, when it is gone (a crash): the next start takes over. */
+  goneHolderPid: number | null;
 }
 
 function value(db: Db, sql: string, args: SqlValue[] = []): SqlValue {
@@ -34,8 +37,12 @@ export async function inspectMirrorFile(path: string): Promise<MirrorFileReport>
     const schemaVersion = value(db, "SELECT value FROM meta WHERE key = 'schema_version'") as string | null;
     const identity = value(db, "SELECT value FROM meta WHERE key = 'identity'") as string | null;
     const current = schemaVersion === String(SCHEMA_VERSION);
-    const leaseUntil = value(db, "SELECT expires_ms FROM lease WHERE name = 'sync' AND expires_ms > ?", [Date.now()]) as number | null;
-    if (!current) return { identity, schemaVersion, current, counts: null, coverage: null, marks: new Map(), leaseUntil };
+    const holder = value(db, "SELECT holder FROM lease WHERE name = 'sync'") as string | null;
+    const expires = value(db, "SELECT expires_ms FROM lease WHERE name = 'sync' AND expires_ms > ?", [Date.now()]) as number | null;
+    const gone = holder !== null && holderIsGone(holder);
+    const leaseUntil = gone ? null : expires;
+    const goneHolderPid = gone ? localPid(holder) : null;
+    if (!current) return { identity, schemaVersion, current, counts: null, coverage: null, marks: new Map(), leaseUntil, goneHolderPid };
     const store = sqliteWriter(db);
     return {
       identity,
@@ -45,6 +52,7 @@ export async function inspectMirrorFile(path: string): Promise<MirrorFileReport>
       coverage: await store.coverage(),
       marks: await store.marks(),
       leaseUntil,
+      goneHolderPid,
     };
   } finally {
     db.close();

@@ -154,6 +154,11 @@ export function sqliteWriter(db: Db) {
     async releaseLease(name: string, holder: string): Promise<void> {
       db.run('DELETE FROM lease WHERE name = ? AND holder = ?', [name, holder]);
     },
+
+    async leaseHolder(name: string): Promise<string | null> {
+      const holder = db.value('SELECT holder FROM lease WHERE name = ?', [name]);
+      return holder === null ? null : String(holder);
+    },
   };
 }
 

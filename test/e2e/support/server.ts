@@ -43,6 +43,8 @@ export interface HttpServer {
   url: string;
   stderr: () => string;
   close(): Promise<void>;
+  /** Ends the process with SIGKILL, as a crash would: nothing of ours runs on the way out. */
+  crash(): Promise<void>;
 }
 
 /** Starts `invoicing-mcp.mjs --http --port 0` and resolves with the URL its banner prints. */
@@ -65,9 +67,15 @@ export async function spawnHttpServer(args: string[] = [], env: Env = {}): Promi
     url,
     stderr: () => stderr,
     close: async () => {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
+      await exited;
+    },
+    crash: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGKILL');
       await exited;
     },
   };
