@@ -21,7 +21,8 @@ const root = new URL('../', import.meta.url);
 const at = (path) => new URL(path, root).pathname;
 const { values, positionals } = parseArgs({ options: { out: { type: 'string' } }, allowPositionals: true });
 const systems = positionals.length > 0 ? positionals : Object.keys(NATIVE);
-for (const system of systems) if (!(system in NATIVE)) throw new Error(`no bundle for "${system}": one of ${Object.keys(NATIVE).join(', ')}`);
+for (const system of systems)
+  if (!(system in NATIVE)) throw new Error(`no bundle for "${system}": one of ${Object.keys(NATIVE).join(', ')}`);
 const out = values.out ?? at('.');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const mcpb = at(`node_modules/.bin/${process.platform === 'win32' ? 'mcpb.cmd' : 'mcpb'}`);
