@@ -1,0 +1,97 @@
+// The mirror through crashes: the built server is killed (SIGKILL) ten times at random moments of its first
+// sync and of its line fetches, each time started again on the same file. The last start takes over within
+// five seconds, and once it is done the file holds exactly what the service's raw API lists: every record of
+// every kind, and every invoice's lines.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { mirrorIdentity } from '../../src/books/location.js';
+import type { Mirror } from '../../src/books/mirror.js';
+import { openMirrorStore } from '../../src/books/open-store.js';
+import { MIRRORED_KINDS } from '../../src/books/types.js';
+import { differences } from '../contract/books-sync-support.js';
+import { get, listAll, signIn } from '../contract/sandbox-http.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { spawnHttpServer } from './support/server.js';
+
+const LINE_FIELDS = ['description', 'quantity', 'unit_price', 'tax_amount', 'line_total', 'product_id'] as const;
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox({ rateLimit: 1_000_000 });
+});
+afterAll(() => sb?.close());
+
+it('ten kills mid-sync and mid-lines: each restart takes over at once, and the file ends equal to the raw API', async () => {
+  const key = await sb.makeKey('live');
+  const cache = mkdtempSync(join(tmpdir(), 'mirror-crashes-'));
+  const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: key.key_id, SVC_SECRET: key.secret, SVC_POLL_SECONDS: '1', XDG_CACHE_HOME: cache };
+  const moments: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const server = await spawnHttpServer([], env);
+    const moment = Math.round(50 + Math.random() * 450);
+    moments.push(moment);
+    await new Promise((r) => setTimeout(r, moment));
+    await server.crash();
+  }
+  const last = await spawnHttpServer([], env);
+  const path = join(cache, 'invoicing-mcp');
+  const session = await signIn(sb.baseUrl, key);
+  const truth: Record<string, unknown[]> = {};
+  for (const kind of MIRRORED_KINDS) truth[kind] = await listAll(session, `/api/v1/${kind}`);
+  const invoices = truth.invoices as { id: number }[];
+  const identity = mirrorIdentity(sb.baseUrl, key.key_id);
+  const started = Date.now();
+  let resumedAfter: number | null = null;
+  try {
+    // Watch the file from outside until every kind is read and every invoice has its lines.
+    const deadline = started + 30_000;
+    while (Date.now() < deadline) {
+      const store = await openMirrorStore({
+        location: { kind: 'file', path: await mirrorFile(path), explicit: true },
+        identity,
+        warn: () => {},
+      });
+      const marks = await store.marks();
+      const newest = Math.max(...[...marks.values()].map((m) => m.syncedMs));
+      if (resumedAfter === null && newest >= started) resumedAfter = newest - started;
+      const coverage = await store.coverage();
+      await store.close();
+      if (marks.size === MIRRORED_KINDS.length && coverage.withLines === invoices.length && resumedAfter !== null) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    await last.close();
+  }
+  expect(resumedAfter, `killed at ${moments.join(', ')} ms`).not.toBeNull();
+  expect(resumedAfter as number).toBeLessThan(5_000);
+  const store = await openMirrorStore({
+    location: { kind: 'file', path: await mirrorFile(path), explicit: true },
+    identity,
+    warn: () => {},
+  });
+  try {
+    expect(await differences({ store } as unknown as Mirror, truth as never), `killed at ${moments.join(', ')} ms`).toEqual([]);
+    const stored = await store.read.lines({});
+    const wrong: string[] = [];
+    const details = await Promise.all(invoices.map((invoice) => get(session, `/api/v1/invoices/${invoice.id}`)));
+    for (const [n, invoice] of invoices.entries()) {
+      const items = details[n]?.body.data.items as Record<string, unknown>[];
+      const mine = stored.filter((l) => l.invoice_id === invoice.id).sort((a, b) => a.position - b.position);
+      const theirs = items.map((item) => Object.fromEntries(LINE_FIELDS.map((f) => [f, item[f] ?? null])));
+      const ours = mine.map((line) => Object.fromEntries(LINE_FIELDS.map((f) => [f, line[f] ?? null])));
+      if (JSON.stringify(ours) !== JSON.stringify(theirs)) wrong.push(`invoice ${invoice.id}`);
+    }
+    expect(wrong, `killed at ${moments.join(', ')} ms`).toEqual([]);
+  } finally {
+    await store.close();
+  }
+}, 60_000);
+
+/** The one mirror file the servers of this key made in the cache folder. */
+async function mirrorFile(folder: string): Promise<string> {
+  const { readdirSync } = await import('node:fs');
+  const files = readdirSync(folder).filter((f) => /^mirror-[0-9a-f]+\.db$/.test(f));
+  if (files.length !== 1) throw new Error(`expected one mirror file in ${folder}, found ${files.join(', ') || 'none'}`);
+  return join(folder, files[0] as string);
+}
