@@ -86,6 +86,15 @@ export function neverSent(err: unknown): boolean {
 }
 
 /** Whether a failure with no answer is worth another attempt (not TLS trust, DNS absence, bad input). */
+/**
+ * Whether a failure with no answer may be retried as retry number `n`. A refused connection means nothing
+ * listens there: it is tried once more (a service restarting), not until the budget runs out.
+ */
+export function mayRetryNoAnswer(err: unknown, n: number): boolean {
+  if (errorCode(err) === 'ECONNREFUSED') return n <= 1;
+  return isTransientNetworkError(err);
+}
+
 export function isTransientNetworkError(err: unknown): boolean {
   const code = errorCode(err);
   if (!code) return true;

@@ -11,7 +11,7 @@ import {
   backoffDelay,
   type HttpMethod,
   headerValue,
-  isTransientNetworkError,
+  mayRetryNoAnswer,
   neverSent,
   type Query,
   queryString,
@@ -201,7 +201,8 @@ export class RequestCore {
       slot.release();
       if (spec.signal?.aborted) throw spec.signal.reason;
       if (!neverSent(err)) run.reached = true;
-      const delay = this.#retryDelay(++run.faults, run.started, run.retryable && isTransientNetworkError(err), undefined);
+      const faults = ++run.faults;
+      const delay = this.#retryDelay(faults, run.started, run.retryable && mayRetryNoAnswer(err, faults), undefined);
       if (delay === null) throw transport.networkFault(err, { ...run.facts, reached: run.reached });
       logger.warn(
         { method: spec.method, path: spec.path, attempt: run.facts.attempts, delayMs: delay, err },
@@ -235,7 +236,7 @@ export class RequestCore {
         res = await this.#d.transport.send({ method: 'POST', path: facts.path, headers: {}, body, signal });
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
-        const delay = this.#retryDelay(++faults, started, isTransientNetworkError(err), undefined);
+        const delay = this.#retryDelay(++faults, started, mayRetryNoAnswer(err, faults), undefined);
         if (delay === null) throw this.#d.transport.networkFault(err, facts);
         this.#d.logger.warn({ attempt: facts.attempts, delayMs: delay, err }, 'no answer to the sign-in; retrying');
         await this.#d.sleep(delay, signal);
