@@ -25,6 +25,16 @@ const stderr = (text: string): void => {
   process.stderr.write(`${text}\n`);
 };
 
+const said = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+// The last word on what nothing else caught: one line, never a stack trace. A stray rejection is a bug, but
+// not a reason to drop every client's session; an uncaught exception leaves nothing to trust, so it ends.
+process.on('unhandledRejection', (err) => stderr(`invoicing-mcp: an operation failed with nobody waiting for it: ${said(err)}`));
+process.on('uncaughtException', (err) => {
+  stderr(`invoicing-mcp: stopped on an unexpected error: ${said(err)}`);
+  process.exit(1);
+});
+
 async function main(): Promise<void> {
   const [command, ...rest] = argv;
   if (WANTS_HELP) {
@@ -80,6 +90,6 @@ main().catch(async (err: unknown) => {
     );
     process.exit(2);
   }
-  stderr(`invoicing-mcp: ${err instanceof Error ? err.message : String(err)}`);
+  stderr(`invoicing-mcp: ${said(err)}`);
   process.exit(1);
 });

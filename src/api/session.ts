@@ -99,6 +99,8 @@ export class SessionManager {
       this.#pending = this.#signIn().finally(() => {
         this.#pending = null;
       });
+      // Every waiter may have given up (a client that left) before a refusal arrives: that is no crash.
+      this.#pending.catch(() => undefined);
     }
     const pending = this.#pending;
     if (!signal) return pending;

@@ -44,6 +44,25 @@ function harness(script: Array<'ok' | '401' | 'fault-then-ok' | 'drops-then-ok'>
 }
 
 describe('SessionManager', () => {
+  it('leaves no rejection unheard when every caller gave up before a refused sign-in answered', async () => {
+    const h = harness(['401']);
+    const unheard: unknown[] = [];
+    const listener = (reason: unknown): void => {
+      unheard.push(reason);
+    };
+    process.on('unhandledRejection', listener);
+    try {
+      const gone = new AbortController();
+      gone.abort(new Error('the client left'));
+      await expect(h.manager.token(gone.signal)).rejects.toThrow('the client left');
+      await new Promise((r) => setTimeout(r, 30));
+      expect(unheard).toEqual([]);
+      await expect(h.manager.token()).rejects.toBeInstanceOf(Unauthorized);
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+  });
+
   it('signs in once for many concurrent callers', async () => {
     const h = harness(['ok']);
     const tokens = await Promise.all(Array.from({ length: 20 }, () => h.manager.token()));
