@@ -155,15 +155,21 @@ class MirrorRuntime {
     go();
   }
 
-  /** A webhook's record goes into the store at once; its kind is synced soon after (it may touch others). */
+  /**
+   * A webhook's record goes into the store at once, with its event, so every process on the file announces it
+   * (each bus drops a change it heard already); its kind is synced soon after (it may touch others).
+   */
   async onWebhook(event: BooksEvent): Promise<void> {
-    if (event.source !== 'webhook') return;
+    if (event.source !== 'webhook' || this.outbox.isRelaying(event)) return;
     const kind = event.record.kind as MirroredKind;
     if (!this.#kinds.includes(kind) || typeof event.data.id !== 'number') return;
     const { store } = this.options;
     const incoming = event.data as Rec;
     const stored = (await store.stored(kind, [incoming.id])).get(incoming.id);
-    if (!stored || (stampOf(incoming) ?? '') >= (stampOf(stored) ?? '')) await store.write(kind, [incoming], []);
+    if (!stored || (stampOf(incoming) ?? '') >= (stampOf(stored) ?? '')) {
+      await store.write(kind, [incoming], [event]);
+      void this.outbox.drain();
+    }
     this.#webhookAt.set(kind, this.#now());
     if (await this.lease.mayWrite())
       void this.sync.sync(kind, { background: true, signal: this.abort.signal }).catch(this.quiet('sync after a webhook'));

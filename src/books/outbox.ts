@@ -1,6 +1,7 @@
-// The events the sync derived are written with the records that made them; this publishes them to the
-// bus, once, in every process on the mirror's file (so a second server's subscribers hear of the changes
-// the lease holder found). Events written before this process started are not replayed.
+// The events the sync derived, and the webhooks a process received, are written with the records that made
+// them; this publishes them to the bus, once, in every process on the mirror's file (so a second server's
+// subscribers hear of the changes the lease holder found or another process was told of; the bus drops what
+// its process heard already). Events written before this process started are not replayed.
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../log/logger.js';
 import type { MirrorStore } from './store.js';
@@ -14,6 +15,7 @@ export class EventOutbox {
   #draining: Promise<void> | null = null;
   #again = false;
   #stopped = false;
+  #relaying: unknown = null;
   published = 0;
 
   constructor(
@@ -57,10 +59,20 @@ export class EventOutbox {
       const batch = await this.store.eventsAfter(this.#seq);
       if (batch.length === 0) return;
       for (const { seq, event } of batch) {
-        if (this.bus?.publish(event)) this.published++;
+        this.#relaying = event;
+        try {
+          if (this.bus?.publish(event)) this.published++;
+        } finally {
+          this.#relaying = null;
+        }
         this.#seq = seq;
       }
     }
+  }
+
+  /** Whether the bus is hearing this event from the file (a listener must not write it back). */
+  isRelaying(event: unknown): boolean {
+    return this.#relaying !== null && this.#relaying === event;
   }
 
   async stop(): Promise<void> {
