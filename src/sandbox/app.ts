@@ -3,6 +3,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { registerBusinessAdmin } from './admin/business.js';
 import { registerKeyAdmin } from './admin/keys.js';
+import { registerQuoteAdmin } from './admin/quotes.js';
 import { registerSystemAdmin } from './admin/system.js';
 import { callState, serviceHeaders } from './call.js';
 import { registerAuthRoutes } from './routes/auth.js';
@@ -108,6 +109,7 @@ export function buildApp(world: World, adminToken: string): FastifyInstance {
   registerPortalRoute(app, world);
   registerKeyAdmin(app, world, adminToken);
   registerBusinessAdmin(app, world, adminToken);
+  registerQuoteAdmin(app, world, adminToken);
   registerSystemAdmin(app, world, adminToken);
   addMethodNotAllowed(app, new Map(routes));
   return app;

@@ -1,7 +1,8 @@
 // The test's own reading of the books: every record from the sandbox's raw HTTP API, and the figures an
-// everyday question expects, worked out here with decimal.js. None of the server's code is used.
-import Decimal from 'decimal.js';
+// everyday question expects, worked out here with the tests' own BigInt decimal. None of the server's code is used.
+
 import { get, type Json, listAll, type Session, signIn } from '../contract/sandbox-http.js';
+import { Exact } from '../support/exact.js';
 import type { KeyPair } from '../support/sandbox.js';
 
 export interface RawBooks {
@@ -60,7 +61,7 @@ export function thisQuarter(today: string): { from: string; to: string } {
 // ---- sums ----
 export interface Tally {
   count: number;
-  sum: Decimal;
+  sum: Exact;
 }
 
 /** Sums `amount(record)` per `key(record)`, exactly. */
@@ -68,7 +69,7 @@ export function tally<K>(records: Json[], key: (r: Json) => K, amount: (r: Json)
   const out = new Map<K, Tally>();
   for (const r of records) {
     const k = key(r);
-    const t = out.get(k) ?? { count: 0, sum: new Decimal(0) };
+    const t = out.get(k) ?? { count: 0, sum: Exact.of(0) };
     t.count++;
     t.sum = t.sum.plus(amount(r));
     out.set(k, t);
@@ -77,9 +78,9 @@ export function tally<K>(records: Json[], key: (r: Json) => K, amount: (r: Json)
 }
 
 /** Equal as decimals ("12.50" and "12.5" are the same amount). */
-export const same = (a: string | number | Decimal, b: string | number | Decimal): boolean => new Decimal(a).equals(b);
+export const same = (a: string | number | Exact, b: string | number | Exact): boolean => Exact.of(a).equals(b);
 
-export const receivable = (i: Json): boolean => i.status !== 'draft' && i.status !== 'void' && new Decimal(i.balance).greaterThan(0);
+export const receivable = (i: Json): boolean => i.status !== 'draft' && i.status !== 'void' && Exact.of(i.balance).greaterThan(0);
 export const invoiced = (i: Json): boolean => i.status !== 'draft' && i.status !== 'void';
 export const issuedIn = (i: Json, r: { from: string; to: string }): boolean => i.issue_date >= r.from && i.issue_date <= r.to;
 
