@@ -61,6 +61,8 @@ function addHooks(app: FastifyInstance, world: World): void {
     if (isApi(request)) callState(request);
   });
   app.addHook('onSend', async (request, reply, payload) => {
+    // The HTTP Date is the service's clock, which the admin interface moves; not the host's.
+    reply.header('date', new Date(world.clock.now()).toUTCString());
     if (request.call) {
       reply.headers(serviceHeaders(request.call, world.business(1).profile.timeZone));
       if (reply.statusCode >= 400 && !request.call.error) request.call.error = `HTTP ${reply.statusCode}`;
