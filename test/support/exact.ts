@@ -75,6 +75,10 @@ export class Exact {
     return this.gt(v);
   }
 
+  lt(v: Value): boolean {
+    return this.comparedTo(v) < 0;
+  }
+
   /** Half away from zero to `places`, as the service's line arithmetic rounds. */
   roundHalfUp(places: number): Exact {
     if (this.scale <= places) return this;
