@@ -11,6 +11,7 @@ import { ALL_SCOPES, startTestSandbox, type TestSandbox } from '../support/sandb
 import { type BigBooks, makeBigBooks } from './big-amounts.js';
 import {
   ageBand,
+  answerOf,
   daysFrom,
   invoiced,
   issuedIn,
@@ -32,11 +33,8 @@ let big: BigBooks;
 let books: RawBooks;
 let mcp: Connected;
 
-async function ask(name: string, args: Record<string, unknown> = {}, client: Connected = mcp): Promise<Json> {
-  const result = await client.client.callTool({ name, arguments: args });
-  if (result.isError) throw new Error(`${name} refused: ${result.content.map((c) => c.text).join('\n')}`);
-  return result.structuredContent;
-}
+const ask = (name: string, args: Record<string, unknown> = {}, client: Connected = mcp): Promise<Json> =>
+  answerOf(client.client, name, args);
 
 const textOfCall = async (name: string, args: Record<string, unknown>): Promise<string> =>
   (await mcp.client.callTool({ name, arguments: args })).content.map((c) => c.text ?? '').join('\n');

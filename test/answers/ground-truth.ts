@@ -2,6 +2,7 @@
 // everyday question expects, worked out here with the tests' own BigInt decimal. None of the server's code is used.
 
 import { get, type Json, listAll, type Session, signIn } from '../contract/sandbox-http.js';
+import type { McpClient } from '../e2e/support/clients.js';
 import { Exact } from '../support/exact.js';
 import type { KeyPair } from '../support/sandbox.js';
 
@@ -90,4 +91,15 @@ export function ageBand(daysPastDue: number): string {
   if (daysPastDue <= 60) return '31_60';
   if (daysPastDue <= 90) return '61_90';
   return 'over_90';
+}
+
+/** A tool's structured answer, through a real MCP client; a refusal fails with its text. */
+export async function answerOf(
+  client: { callTool: McpClient['callTool'] },
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Json> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} refused: ${result.content.map((c) => c.text).join('\n')}`);
+  return result.structuredContent;
 }

@@ -6,9 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
 import { type Connected, connectClient } from '../e2e/support/clients.js';
 import { keyEnv, stdioCommand } from '../e2e/support/server.js';
-import type { KeyPair } from '../support/sandbox.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { ageBand, daysFrom, plus, readRawBooks, receivable, same, tally } from './ground-truth.js';
+import { type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { ageBand, answerOf, daysFrom, plus, readRawBooks, receivable, same, tally } from './ground-truth.js';
 
 const TODAY = '2027-03-15';
 const ZONE = 'Pacific/Auckland';
@@ -17,11 +16,7 @@ let sb: TestSandbox;
 let key: KeyPair;
 let mcp: Connected;
 
-async function ask(name: string, args: Record<string, unknown> = {}): Promise<Json> {
-  const result = await mcp.client.callTool({ name, arguments: args });
-  if (result.isError) throw new Error(`${name} refused: ${result.content.map((c) => c.text).join('\n')}`);
-  return result.structuredContent;
-}
+const ask = (name: string, args: Record<string, unknown> = {}): Promise<Json> => answerOf(mcp.client, name, args);
 
 /** Seconds from the sandbox's clock to `hh:mm` of its business day, in the business's zone. */
 async function secondsUntil(hh: number, mm: number): Promise<number> {
