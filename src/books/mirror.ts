@@ -181,10 +181,12 @@ class MirrorRuntime {
   /**
    * Read lately by the service's clock too, as its answers since tell it: a clock moved past midnight moves the
    * business's today (and the statuses time moves), so a read from before it is not fresh (the as-of is whole
-   * seconds, and the reading of the service's clock good to about one: hence the slack).
+   * seconds, and the reading of the service's clock good to about one: hence the slack). A process that has
+   * heard no answer yet (another holds the lease) has only our clock, which may differ by hours: it trusts ours.
    */
   #readLately(mark: KindMark): boolean {
-    return this.#clock.now() - Date.parse(mark.syncedAt) < this.#freshMs + CLOCK_SLACK_MS;
+    const serviceNow = this.#clock.heard();
+    return serviceNow === null || serviceNow - Date.parse(mark.syncedAt) < this.#freshMs + CLOCK_SLACK_MS;
   }
 
   async ensureFresh(wanted: readonly MirroredKind[], opts: EnsureFreshOptions = {}): Promise<Freshness> {

@@ -29,7 +29,13 @@ export class ServiceClock {
 
   /** The service's time now (ms) as its answers so far tell it, without a call; our clock when none has. */
   now(): number {
-    return this.api.serviceNow() ?? this.ourNow() + (this.#sessionOffsetMs ?? 0);
+    return this.heard() ?? this.ourNow();
+  }
+
+  /** The service's time now (ms) as its answers so far tell it; null when none has (this process made no call). */
+  heard(): number | null {
+    const offset = this.#sessionOffsetMs;
+    return this.api.serviceNow() ?? (offset === null ? null : this.ourNow() + offset);
   }
 
   learnZone(stamp: string): void {
