@@ -1,6 +1,6 @@
 // The summary a person confirms before a draft invoice is created: customer, lines, and the subtotal
 // before tax, worked out exactly from the line prices (product prices read from the books).
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../src/api/decimal.js';
 import type { ToolContext } from './context.js';
 
 interface DraftArgs {
@@ -17,13 +17,14 @@ interface DraftArgs {
 
 export async function summarizeDraft({ api }: ToolContext, args: DraftArgs): Promise<string> {
   const customer = await api.customers.get(args.customer_id);
-  let subtotal = new Decimal(0);
+  let subtotal = Decimal.of(0n, 2);
   const lines: string[] = [];
   for (const item of args.items) {
     const product = item.product_id ? await api.products.get(item.product_id) : null;
     const price = item.unit_price ?? product?.default_price ?? '0';
     const name = item.description ?? product?.name ?? `product ${item.product_id}`;
-    const lineTotal = new Decimal(String(item.quantity)).times(price).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+    // The service's line rule: quantity x unit price, half-up to 2 places.
+    const lineTotal = Decimal.parse(String(item.quantity)).times(price).roundHalfUp(2);
     subtotal = subtotal.plus(lineTotal);
     lines.push(`${item.quantity} x ${name} @ ${price} = ${lineTotal.toFixed(2)}`);
   }

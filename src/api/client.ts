@@ -10,6 +10,7 @@ import { sleep as realSleep, Transport } from './http.js';
 import { Pacer, type RateLimitState } from './pacing.js';
 import { RequestCore } from './request.js';
 import { type Ping, PingSchema, type ResourceKind } from './schemas.js';
+import { ServiceTime } from './service-time.js';
 import { SessionManager } from './session.js';
 import { baseUrlProblem } from './url.js';
 import { decoder } from './validate.js';
@@ -102,6 +103,8 @@ export interface ApiClient {
   ping(options?: { signal?: AbortSignal }): Promise<Ping>;
   /** Signs in if needed; mode, scopes and business of the key. */
   session(options?: { signal?: AbortSignal }): Promise<SessionInfo>;
+  /** The service's time now (ms since the epoch) as the Date of its latest answers tells it; null before any. */
+  serviceNow(): number | null;
   /** Drops cached reads of record `id` of `kind` (or of every record of it) and of its lists. */
   invalidate(kind: ResourceKind, id?: number | string): void;
   clearCache(): void;
@@ -124,7 +127,9 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? realSleep;
   const logger = deps.logger.child({ component: 'api' });
+  const serviceTime = new ServiceTime(now);
   const transport = new Transport(baseUrl, {
+    serviceTime,
     dispatcher: deps.dispatcher,
     userAgent: options.userAgent,
     timeoutMs: options.requestTimeoutMs,
@@ -184,6 +189,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
         serviceExpiresAt: grant?.expires_at ?? null,
       };
     },
+    serviceNow: () => serviceTime.serviceNow(),
     invalidate,
     clearCache: () => cache.clear(),
     stats: () => ({ cache: cache.stats(), rateLimit: pacer.state(), signIns: session.signIns }),

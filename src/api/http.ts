@@ -3,6 +3,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { NetworkFault } from './errors.js';
 import { redactText } from './redact.js';
+import type { ServiceTime } from './service-time.js';
 
 export type QueryValue = string | number | boolean | Date | null | undefined;
 export type Query = Record<string, QueryValue>;
@@ -118,6 +119,8 @@ export interface TransportOptions {
   timeoutMs: number;
   /** Connections to the service at most; null for as many as the calls in flight. */
   connections: number | null;
+  /** Hears every answer's Date header. */
+  serviceTime?: ServiceTime | undefined;
 }
 
 export class Transport {
@@ -149,6 +152,8 @@ export class Transport {
     };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     const timeout = req.timeoutMs ?? this.#options.timeoutMs;
+    const time = this.#options.serviceTime;
+    const sentAt = time?.ourNow() ?? 0;
     const res = await this.#dispatcher.request({
       origin: this.#origin,
       path: `${this.#basePath}${req.path}${queryString(req.query)}`,
@@ -159,6 +164,7 @@ export class Transport {
       headersTimeout: timeout,
       bodyTimeout: timeout,
     });
+    time?.heard(headerValue(res.headers, 'date'), sentAt, time.ourNow());
     const text = await res.body.text();
     let body: unknown;
     let unreadable = false;

@@ -4,7 +4,7 @@
 // books silently, but announces what changed while it was reading. Exact across restarts, since the stored
 // record is the memory.
 import { createHash } from 'node:crypto';
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../api/decimal.js';
 import { type BooksEvent, type EventKind, relatedInvoices } from '../events/event.js';
 import { type Rec, stampOf } from './record.js';
 import type { MirroredKind } from './types.js';
@@ -14,11 +14,9 @@ export function isLow(product: Record<string, unknown>): boolean {
   if (product.track_stock !== true) return false;
   const stock = product.stock as Record<string, unknown> | null | undefined;
   if (!stock) return false;
-  try {
-    return new Decimal(String(stock.on_hand)).lte(new Decimal(String(stock.reorder_level)));
-  } catch {
-    return stock.low === true;
-  }
+  const onHand = Decimal.read(stock.on_hand);
+  const reorderLevel = Decimal.read(stock.reorder_level);
+  return onHand && reorderLevel ? !onHand.gt(reorderLevel) : stock.low === true;
 }
 
 const STATUS_EVENTS: Partial<Record<MirroredKind, Record<string, EventKind>>> = {

@@ -56,6 +56,7 @@ export interface Mirror {
 }
 
 const WANTS_EVERY_MS = 250;
+const CLOCK_SLACK_MS = 2_000;
 
 class MirrorRuntime {
   readonly abort = new AbortController();
@@ -69,6 +70,7 @@ class MirrorRuntime {
   readonly #kinds: readonly MirroredKind[];
   readonly #freshMs: number;
   readonly #webhookAt = new Map<MirroredKind, number>();
+  readonly #clock: ServiceClock;
   rounds = 0;
   #roundTimer: NodeJS.Timeout | null = null;
   #roundsStarted = false;
@@ -86,6 +88,7 @@ class MirrorRuntime {
     const mayWrite = (): Promise<boolean> => this.lease.mayWrite();
     this.outbox = new EventOutbox(store, options.bus, this.#logger);
     const clock = new ServiceClock(api, this.#now);
+    this.#clock = clock;
     this.sync = new KindSync({ api, store, clock, budget: this.#budget, mayWrite, onEvents: () => this.outbox.drain(), now: this.#now });
     this.lines = options.lines === false ? null : new LinesFetcher({ api, store, budget: this.#budget, mayWrite });
   }
@@ -177,7 +180,21 @@ class MirrorRuntime {
 
   #isFresh(kind: MirroredKind, mark: KindMark | undefined): boolean {
     const now = this.#now();
-    return mark !== undefined && (now - mark.syncedMs < this.#freshMs || now - (this.#webhookAt.get(kind) ?? -Infinity) < this.#freshMs);
+    return (
+      mark !== undefined &&
+      ((now - mark.syncedMs < this.#freshMs && this.#readLately(mark)) || now - (this.#webhookAt.get(kind) ?? -Infinity) < this.#freshMs)
+    );
+  }
+
+  /**
+   * Read lately by the service's clock too, as its answers since tell it: a clock moved past midnight moves the
+   * business's today (and the statuses time moves), so a read from before it is not fresh (the as-of is whole
+   * seconds, and the reading of the service's clock good to about one: hence the slack). A process that has
+   * heard no answer yet (another holds the lease) has only our clock, which may differ by hours: it trusts ours.
+   */
+  #readLately(mark: KindMark): boolean {
+    const serviceNow = this.#clock.heard();
+    return serviceNow === null || serviceNow - Date.parse(mark.syncedAt) < this.#freshMs + CLOCK_SLACK_MS;
   }
 
   async ensureFresh(wanted: readonly MirroredKind[], opts: EnsureFreshOptions = {}): Promise<Freshness> {

@@ -1,29 +1,41 @@
-// The service's clock, as seen from here: the session's expiry as the service wrote it against the same
-// moment by our clock gives the offset (to the second). Watermarks and as-of times are in the service's
-// clock, and written in the business's time zone, which its stamps carry.
+// The service's clock, as seen from here: the Date of its latest answers (api/service-time.ts), so it moves
+// when the service's clock does, between sign-ins too. Before any answer carried a Date, the session's expiry
+// as the service wrote it against the same moment by our clock gives the offset (to the second). Watermarks
+// and as-of times are in the service's clock, and written in the business's time zone, which its stamps carry.
 import type { ApiClient } from '../api/client.js';
 
 const ZONE_RE = /([+-]\d\d:\d\d|Z)$/;
 
 export class ServiceClock {
-  #offsetMs: number | null = null;
+  #sessionOffsetMs: number | null = null;
   #zone: string | null = null;
   constructor(
     private readonly api: ApiClient,
-    private readonly now: () => number = Date.now,
+    private readonly ourNow: () => number = Date.now,
   ) {}
 
-  /** The service's time now (ms), learnt from the current session; our clock when the service has not said. */
+  /** Signs in if need be (its answer tells the service's time), then the service's time now (ms). */
   async read(signal?: AbortSignal): Promise<number> {
     try {
       const s = await this.api.session(signal ? { signal } : {});
       const service = s.serviceExpiresAt === null ? NaN : Date.parse(s.serviceExpiresAt);
-      if (Number.isFinite(service) && s.expiresAt !== null) this.#offsetMs = service - s.expiresAt;
+      if (Number.isFinite(service) && s.expiresAt !== null) this.#sessionOffsetMs = service - s.expiresAt;
       if (s.serviceExpiresAt) this.learnZone(s.serviceExpiresAt);
     } catch {
       // The sync's own calls will report the problem; the last offset stands.
     }
-    return this.now() + (this.#offsetMs ?? 0);
+    return this.now();
+  }
+
+  /** The service's time now (ms) as its answers so far tell it, without a call; our clock when none has. */
+  now(): number {
+    return this.heard() ?? this.ourNow();
+  }
+
+  /** The service's time now (ms) as its answers so far tell it; null when none has (this process made no call). */
+  heard(): number | null {
+    const offset = this.#sessionOffsetMs;
+    return this.api.serviceNow() ?? (offset === null ? null : this.ourNow() + offset);
   }
 
   learnZone(stamp: string): void {

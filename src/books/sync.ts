@@ -91,10 +91,8 @@ export class KindSync {
     const { store, clock } = this.deps;
     const mark = (await store.marks()).get(kind);
     const startedMs = this.#now();
-    const startService = await clock.read(options.signal);
-    this.#firstRead ??= Math.floor(startService / 1000) * 1000;
-    // A first read announces only what changed after the mirror began reading (to the second the stamps carry).
-    const newSince = mark ? -Infinity : this.#firstRead;
+    let startService = Number.NaN;
+    let newSince = -Infinity;
     const since = mark?.watermark ? new Date(Date.parse(mark.watermark) - OVERLAP_MS).toISOString() : undefined;
     let newest = -Infinity;
     let seen = 0;
@@ -104,6 +102,14 @@ export class KindSync {
       const query: Record<string, unknown> = { page, per_page: PER_PAGE, ...(since ? { updated_since: since } : {}) };
       this.stats.calls++;
       const answer = await this.#lister(kind)(query, { cache: 'skip', background: options.background, signal: options.signal });
+      if (page === 1) {
+        // The service's clock when the read began, as its first answer tells it (the clock may have moved since
+        // the last answer: a sandbox's is moved at will).
+        startService = (await clock.read(options.signal)) - (this.#now() - startedMs);
+        this.#firstRead ??= Math.floor(startService / 1000) * 1000;
+        // A first read announces only what changed after the mirror began reading (to the second the stamps carry).
+        if (!mark) newSince = this.#firstRead;
+      }
       const records = answer.data;
       const before = await store.stored(
         kind,

@@ -50,6 +50,7 @@ export function lazyApiClient(
     products: resource('products'),
     ping: async (options) => (await load()).ping(options),
     session: async (options) => (await load()).session(options),
+    serviceNow: () => loaded?.serviceNow() ?? null,
     invalidate: (kind, id) => loaded?.invalidate(kind, id),
     clearCache: () => loaded?.clearCache(),
     stats: () =>

@@ -3,6 +3,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { registerBusinessAdmin } from './admin/business.js';
 import { registerKeyAdmin } from './admin/keys.js';
+import { registerQuoteAdmin } from './admin/quotes.js';
 import { registerSystemAdmin } from './admin/system.js';
 import { callState, serviceHeaders } from './call.js';
 import { registerAuthRoutes } from './routes/auth.js';
@@ -60,6 +61,8 @@ function addHooks(app: FastifyInstance, world: World): void {
     if (isApi(request)) callState(request);
   });
   app.addHook('onSend', async (request, reply, payload) => {
+    // The HTTP Date is the service's clock, which the admin interface moves; not the host's.
+    reply.header('date', new Date(world.clock.now()).toUTCString());
     if (request.call) {
       reply.headers(serviceHeaders(request.call, world.business(1).profile.timeZone));
       if (reply.statusCode >= 400 && !request.call.error) request.call.error = `HTTP ${reply.statusCode}`;
@@ -108,6 +111,7 @@ export function buildApp(world: World, adminToken: string): FastifyInstance {
   registerPortalRoute(app, world);
   registerKeyAdmin(app, world, adminToken);
   registerBusinessAdmin(app, world, adminToken);
+  registerQuoteAdmin(app, world, adminToken);
   registerSystemAdmin(app, world, adminToken);
   addMethodNotAllowed(app, new Map(routes));
   return app;

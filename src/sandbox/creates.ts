@@ -1,6 +1,6 @@
 // Builds the records that the two creates make, with exact line arithmetic (open-points.md, "Records").
 
-import { Money, sum, toAmount, toPrice, toQuantity } from './amounts.js';
+import { Decimal, toAmount, toPrice, toQuantity } from './amounts.js';
 import type { BusinessProfile, Customer, Invoice, InvoiceLine, TaxCategory } from './books.js';
 import { formatCode } from './books.js';
 import { randomToken } from './secrets.js';
@@ -34,12 +34,12 @@ function taxCategoryOf(line: LineInput, profile: BusinessProfile): TaxCategory {
 export function buildLine(line: LineInput, profile: BusinessProfile): InvoiceLine {
   const category = taxCategoryOf(line, profile);
   const unitPrice = line.unit_price ?? line.product?.default_price ?? '0';
-  const lineTotal = toAmount(new Money(line.quantity).times(unitPrice));
+  const lineTotal = toAmount(Decimal.parse(line.quantity).times(unitPrice));
   return {
     description: line.description ?? line.product?.description ?? line.product?.name ?? '',
     quantity: toQuantity(line.quantity),
     unit_price: toPrice(unitPrice),
-    tax_amount: toAmount(new Money(lineTotal).times(category.rate)),
+    tax_amount: toAmount(Decimal.parse(lineTotal).times(category.rate)),
     line_total: lineTotal,
     product_id: line.product?.id ?? null,
     tax_category_id: category.id,
@@ -48,9 +48,9 @@ export function buildLine(line: LineInput, profile: BusinessProfile): InvoiceLin
 
 export function buildInvoice(input: InvoiceInput, profile: BusinessProfile, id: number, numberSeq: number, nowMs: number): Invoice {
   const items = input.items.map((line) => buildLine(line, profile));
-  const subtotal = toAmount(sum(items.map((l) => l.line_total)));
-  const taxTotal = toAmount(sum(items.map((l) => l.tax_amount)));
-  const total = toAmount(new Money(subtotal).plus(taxTotal));
+  const subtotal = toAmount(Decimal.sum(items.map((l) => l.line_total)));
+  const taxTotal = toAmount(Decimal.sum(items.map((l) => l.tax_amount)));
+  const total = toAmount(Decimal.parse(subtotal).plus(taxTotal));
   return {
     id,
     number: formatCode('INV', numberSeq),

@@ -4,7 +4,7 @@
 // change is dated the first midnight after both the record's last day and its last change: `updated_since`
 // finds it, and no change is dated in the future; `part_paid` stays as it is (its balance says the rest). No event is sent.
 
-import { Money } from './amounts.js';
+import { Decimal } from './amounts.js';
 import type { InvoiceStatus, QuoteStatus } from './books.js';
 import type { Books } from './collection.js';
 import { addDays, localDate, zonedMidnight } from './time.js';
@@ -39,7 +39,7 @@ export function applyTimeRules(books: Books, today: string, timeZone: string): n
   const latest = zonedMidnight(today, timeZone);
   let moved = 0;
   for (const invoice of books.invoices.items) {
-    if (!BECOME_OVERDUE.has(invoice.status) || invoice.due_date >= today || !new Money(invoice.balance).gt(0)) continue;
+    if (!BECOME_OVERDUE.has(invoice.status) || invoice.due_date >= today || !Decimal.parse(invoice.balance).isPositive()) continue;
     const at = changeTime(invoice.due_date, invoice.updatedMs, timeZone, after);
     if (at > latest) continue;
     invoice.status = 'overdue';

@@ -1,6 +1,6 @@
 // POST /api/v1/invoices: every rule, with errors keyed by field path (`items.0.quantity`).
 
-import { DECIMAL_RE, decimalPlaces, Money } from './amounts.js';
+import { bodyDecimal, Decimal } from './amounts.js';
 import { FieldErrorList } from './api-error.js';
 import type { Product, TaxCategory } from './books.js';
 import type { Books } from './collection.js';
@@ -40,25 +40,26 @@ function readQuantity(raw: unknown, path: string, errors: FieldErrorList): strin
   }
   // A JSON number is read through its shortest decimal form, which is exactly what the sender wrote
   // for any quantity of up to 15 significant digits.
-  const text = typeof raw === 'number' && Number.isFinite(raw) ? new Money(raw).toFixed() : raw;
-  if (typeof text !== 'string' || !DECIMAL_RE.test(text)) {
+  const quantity = bodyDecimal(raw);
+  if (quantity === null) {
     errors.add(path, `${path} must be a number or a decimal string such as "2.5"`);
     return '0';
   }
-  if (!new Money(text).gt(0)) errors.add(path, `${path} must be greater than 0`);
-  else if (decimalPlaces(text) > 6) errors.add(path, `${path} may have at most 6 decimal places`);
-  return text;
+  if (!quantity.isPositive()) errors.add(path, `${path} must be greater than 0`);
+  else if (quantity.places > 6) errors.add(path, `${path} may have at most 6 decimal places`);
+  return quantity.toString();
 }
 
 function readUnitPrice(raw: unknown, path: string, errors: FieldErrorList): string | null {
   if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'string' || !DECIMAL_RE.test(raw)) {
+  const price = typeof raw === 'string' ? Decimal.read(raw) : null;
+  if (price === null) {
     errors.add(path, `${path} must be a decimal string such as "19.95"`);
     return null;
   }
-  if (new Money(raw).lt(0)) errors.add(path, `${path} may not be negative`);
-  else if (decimalPlaces(raw) > 4) errors.add(path, `${path} may have at most 4 decimal places`);
-  return raw;
+  if (price.lt(Decimal.ZERO)) errors.add(path, `${path} may not be negative`);
+  else if (price.places > 4) errors.add(path, `${path} may have at most 4 decimal places`);
+  return price.toString();
 }
 
 function readLine(raw: unknown, i: number, rules: InvoiceRules, errors: FieldErrorList): LineInput {

@@ -1,6 +1,6 @@
 // The spec's output shapes, rendered from stored records.
 
-import { Money, toQuantity } from './amounts.js';
+import { Decimal, toQuantity } from './amounts.js';
 import type { BusinessProfile, Customer, Invoice, Payment, Product, Quote } from './books.js';
 import type { Books } from './collection.js';
 import { formatTimestamp } from './time.js';
@@ -98,12 +98,12 @@ export function paymentView(ctx: ViewContext, p: Payment): Record<string, unknow
   };
 }
 
-export function stockOnHand(p: Product): Money {
-  return (p.stock?.branches ?? []).reduce<Money>((acc, b) => acc.plus(b.on_hand), new Money(0));
+export function stockOnHand(p: Product): Decimal {
+  return Decimal.sum((p.stock?.branches ?? []).map((b) => b.on_hand));
 }
 
 export function isLowStock(p: Product): boolean {
-  return p.track_stock && p.stock !== null && stockOnHand(p).lte(p.stock.reorder_level);
+  return p.track_stock && p.stock !== null && !stockOnHand(p).gt(p.stock.reorder_level);
 }
 
 export function productView(ctx: ViewContext, p: Product): Record<string, unknown> {

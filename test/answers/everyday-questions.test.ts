@@ -2,11 +2,12 @@
 // standalone sandbox, live key, mirror in memory) in one call, or two where a search must come first.
 // Every figure is checked against a ground truth this test works out from the sandbox's raw HTTP API
 // with its own decimal arithmetic (ground-truth.ts), at the sample books' scale 1 and scale 10.
-import Decimal from 'decimal.js';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
 import { type Connected, connectClient } from '../e2e/support/clients.js';
 import { stdioCommand } from '../e2e/support/server.js';
+import { Exact } from '../support/exact.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import {
   ageBand,
@@ -80,7 +81,7 @@ describe.each([1, 10])('at --scale %i', (scale) => {
     );
     for (const c of a.currencies) {
       for (const band of ['not_due', '1_30', '31_60', '61_90', 'over_90']) {
-        const t = truth.get(`${c.currency} ${band}`) ?? { count: 0, sum: new Decimal(0) };
+        const t = truth.get(`${c.currency} ${band}`) ?? { count: 0, sum: Exact.of(0) };
         expect(c.aged[band].count, `${c.currency} ${band}`).toBe(t.count);
         expect(same(c.aged[band].balance, t.sum), `${c.currency} ${band}`).toBe(true);
       }
@@ -140,13 +141,13 @@ describe.each([1, 10])('at --scale %i', (scale) => {
       expect(
         same(
           got.get(currency).subtotal,
-          own.reduce((s, i) => s.plus(i.subtotal), new Decimal(0)),
+          own.reduce((s, i) => s.plus(i.subtotal), Exact.of(0)),
         ),
       ).toBe(true);
       expect(
         same(
           got.get(currency).tax,
-          own.reduce((s, i) => s.plus(i.tax_total), new Decimal(0)),
+          own.reduce((s, i) => s.plus(i.tax_total), Exact.of(0)),
         ),
       ).toBe(true);
     }
@@ -199,7 +200,7 @@ describe.each([1, 10])('at --scale %i', (scale) => {
       expect(g.count).toBe(t!.count);
       expect(same(g.total, t!.sum)).toBe(true);
     }
-    const top = [...truth.values()].reduce((m, t) => (t.sum.greaterThan(m) ? t.sum : m), new Decimal(0));
+    const top = [...truth.values()].reduce((m, t) => (t.sum.greaterThan(m) ? t.sum : m), Exact.of(0));
     expect(same(a.groups[0].total, top)).toBe(true);
   });
 
@@ -222,7 +223,7 @@ describe.each([1, 10])('at --scale %i', (scale) => {
     const totals = tally(
       flat,
       (l) => `${l.product_id} ${currencyOf.get(l.invoice_id)}`,
-      (l) => new Decimal(l.line_total).plus(l.tax_amount).toString(),
+      (l) => Exact.of(l.line_total).plus(l.tax_amount).toString(),
     );
     const quantities = tally(
       flat,
@@ -273,7 +274,7 @@ describe.each([1, 10])('at --scale %i', (scale) => {
     for (const t of a.totals) expect(same(t.amount, all.get(t.currency)!.sum)).toBe(true);
   });
 
-  function customerTruth(id: number): { balances: Map<string, Decimal>; unpaid: number[]; openQuotes: number[] } {
+  function customerTruth(id: number): { balances: Map<string, Exact>; unpaid: number[]; openQuotes: number[] } {
     const own = books.invoices.filter((i) => i.customer.id === id && receivable(i));
     const balances = new Map(
       [
@@ -318,18 +319,18 @@ describe.each([1, 10])('at --scale %i', (scale) => {
     const a = await ask('report_quotes', { expiring_days: 7 });
     const open = books.quotes.filter((q) => ['draft', 'sent', 'viewed'].includes(q.status));
     const expiring = open.filter((q) => q.valid_until >= TODAY && q.valid_until <= plus(TODAY, 7));
-    const sum = (rows: Json[]): Decimal => rows.reduce((s, q) => s.plus(q.total), new Decimal(0));
+    const sum = (rows: Json[]): Exact => rows.reduce((s, q) => s.plus(q.total), Exact.of(0));
     expect(a.open.reduce((n: number, f: Json) => n + f.count, 0)).toBe(open.length);
     expect(
       same(
-        a.open.reduce((s: Decimal, f: Json) => s.plus(f.value), new Decimal(0)),
+        a.open.reduce((s: Exact, f: Json) => s.plus(f.value), Exact.of(0)),
         sum(open),
       ),
     ).toBe(true);
     expect(a.expiring.reduce((n: number, f: Json) => n + f.count, 0)).toBe(expiring.length);
     expect(
       same(
-        a.expiring.reduce((s: Decimal, f: Json) => s.plus(f.value), new Decimal(0)),
+        a.expiring.reduce((s: Exact, f: Json) => s.plus(f.value), Exact.of(0)),
         sum(expiring),
       ),
     ).toBe(true);
@@ -343,7 +344,7 @@ describe.each([1, 10])('at --scale %i', (scale) => {
       .filter((p) => p.is_active && p.track_stock && p.stock)
       .flatMap((p) =>
         p.stock.branches
-          .filter((b: Json) => b.branch_id === branch.branch_id && !new Decimal(b.on_hand).greaterThan(p.stock.reorder_level))
+          .filter((b: Json) => b.branch_id === branch.branch_id && !Exact.of(b.on_hand).greaterThan(p.stock.reorder_level))
           .map(() => p.id),
       )
       .sort((x: number, y: number) => x - y);
@@ -351,7 +352,7 @@ describe.each([1, 10])('at --scale %i', (scale) => {
     for (const i of a.items) {
       const p = books.products.find((q) => q.id === i.product_id);
       const own = p.stock.branches.find((b: Json) => b.branch_id === branch.branch_id);
-      expect(same(i.short_by, new Decimal(p.stock.reorder_level).minus(own.on_hand))).toBe(true);
+      expect(same(i.short_by, Exact.of(p.stock.reorder_level).minus(own.on_hand))).toBe(true);
     }
   });
 
@@ -365,7 +366,7 @@ describe.each([1, 10])('at --scale %i', (scale) => {
     expect([customerId, productId]).toEqual([customer.id, product.id]);
     const draft = await ask('create_draft_invoice', { customer_id: customerId, items: [{ product_id: productId, quantity: 3 }] });
     expect(calls - before).toBe(2);
-    const expected = new Decimal(product.default_price).times(3).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+    const expected = Exact.of(product.default_price).times(3).roundHalfUp(2);
     expect(same(draft.invoice?.subtotal ?? draft.subtotal, expected)).toBe(true);
   });
 });

@@ -1,7 +1,9 @@
 // The test's own reading of the books: every record from the sandbox's raw HTTP API, and the figures an
-// everyday question expects, worked out here with decimal.js. None of the server's code is used.
-import Decimal from 'decimal.js';
+// everyday question expects, worked out here with the tests' own BigInt decimal. None of the server's code is used.
+
 import { get, type Json, listAll, type Session, signIn } from '../contract/sandbox-http.js';
+import type { McpClient } from '../e2e/support/clients.js';
+import { Exact } from '../support/exact.js';
 import type { KeyPair } from '../support/sandbox.js';
 
 export interface RawBooks {
@@ -60,7 +62,7 @@ export function thisQuarter(today: string): { from: string; to: string } {
 // ---- sums ----
 export interface Tally {
   count: number;
-  sum: Decimal;
+  sum: Exact;
 }
 
 /** Sums `amount(record)` per `key(record)`, exactly. */
@@ -68,7 +70,7 @@ export function tally<K>(records: Json[], key: (r: Json) => K, amount: (r: Json)
   const out = new Map<K, Tally>();
   for (const r of records) {
     const k = key(r);
-    const t = out.get(k) ?? { count: 0, sum: new Decimal(0) };
+    const t = out.get(k) ?? { count: 0, sum: Exact.of(0) };
     t.count++;
     t.sum = t.sum.plus(amount(r));
     out.set(k, t);
@@ -77,9 +79,9 @@ export function tally<K>(records: Json[], key: (r: Json) => K, amount: (r: Json)
 }
 
 /** Equal as decimals ("12.50" and "12.5" are the same amount). */
-export const same = (a: string | number | Decimal, b: string | number | Decimal): boolean => new Decimal(a).equals(b);
+export const same = (a: string | number | Exact, b: string | number | Exact): boolean => Exact.of(a).equals(b);
 
-export const receivable = (i: Json): boolean => i.status !== 'draft' && i.status !== 'void' && new Decimal(i.balance).greaterThan(0);
+export const receivable = (i: Json): boolean => i.status !== 'draft' && i.status !== 'void' && Exact.of(i.balance).greaterThan(0);
 export const invoiced = (i: Json): boolean => i.status !== 'draft' && i.status !== 'void';
 export const issuedIn = (i: Json, r: { from: string; to: string }): boolean => i.issue_date >= r.from && i.issue_date <= r.to;
 
@@ -89,4 +91,15 @@ export function ageBand(daysPastDue: number): string {
   if (daysPastDue <= 60) return '31_60';
   if (daysPastDue <= 90) return '61_90';
   return 'over_90';
+}
+
+/** A tool's structured answer, through a real MCP client; a refusal fails with its text. */
+export async function answerOf(
+  client: { callTool: McpClient['callTool'] },
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<Json> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} refused: ${result.content.map((c) => c.text).join('\n')}`);
+  return result.structuredContent;
 }

@@ -1,11 +1,12 @@
 // The words that steer a model are held to what they claim. Each prompt names the answer tool to call and
 // how; the test follows those words literally through a real MCP client, and checks the figures against
 // the test's own reading of the raw API. The list_invoices description's "unpaid" is checked the same way.
-import Decimal from 'decimal.js';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
 import { type Connected, connectClient } from '../e2e/support/clients.js';
 import { stdioCommand } from '../e2e/support/server.js';
+import { Exact } from '../support/exact.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { daysFrom, type RawBooks, readRawBooks, receivable, same, tally } from './ground-truth.js';
 
@@ -42,7 +43,7 @@ describe('list_invoices', () => {
     const description = tools.find((t) => t.name === 'list_invoices')!.description!;
     expect(description).toContain('Unpaid: any status but draft, void and paid, with balance > 0');
     expect(description).not.toMatch(/overdue, part_paid or sent/);
-    const unpaid = books.invoices.filter((i) => !['draft', 'void', 'paid'].includes(i.status) && new Decimal(i.balance).greaterThan(0));
+    const unpaid = books.invoices.filter((i) => !['draft', 'void', 'paid'].includes(i.status) && Exact.of(i.balance).greaterThan(0));
     // The old words (overdue, part_paid or sent) left out money owed under other statuses.
     expect(unpaid.some((i) => !['overdue', 'part_paid', 'sent'].includes(i.status))).toBe(true);
     const owed = await call('report_owed', {});
@@ -90,7 +91,7 @@ describe('report_low_stock', () => {
       (p) =>
         p.is_active &&
         p.track_stock &&
-        p.stock?.branches.some((b: Json) => b.branch_id === branch.branch_id && !new Decimal(b.on_hand).greaterThan(p.stock.reorder_level)),
+        p.stock?.branches.some((b: Json) => b.branch_id === branch.branch_id && !Exact.of(b.on_hand).greaterThan(p.stock.reorder_level)),
     );
     expect(low.items.map((i: Json) => i.product_id).sort((a: number, b: number) => a - b)).toEqual(
       truth.map((p) => p.id).sort((a, b) => a - b),

@@ -4,7 +4,6 @@
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Decimal } from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/books/answers/dates.js';
 import { findInBooks, textMatch } from '../../src/books/answers/find.js';
@@ -15,6 +14,7 @@ import { openMirrorStore } from '../../src/books/open-store.js';
 import type { Rec } from '../../src/books/record.js';
 import type { MirrorStore } from '../../src/books/store.js';
 import { MIRRORED_KINDS, type MirroredKind } from '../../src/books/types.js';
+import { Exact } from '../support/exact.js';
 import { get, type Json, listAll, type SandboxHandle, type Session, signIn, start } from './sandbox-http.js';
 
 let sb: SandboxHandle;
@@ -59,7 +59,7 @@ describe('the store holds the records as the service sent them', () => {
       currency: sample.currency,
     });
 
-    const receivable = records.invoices.filter((i: Json) => !['draft', 'void'].includes(i.status) && new Decimal(i.balance).gt(0));
+    const receivable = records.invoices.filter((i: Json) => !['draft', 'void'].includes(i.status) && Exact.of(i.balance).gt(0));
     expect((await store.read.invoices({ receivable: true })).map((i) => i.id).sort()).toEqual(receivable.map((i: Json) => i.id).sort());
     const month = records.invoices.filter((i: Json) => i.issue_date >= '2025-01-01' && i.issue_date <= '2025-01-31' && i.status !== 'void');
     expect(month.length).toBeGreaterThan(0);
@@ -147,13 +147,13 @@ describe('the store holds the records as the service sent them', () => {
     expect(answerSalesByProduct(figuresOfSums(totals!), bySql!, names, q.limit)).toEqual(inJs);
     // The test's own arithmetic for one product, from the raw lines.
     const top = inSql.groups[0]!;
-    let subtotal = new Decimal(0);
+    let subtotal = Exact.of(0);
     for (const inv of picked) {
       const detail = (await get(live, `/api/v1/invoices/${inv.id}`)).body.data;
       if (detail.currency !== top.currency || ['draft', 'void'].includes(detail.status)) continue;
       for (const l of detail.items) if ((l.product_id ?? null) === top.key) subtotal = subtotal.plus(l.line_total);
     }
-    expect(new Decimal(top.subtotal).equals(subtotal)).toBe(true);
+    expect(Exact.of(top.subtotal).equals(subtotal)).toBe(true);
 
     const odd = picked[0];
     const detail = (await get(live, `/api/v1/invoices/${odd.id}`)).body.data;
@@ -167,7 +167,7 @@ describe('the store holds the records as the service sent them', () => {
   it('sums what is owed in SQL exactly as the rows add up, and declines balances of mixed places', async () => {
     const store = await filled();
     const today = '2026-06-30';
-    const c = records.invoices.find((i: Json) => !['draft', 'void'].includes(i.status) && new Decimal(i.balance).gt(0)).customer.id;
+    const c = records.invoices.find((i: Json) => !['draft', 'void'].includes(i.status) && Exact.of(i.balance).gt(0)).customer.id;
     const questions = [
       { today, top: 10, invoiceLimit: 20 },
       { today, top: 3, invoiceLimit: 5, overDays: 30 },
@@ -188,14 +188,12 @@ describe('the store holds the records as the service sent them', () => {
     const whole = answerOwedFromSums((await store.read.owing({ top: 10, limit: 20 }))!, questions[0]!);
     expect(whole.currencies.length).toBeGreaterThan(0);
     const nzd = records.invoices.filter(
-      (i: Json) => i.currency === whole.currencies[0]!.currency && !['draft', 'void'].includes(i.status) && new Decimal(i.balance).gt(0),
+      (i: Json) => i.currency === whole.currencies[0]!.currency && !['draft', 'void'].includes(i.status) && Exact.of(i.balance).gt(0),
     );
-    expect(
-      new Decimal(whole.currencies[0]!.balance).equals(nzd.reduce((sum: Decimal, i: Json) => sum.plus(i.balance), new Decimal(0))),
-    ).toBe(true);
+    expect(Exact.of(whole.currencies[0]!.balance).equals(nzd.reduce((sum: Exact, i: Json) => sum.plus(i.balance), Exact.of(0)))).toBe(true);
 
-    const one = records.invoices.find((i: Json) => !['draft', 'void'].includes(i.status) && new Decimal(i.balance).gt(0));
-    await store.write('invoices', [{ ...one, balance: new Decimal(one.balance).toFixed(3) }], []);
+    const one = records.invoices.find((i: Json) => !['draft', 'void'].includes(i.status) && Exact.of(i.balance).gt(0));
+    await store.write('invoices', [{ ...one, balance: Exact.of(one.balance).toFixed(3) }], []);
     expect(await store.read.owing({ top: 10, limit: 20 })).toBeNull();
     await store.close();
   });

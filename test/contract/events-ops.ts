@@ -1,9 +1,9 @@
 // The business operations both event tests drive through the sandbox's admin interface, and the events
 // each must produce (kind, record, related), so the receiver and the mirror are held to one list.
 import { randomUUID } from 'node:crypto';
-import { Decimal } from 'decimal.js';
 import { expect } from 'vitest';
 import type { BooksEvent, EventKind } from '../../src/events/event.js';
+import { Exact } from '../support/exact.js';
 import { admin, get, type Json, listAll, post, type SandboxHandle, type Session } from './sandbox-http.js';
 
 export interface Expected {
@@ -109,7 +109,7 @@ export async function businessOps(sb: SandboxHandle, live: Session): Promise<Op[
     {
       name: 'move stock down to the reorder level',
       run: async () => {
-        const delta = new Decimal(product.stock.reorder_level).minus(product.stock.on_hand);
+        const delta = Exact.of(product.stock.reorder_level).minus(product.stock.on_hand);
         const moved = await ok(
           admin(sb, 'POST', '/stock-movements', {
             product_id: product.id,

@@ -2,10 +2,11 @@
 // `quantity: 3` always was), checked against the invoice the sandbox's raw API holds, with the test's own
 // arithmetic; a number that cannot be carried exactly is refused, saying why and to send a string. The
 // advertised page and per_page say their minimum.
-import { Decimal } from 'decimal.js';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exactDecimal } from '../../tools/params.js';
 import { authHeaders, send, signIn } from '../contract/sandbox-http.js';
+import { Exact } from '../support/exact.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, textOf } from './support/clients.js';
 import { keyEnv, stdioCommand } from './support/server.js';
@@ -37,12 +38,10 @@ describe('unit_price as a JSON number', () => {
     const raw = await send('GET', `${sb.baseUrl}/api/v1/invoices/${id}`, { headers: authHeaders(session) });
     expect(raw.status).toBe(200);
     const invoice = raw.body.data ?? raw.body;
-    const prices = invoice.items.map((l: { unit_price: string }) => new Decimal(l.unit_price).toString());
+    const prices = invoice.items.map((l: { unit_price: string }) => Exact.of(l.unit_price).toString());
     expect(prices).toEqual(['95', '0.1', '12.3456']);
-    const lineTotals = [new Decimal(3).times('95'), new Decimal(7).times('0.1'), new Decimal('1.5').times('12.3456')].map((d) =>
-      d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP),
-    );
-    const subtotal = lineTotals.reduce((a, b) => a.plus(b), new Decimal(0));
+    const lineTotals = [Exact.of(3).times('95'), Exact.of(7).times('0.1'), Exact.of('1.5').times('12.3456')].map((d) => d.roundHalfUp(2));
+    const subtotal = lineTotals.reduce((a, b) => a.plus(b), Exact.of(0));
     expect(invoice.subtotal).toBe(subtotal.toFixed(2));
   });
 

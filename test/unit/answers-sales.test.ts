@@ -107,7 +107,7 @@ describe('exact sums written back from whole units', () => {
   it('gives units only to plain decimals of at most 18 digits', () => {
     expect(unitsOf('-12.50')).toEqual(['-1250', 2]);
     expect(unitsOf('6.000000')).toEqual(['6000000', 6]);
-    expect(unitsOf('0.05')).toEqual(['005', 2]);
+    expect(unitsOf('0.05')).toEqual(['5', 2]);
     expect(unitsOf('42')).toEqual(['42', 0]);
     expect(unitsOf('123456789012345678')).toEqual(['123456789012345678', 0]);
     for (const odd of ['1e3', '1234567890123456789', '.5', '5.', '1.2.3', '+5', ' 5', '', null])

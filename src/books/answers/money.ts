@@ -1,56 +1,41 @@
 // Exact sums of decimal strings, kept per currency (amounts of different currencies are never added).
 // A sum prints with as many decimal places as the most precise amount in it (at least two), so it is exact.
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../api/decimal.js';
 
-const placesOf = (amount: string): number => {
-  const dot = amount.indexOf('.');
-  return dot < 0 ? 0 : amount.length - dot - 1;
-};
+/** An amount read once (parsing is most of an exact sum's cost); it keeps the places it was written with. */
+export type Amount = Decimal;
 
-/** An amount read once (parsing is most of an exact sum's cost), with the places it was written with. */
-export interface Amount {
-  value: Decimal;
-  places: number;
-}
-
-export const readAmount = (amount: string): Amount => ({ value: new Decimal(amount), places: placesOf(amount) });
+export const readAmount = (amount: string): Amount => Decimal.parse(amount);
 
 export class Sum {
-  private value = new Decimal(0);
-  private places = 2;
+  // Starts at two places: a sum of amounts with fewer (or none) still prints as money.
+  #value = Decimal.of(0n, 2);
 
   add(amount: string | Amount): this {
-    const a = typeof amount === 'string' ? readAmount(amount) : amount;
-    this.value = this.value.plus(a.value);
-    this.places = Math.max(this.places, a.places);
+    this.#value = this.#value.plus(amount);
     return this;
   }
 
   /** Adds another sum (exactly; it keeps the places of the more precise). */
   addSum(other: Sum): this {
-    return this.add({ value: other.value, places: other.places });
+    return this.add(other.#value);
   }
 
   get decimal(): Decimal {
-    return this.value;
+    return this.#value;
   }
 
   toString(): string {
-    return this.value.toFixed(this.places);
+    return this.#value.toString();
   }
 }
 
 /** A quantity in its shortest exact form: "6" for "6.000000", "2.5" for "2.500000". */
-export const shortQuantity = (quantity: string): string => new Decimal(quantity).toFixed();
+export const shortQuantity = (quantity: string): string => Decimal.parse(quantity).toShortString();
 
-/** a - b, exactly, printed with the places of the more precise of the two (at least two for money). */
-export function difference(a: string, b: string, minPlaces = 0): string {
-  return new Decimal(a).minus(b).toFixed(Math.max(minPlaces, placesOf(a), placesOf(b)));
-}
+export const isPositive = (amount: string): boolean => Decimal.parse(amount).isPositive();
 
-export const isPositive = (amount: string): boolean => new Decimal(amount).greaterThan(0);
-
-export const compareAmounts = (a: string, b: string): number => new Decimal(a).comparedTo(b);
+export const compareAmounts = (a: string, b: string): number => Decimal.parse(a).compare(b);
 
 /** One string for a compound group key (null kept apart from the text "null"). */
 export const keyOf = (...parts: (string | number | null | undefined)[]): string =>

@@ -124,7 +124,7 @@ function topCustomers(currency: string, rows: readonly Owing[], top: number): Ow
     return { customerId, own, tally };
   });
   // Compared as the decimals already summed; only the customers shown are written out.
-  customers.sort((a, b) => b.tally.sum.decimal.comparedTo(a.tally.sum.decimal) || a.customerId - b.customerId);
+  customers.sort((a, b) => b.tally.sum.decimal.compare(a.tally.sum.decimal) || a.customerId - b.customerId);
   return customers.slice(0, top).map(({ customerId, own, tally }) => ({
     customer_id: customerId,
     customer_name: own[0]?.row.customer_name ?? '',
@@ -160,7 +160,7 @@ export function answerOwed(invoices: readonly InvoiceRow[], q: OwedQuestion): Ow
     const days = age(row);
     if (q.overDays !== undefined && days <= q.overDays) continue;
     const balance = readAmount(row.balance);
-    if (balance.value.isPositive() && !balance.value.isZero()) owing.push({ row, balance, days });
+    if (balance.isPositive()) owing.push({ row, balance, days });
   }
   const perCurrency = [...groupBy(owing, (o) => o.row.currency)].map(([currency, own]) => ({ currency, own }));
   perCurrency.sort(byCurrency);

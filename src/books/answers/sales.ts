@@ -2,7 +2,7 @@
 // period, customer, sales channel, status or product. Product figures come from the stored lines, and say
 // how many of the range's invoices had their lines stored, so a partial figure never passes for a whole one.
 
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../api/decimal.js';
 import type { CurrencySums, InvoiceRow, LineRow, LineSums, ProductLineSums } from '../types.js';
 import { type DateRange, inRange, PERIODS, type Period, periodOf } from './dates.js';
 import { byCurrency, groupBy, keyOf, Sum } from './money.js';
@@ -121,7 +121,7 @@ export function lineSumsOf(rows: readonly InvoiceRow[], lines: readonly LineRow[
       invoices: new Set(own.map((l) => l.invoice_id)).size,
       line_total: [subtotal.toString()],
       tax_amount: [tax.toString()],
-      quantity: [quantity.decimal.toFixed()],
+      quantity: [quantity.decimal.toShortString()],
       description: first.description,
     };
   });
@@ -140,7 +140,7 @@ function productGroups(sums: LineSums, names: ReadonlyMap<number, string>, limit
   });
   ranked.sort(
     (a, b) =>
-      b.total.decimal.comparedTo(a.total.decimal) || String(a.p.product_id).localeCompare(String(b.p.product_id), 'en', { numeric: true }),
+      b.total.decimal.compare(a.total.decimal) || String(a.p.product_id).localeCompare(String(b.p.product_id), 'en', { numeric: true }),
   );
   const shown = ranked.slice(0, limit).map(({ p, subtotal, tax, total }) => ({
     key: p.product_id,
@@ -150,7 +150,7 @@ function productGroups(sums: LineSums, names: ReadonlyMap<number, string>, limit
     subtotal: subtotal.toString(),
     tax: tax.toString(),
     total: total.toString(),
-    quantity: sumOf(p.quantity).decimal.toFixed(),
+    quantity: sumOf(p.quantity).decimal.toShortString(),
   }));
   return { shown, leftOut: Math.max(0, ranked.length - limit) };
 }
@@ -160,9 +160,9 @@ const isPeriod = (by: SalesGroupBy): boolean => (PERIODS as readonly string[]).i
 function ordered(groups: SalesGroup[], by: SalesGroupBy): SalesGroup[] {
   if (isPeriod(by)) return groups.sort((a, b) => String(a.key).localeCompare(String(b.key)) || byCurrency(a, b));
   // Each total read once, not once per comparison.
-  const totals = new Map(groups.map((g) => [g, new Decimal(g.total)]));
-  const totalOf = (g: SalesGroup): Decimal => totals.get(g) ?? new Decimal(0);
-  return groups.sort((a, b) => totalOf(b).comparedTo(totalOf(a)) || String(a.key).localeCompare(String(b.key), 'en', { numeric: true }));
+  const totals = new Map(groups.map((g) => [g, Decimal.parse(g.total)]));
+  const totalOf = (g: SalesGroup): Decimal => totals.get(g) ?? Decimal.ZERO;
+  return groups.sort((a, b) => totalOf(b).compare(totalOf(a)) || String(a.key).localeCompare(String(b.key), 'en', { numeric: true }));
 }
 
 /** `invoices` as the mirror holds them; for product groups, their lines summed and the products' names. */

@@ -1,6 +1,6 @@
 // Low stock per branch: active tracked products whose stock at a branch (that branch's own on hand, not the
 // total) is at or below the product's reorder level, with how far below it they are.
-import { Decimal } from 'decimal.js';
+import { Decimal } from '../../api/decimal.js';
 import type { ProductRow } from '../types.js';
 
 export interface LowStockItem {
@@ -20,8 +20,6 @@ export interface LowStockAnswer {
   items: LowStockItem[];
 }
 
-const short = (d: Decimal): string => d.toFixed();
-
 /** `branch`: a branch id or name (any case); omitted, every branch. Throws when no branch matches. */
 export function answerLowStock(products: readonly ProductRow[], branch?: string | number): LowStockAnswer {
   const known = new Map<number, string>();
@@ -36,17 +34,20 @@ export function answerLowStock(products: readonly ProductRow[], branch?: string 
   const items: LowStockItem[] = [];
   for (const p of products) {
     if (!p.is_active || !p.track_stock || !p.stock) continue;
+    const reorderLevel = Decimal.parse(p.stock.reorder_level);
     for (const b of p.stock.branches) {
-      if (!ids.has(b.branch_id) || new Decimal(b.on_hand).greaterThan(p.stock.reorder_level)) continue;
+      if (!ids.has(b.branch_id)) continue;
+      const onHand = Decimal.parse(b.on_hand);
+      if (onHand.gt(reorderLevel)) continue;
       items.push({
         product_id: p.id,
         name: p.name,
         sku: p.sku,
         branch_id: b.branch_id,
         branch: b.branch,
-        on_hand: short(new Decimal(b.on_hand)),
-        reorder_level: short(new Decimal(p.stock.reorder_level)),
-        short_by: short(new Decimal(p.stock.reorder_level).minus(b.on_hand)),
+        on_hand: onHand.toShortString(),
+        reorder_level: reorderLevel.toShortString(),
+        short_by: reorderLevel.minus(onHand).toShortString(),
       });
     }
   }

@@ -1,6 +1,6 @@
 // Admin: what people in the business do in the console. Each acts on the live books and emits its event.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DECIMAL_RE, decimalPlaces, Money, toAmount } from '../amounts.js';
+import { bodyDecimal, Decimal, toAmount } from '../amounts.js';
 import { FieldErrorList } from '../api-error.js';
 import type { Invoice, Payment, PaymentMethod } from '../books.js';
 import { findRecord } from '../routes/lists.js';
@@ -9,7 +9,8 @@ import type { World } from '../world.js';
 import { adminRoute, conflict, objectBody } from './guard.js';
 import { readPayment } from './payment-input.js';
 
-function businessOf(_world: World, request: FastifyRequest): number {
+/** The business an admin operation acts on: `?business_id=2`, else the main one. */
+export function businessOf(_world: World, request: FastifyRequest): number {
   const raw = (request.query as { business_id?: string }).business_id;
   return raw === '2' ? 2 : 1;
 }
@@ -79,8 +80,9 @@ function recordPayment(world: World, businessId: number, body: Record<string, un
   live.payments.add(payment);
   const paidOff: Invoice[] = [];
   for (const { invoice, amount } of input.allocations) {
-    invoice.balance = toAmount(new Money(invoice.balance).minus(amount));
-    invoice.status = new Money(invoice.balance).isZero() ? 'paid' : 'part_paid';
+    const balance = Decimal.parse(invoice.balance).minus(amount);
+    invoice.balance = toAmount(balance);
+    invoice.status = balance.isZero() ? 'paid' : 'part_paid';
     if (invoice.status === 'paid') paidOff.push(invoice);
     live.invoices.touch(invoice, now);
   }
@@ -101,14 +103,16 @@ function moveStock(world: World, businessId: number, body: Record<string, unknow
   else if (!product.track_stock || !product.stock) errors.add('product_id', 'product_id names a product whose stock is not tracked');
   const branch = product?.stock?.branches.find((b) => b.branch_id === body.branch_id);
   if (product?.stock && !branch) errors.add('branch_id', `branch_id must be one of: ${profile.branches.map((b) => b.id).join(', ')}`);
-  const quantity = typeof body.quantity === 'number' ? new Money(body.quantity).toFixed() : body.quantity;
-  if (typeof quantity !== 'string' || !DECIMAL_RE.test(quantity) || decimalPlaces(quantity) > 6 || new Money(quantity).isZero()) {
+  const quantity = bodyDecimal(body.quantity);
+  if (quantity === null || quantity.places > 6 || quantity.isZero()) {
     errors.add('quantity', 'quantity must be a non-zero signed decimal (up to 6 places): positive adds stock, negative removes it');
   }
   errors.throwIfAny();
   if (!product || !branch) throw new Error('unreachable: validated above');
   const wasLow = isLowStock(product);
-  branch.on_hand = new Money(branch.on_hand).plus(quantity as string).toFixed();
+  branch.on_hand = Decimal.parse(branch.on_hand)
+    .plus(quantity as Decimal)
+    .toShortString();
   live.products.touch(product, world.clock.now());
   const data = productView(world.viewContext(businessId, 'live'), product);
   const eventIds: string[] = [];

@@ -1,6 +1,6 @@
 // Validation of an admin payment: amount, method, and allocations that the invoices can take.
 
-import { DECIMAL_RE, decimalPlaces, Money, sum, toAmount } from '../amounts.js';
+import { bodyDecimal, Decimal, toAmount } from '../amounts.js';
 import { FieldErrorList } from '../api-error.js';
 import { type Invoice, PAYMENT_METHODS } from '../books.js';
 import type { Books } from '../collection.js';
@@ -15,12 +15,12 @@ export interface PaymentInput {
 }
 
 function readAmount(raw: unknown, path: string, errors: FieldErrorList): string | null {
-  const text = typeof raw === 'number' ? new Money(raw).toFixed() : raw;
-  if (typeof text !== 'string' || !DECIMAL_RE.test(text) || decimalPlaces(text) > 2 || !new Money(text).gt(0)) {
+  const amount = bodyDecimal(raw);
+  if (amount === null || amount.places > 2 || !amount.isPositive()) {
     errors.add(path, `${path} must be a positive decimal string with up to 2 places, such as "120.50"`);
     return null;
   }
-  return toAmount(text);
+  return toAmount(amount);
 }
 
 function readAllocations(body: Record<string, unknown>, books: Books, customerId: number, errors: FieldErrorList) {
@@ -51,7 +51,7 @@ function readAllocations(body: Record<string, unknown>, books: Books, customerId
       errors.add(`${at}.invoice_id`, `invoice ${invoice.number} appears twice`);
       continue;
     }
-    if (amount !== null && new Money(amount).gt(invoice.balance)) {
+    if (amount !== null && Decimal.parse(amount).gt(invoice.balance)) {
       errors.add(`${at}.amount`, `${at}.amount is more than invoice ${invoice.number}'s balance of ${invoice.balance}`);
       continue;
     }
@@ -72,7 +72,7 @@ export function readPayment(body: Record<string, unknown>, books: Books, baseCur
   const allocations = readAllocations(body, books, customerId, errors);
   const currencies = new Set(allocations.map((a) => a.invoice.currency));
   if (currencies.size > 1) errors.add('allocations', 'all allocated invoices must be in one currency');
-  if (amount !== null && sum(allocations.map((a) => a.amount)).gt(amount)) {
+  if (amount !== null && Decimal.sum(allocations.map((a) => a.amount)).gt(amount)) {
     errors.add('allocations', 'the allocations add up to more than the amount');
   }
   errors.throwIfAny();

@@ -1,7 +1,7 @@
 // Sample invoices over every status, with lines priced by the same arithmetic as a created invoice. Times
 // are moments of the timeline (see timeline.ts) until the books are finished.
 
-import { Money, sum, toAmount } from '../amounts.js';
+import { Decimal, toAmount } from '../amounts.js';
 import type { BusinessProfile, Customer, Invoice, InvoiceStatus, Product } from '../books.js';
 import { formatCode } from '../books.js';
 import { buildLine } from '../creates.js';
@@ -104,9 +104,9 @@ export function makeInvoices(rng: Rng, seed: InvoiceSeed): Invoice[] {
     const customer = rng.pick(known.length > 0 ? known : customers);
     const { issue, due, status } = dates(rng, slot, slot.pos ? 'paid' : statusFor(rng, timeline.age(slot.created)), timeline);
     const items = lines(rng, profile, seed.products, slot.created);
-    const subtotal = toAmount(sum(items.map((l) => l.line_total)));
-    const taxTotal = toAmount(sum(items.map((l) => l.tax_amount)));
-    const total = toAmount(new Money(subtotal).plus(taxTotal));
+    const subtotal = toAmount(Decimal.sum(items.map((l) => l.line_total)));
+    const taxTotal = toAmount(Decimal.sum(items.map((l) => l.tax_amount)));
+    const total = toAmount(Decimal.parse(subtotal).plus(taxTotal));
     return {
       id: seed.nextId(),
       number: formatCode('INV', seed.firstNumber + i),

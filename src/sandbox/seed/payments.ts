@@ -3,7 +3,7 @@
 // paid at the till when they are made; the recent ones take each method in turn, so every recent month
 // holds payments by every method. Times are moments of the timeline until the books are finished.
 
-import { Money, toAmount } from '../amounts.js';
+import { Decimal, toAmount } from '../amounts.js';
 import type { Invoice, Payment, PaymentMethod } from '../books.js';
 import { PAYMENT_METHODS } from '../books.js';
 import type { Rng } from '../prng.js';
@@ -15,7 +15,7 @@ const RECENT_DAYS = 91;
 
 function draft(timeline: Timeline, invoices: Invoice[], amounts: string[], at: number, method: PaymentMethod, rng: Rng): Draft {
   const first = invoices[0] as Invoice;
-  const total = amounts.reduce((acc, a) => acc.plus(a), new Money(0));
+  const total = Decimal.sum(amounts);
   return {
     customerId: first.customerId,
     amount: toAmount(total),
@@ -31,7 +31,7 @@ function draft(timeline: Timeline, invoices: Invoice[], amounts: string[], at: n
 
 /** A part of `total`, between a fifth and four fifths, to the cent. */
 function part(rng: Rng, total: string): string {
-  return toAmount(new Money(total).times(rng.int(20, 80)).dividedBy(100));
+  return toAmount(Decimal.parse(total).times(Decimal.of(BigInt(rng.int(20, 80)), 2)));
 }
 
 class Settler {
@@ -68,13 +68,13 @@ function settle(rng: Rng, timeline: Timeline, invoices: Invoice[]): Draft[] {
     if (inv.status === 'part_paid') {
       const paid = part(rng, inv.total);
       settler.later([inv], [paid], inv.createdMs);
-      inv.balance = toAmount(new Money(inv.total).minus(paid));
+      inv.balance = toAmount(Decimal.parse(inv.total).minus(paid));
     } else if (inv.status === 'paid' && inv.sales_channel === 'pos') {
       settler.atTill(inv);
       inv.balance = '0.00';
     } else if (inv.status === 'paid' && rng.chance(0.3)) {
       const first = settler.later([inv], [part(rng, inv.total)], inv.createdMs);
-      const rest = toAmount(new Money(inv.total).minus(first.amount));
+      const rest = toAmount(Decimal.parse(inv.total).minus(first.amount));
       settler.later([inv], [rest], Math.min(first.createdMs + DAY, timeline.anchor - 1));
       inv.balance = '0.00';
     } else if (inv.status === 'paid') {

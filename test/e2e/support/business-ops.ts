@@ -1,9 +1,10 @@
 // What people in the business do, through the sandbox's admin interface (each emits its webhook), on
 // records made for the test so that runs never share state: a draft invoice created and sent, paid in
 // part and then in full; a quote accepted; a product's stock moved down across its reorder level.
-import { Decimal } from 'decimal.js';
+
 import type { ApiClient } from '../../../src/api/index.js';
 import { makeClient } from '../../support/client.js';
+import { Exact } from '../../support/exact.js';
 import { captureLogs } from '../../support/logs.js';
 import { ALL_SCOPES, type TestSandbox } from '../../support/sandbox.js';
 
@@ -82,8 +83,8 @@ export function businessOps(sb: TestSandbox, api: ApiClient): BusinessOps {
         const stock = product.stock;
         const branch = stock?.branches[0];
         if (!product.track_stock || !stock || !branch) continue;
-        const onHand = new Decimal(stock.on_hand);
-        const target = new Decimal(stock.reorder_level).plus(5);
+        const onHand = Exact.of(stock.on_hand);
+        const target = Exact.of(stock.reorder_level).plus(5);
         if (onHand.lt(target)) {
           await ok('POST', '/stock-movements', {
             product_id: product.id,
@@ -91,7 +92,7 @@ export function businessOps(sb: TestSandbox, api: ApiClient): BusinessOps {
             quantity: target.minus(onHand).toFixed(),
           });
         }
-        return { id: product.id, branchId: branch.branch_id, excess: Decimal.max(onHand, target).minus(stock.reorder_level).toFixed() };
+        return { id: product.id, branchId: branch.branch_id, excess: Exact.max(onHand, target).minus(stock.reorder_level).toFixed() };
       }
       throw new Error('no tracked product in the live books');
     },
@@ -99,7 +100,7 @@ export function businessOps(sb: TestSandbox, api: ApiClient): BusinessOps {
       await ok('POST', '/stock-movements', {
         product_id: product.id,
         branch_id: product.branchId,
-        quantity: new Decimal(product.excess).neg().toFixed(),
+        quantity: Exact.of(product.excess).neg().toFixed(),
       });
     },
   };

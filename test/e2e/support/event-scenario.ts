@@ -1,8 +1,9 @@
 // One pass of the business's day, watched through the MCP server: each operation must reach the
 // watcher's subscription on every URI it changes within `limitMs`, and a read right after shows the new
 // state (the event invalidated the server's cached reads).
-import { Decimal } from 'decimal.js';
+
 import { expect } from 'vitest';
+import { Exact } from '../../support/exact.js';
 import type { BusinessOps } from './business-ops.js';
 import type { Watcher } from './mcp-watchers.js';
 
@@ -41,11 +42,11 @@ export async function watchBusinessDay(w: Watcher, ops: BusinessOps, limitMs: nu
   await within(w, [uri.partPayment, uri.invoice], since, limitMs);
   const partPaid = await w.readJson(uri.invoice);
   expect(partPaid.status).toBe('part_paid');
-  expect(partPaid.balance).toBe(new Decimal(invoice.total).minus('40.00').toFixed(2));
+  expect(partPaid.balance).toBe(Exact.of(invoice.total).minus('40.00').toFixed(2));
   expect((await w.readJson(uri.partPayment)).amount).toBe('40.00');
 
   since = Date.now();
-  await ops.pay(invoice.id, new Decimal(invoice.total).minus('40.00').toFixed(2));
+  await ops.pay(invoice.id, Exact.of(invoice.total).minus('40.00').toFixed(2));
   await within(w, [uri.fullPayment, uri.invoice], since, limitMs);
   expect((await w.readJson(uri.invoice)).status).toBe('paid');
 
