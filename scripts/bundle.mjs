@@ -32,12 +32,26 @@ const common = {
   logLevel: 'warning',
 };
 
+// zod's namespace (`import * as z`, as the SDK writes it) keeps every locale it exports: 66 message sets,
+// half of zod's code, parsed and run at every start. Nothing here sets another locale, so the bundle keeps
+// English, zod's default, only.
+const englishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+      contents: 'export { default as en } from "./en.js";',
+      loader: 'js',
+    }));
+  },
+};
+
 await build({
   ...common,
   entryPoints: { 'invoicing-mcp': 'dist/src/cli.js' },
   outdir: 'dist/bin',
   splitting: true,
   define: { BUNDLED_TOOL_MANIFEST: manifest },
+  plugins: [englishOnly],
 });
 
 await build({ ...common, entryPoints: { sandbox: 'dist/src/sandbox/index.js' }, outdir: 'dist/lib' });

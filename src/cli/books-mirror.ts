@@ -1,8 +1,9 @@
 // The server's books mirror, by the --mirror setting: on a file or in memory it holds every kind, fetches
 // lines and syncs in the background (on the embedded sandbox only once something first reads it); `off`
 // hands the tools no mirror, and keeps only what subscriptions need (the four kinds with events, in
-// memory, no lines) when polling is on. Opened once the server serves (on the embedded sandbox, when a tool
-// first asks): the tools see a Books that waits for it.
+// memory, no lines) when polling is on. Opened once the server has answered its first requests
+// (commands/when-quiet.ts), or earlier when a tool first asks (on the embedded sandbox, only then): the
+// tools see a Books that waits for it, and the banner's line says only what is known before it opens.
 
 import { type MirrorLocation, mirrorIdentity, resolveMirrorLocation } from '../books/location.js';
 import type { Mirror } from '../books/mirror.js';
@@ -18,8 +19,10 @@ export interface BooksMirror {
   /** True when background reads feed the bus (subscriptions can be offered). */
   readonly syncing: boolean;
   readonly location: MirrorLocation;
-  /** Opens the store and starts the sync; resolves with a line for the banner. */
-  start(): Promise<string | null>;
+  /** The banner's line, true before the store is opened. */
+  readonly line: string;
+  /** Opens the store and starts the sync; on the embedded sandbox, or off without polling, does nothing. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -89,23 +92,31 @@ export function planBooksMirror(
       return mirror;
     })());
 
-  async function start(): Promise<string | null> {
+  function bannerLine(): string {
     if (off && !syncing) return 'Mirror: off (--mirror off); no background calls.';
-    // On the embedded sandbox nothing is read until a tool asks: the store opens then.
     if (sandbox) return 'Mirror: in memory, read from the sandbox when a tool first asks (--mirror off turns it off).';
-    const opened = await open();
     if (off) return `Mirror: off (--mirror off); changes are still read every ${pollSeconds} s for subscriptions.`;
-    const where = opened.store.path ?? 'memory';
+    const where =
+      location.kind === 'file'
+        ? `${location.path} (opened after the first answers; in memory instead if the file cannot be used)`
+        : 'memory';
     const how = syncing
       ? `synced in the background at least every ${pollSeconds} s within a share of the rate limit`
       : 'synced when a tool reads it';
     return `Mirror: ${where}, ${how} (--mirror off turns it off).`;
   }
 
+  async function start(): Promise<void> {
+    // On the embedded sandbox nothing is read until a tool asks: the store opens then.
+    if ((off && !syncing) || sandbox) return;
+    await open();
+  }
+
   return {
     books: off ? null : waitingBooks(open),
     syncing,
     location,
+    line: bannerLine(),
     start,
     async close() {
       await opening?.catch(() => undefined);

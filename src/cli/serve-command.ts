@@ -12,6 +12,7 @@ import { type Connection, connect } from './connect.js';
 import { planEventSources } from './event-sources.js';
 import { parseServeOptions, type ServeOptions } from './serve-flags.js';
 import type { ServiceEnv } from './service-env.js';
+import { type WhenQuiet, watchHttp, watchStdio, whenQuiet } from './when-quiet.js';
 
 /**
  * How a client starts this server, for the banner. Run by npx, the script lives in npx's temporary cache,
@@ -62,10 +63,14 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   };
   let stop: () => Promise<void>;
   let mcpUrl: string | null = null;
+  // Counts the server's traffic, so the mirror opens once the first requests are answered.
+  let watch: (quiet: WhenQuiet) => void;
+  let background: WhenQuiet | null = null;
   if (options.transport === 'http') {
     const { serveHttp } = await import('../mcp/serve-http.js');
     const http = await serveHttp(factory, { ...options, logger, events: events.live ? bus : null, extraRoutes: events.routes });
     mcpUrl = http.url;
+    watch = (quiet) => watchHttp(http.app.server, quiet);
     stderr(banner(options, connection, http.url, env));
     stop = () => http.close();
   } else {
@@ -77,6 +82,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
     const handle = serveStdio((ctx) => instance({ era: ctx.era, lifetime: 'connection' }), { transport, onerror: report });
     stderr(banner(options, connection, null, env));
     stop = () => handle.close();
+    watch = (quiet) => watchStdio(transport, process.stdin, quiet);
     // The client closing our stdin ends the session: stop, so the process does not linger.
     process.stdin.once('end', () => void shutdown());
     process.stdin.once('close', () => void shutdown());
@@ -85,6 +91,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   const shutdown = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
+    background?.cancel();
     await events.close();
     await mirror.close().catch(() => undefined);
     await stop().catch(() => undefined);
@@ -94,12 +101,15 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   process.once('SIGINT', () => void shutdown());
   process.once('SIGTERM', () => void shutdown());
   const lines = await events.start(mcpUrl);
-  const mirrorLine = await mirror
-    .start()
-    .catch(
-      (err: unknown) =>
-        `Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`,
-    );
-  if (mirrorLine) lines.push(mirrorLine);
-  if (lines.length > 0) stderr(lines.join('\n'));
+  stderr([...lines, mirror.line].join('\n'));
+  if (stopping) return;
+  background = whenQuiet(
+    () =>
+      void mirror
+        .start()
+        .catch((err: unknown) =>
+          stderr(`Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`),
+        ),
+  );
+  watch(background);
 }
