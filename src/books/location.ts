@@ -28,6 +28,9 @@ export function cacheDirectory(env: Record<string, string | undefined>, platform
 }
 
 /** The identity a mirror file belongs to: the service and the key (whose ID carries its mode). */
+/** Starts the identity of a file the embedded sandbox's books went into: such a file is rebuilt, not refused. */
+export const SANDBOX_IDENTITY = 'sandbox:';
+
 export function mirrorIdentity(baseUrl: string, keyId: string): string {
   return `${baseUrl.replace(/\/+$/, '')}|${keyId}`;
 }

@@ -5,7 +5,8 @@
 // (commands/when-quiet.ts), or earlier when a tool first asks (on the embedded sandbox, only then): the
 // tools see a Books that waits for it, and the banner's line says only what is known before it opens.
 
-import { type MirrorLocation, mirrorIdentity, resolveMirrorLocation } from '../books/location.js';
+import { RefusedQuestion } from '../books/answers/refused.js';
+import { type MirrorLocation, mirrorIdentity, resolveMirrorLocation, SANDBOX_IDENTITY } from '../books/location.js';
 import type { Mirror } from '../books/mirror.js';
 import type { Books, MirroredKind, MirrorReader } from '../books/types.js';
 import type { EventBus } from '../events/bus.js';
@@ -56,6 +57,24 @@ function waitingBooks(open: () => Promise<Mirror>): Books {
   return { ensureFresh: async (kinds, options) => (await open()).books.ensureFresh(kinds, options), read };
 }
 
+/**
+ * Opens the store, telling a store engine that cannot load on this system (its native module is missing or
+ * built for another platform) from any other failure: the server then runs on without the mirror, and every
+ * answer says why, once the question is asked.
+ */
+async function withEngine<T>(openStore: () => Promise<T>): Promise<T> {
+  try {
+    return await openStore();
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND' && code !== 'ERR_DLOPEN_FAILED') throw err;
+    const reason = err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err);
+    throw new RefusedQuestion(
+      `The books mirror cannot load on this system (its SQLite engine's native module: ${reason}), so answers are not available: the list_* and get_* tools read the service directly.`,
+    );
+  }
+}
+
 export function planBooksMirror(
   setting: string | null,
   connection: Connection,
@@ -75,11 +94,14 @@ export function planBooksMirror(
     (opening ??= (async () => {
       const logger = await loadLogger();
       const [{ openMirrorStore }, { startMirror }] = await Promise.all([import('../books/open-store.js'), import('../books/mirror.js')]);
-      const store = await openMirrorStore({
-        location: off ? { kind: 'memory' } : location,
-        identity: mirrorIdentity(api.baseUrl, api.keyId),
-        warn: (message) => logger.warn({}, message),
-      });
+      const store = await withEngine(() =>
+        openMirrorStore({
+          location: off ? { kind: 'memory' } : location,
+          // The embedded sandbox makes new keys (and books) at each start: its file is rebuilt, never refused.
+          identity: `${sandbox ? SANDBOX_IDENTITY : ''}${mirrorIdentity(api.baseUrl, api.keyId)}`,
+          warn: (message) => logger.warn({}, message),
+        }),
+      );
       mirror = await startMirror({
         api,
         store,
@@ -94,6 +116,9 @@ export function planBooksMirror(
 
   function bannerLine(): string {
     if (off && !syncing) return 'Mirror: off (--mirror off); no background calls.';
+    if (sandbox && location.kind === 'file') {
+      return `Mirror: ${location.path}, read from the sandbox when a tool first asks; rebuilt at each start, since the sandbox's books are new each time (--mirror off turns it off).`;
+    }
     if (sandbox) return 'Mirror: in memory, read from the sandbox when a tool first asks (--mirror off turns it off).';
     if (off) return `Mirror: off (--mirror off); changes are still read every ${pollSeconds} s for subscriptions.`;
     const where =

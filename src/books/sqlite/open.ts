@@ -5,6 +5,7 @@
 // folder that does not exist stays as it is, and the caller runs the mirror in memory saying why.
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { SANDBOX_IDENTITY } from '../location.js';
 import { Db } from './db.js';
 import { failureOf, messageOf } from './failure.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
@@ -61,8 +62,9 @@ function dropEverything(db: Db): void {
 function prepare(db: Db, identity: string, path: string): void {
   const version = meta(db, 'schema_version');
   const owner = meta(db, 'identity');
-  if (owner !== null && owner !== identity) throw new MirrorOfAnotherKey(path);
-  if (version !== null && version !== String(SCHEMA_VERSION)) dropEverything(db);
+  const sandboxes = owner?.startsWith(SANDBOX_IDENTITY) && identity.startsWith(SANDBOX_IDENTITY);
+  if (owner !== null && owner !== identity && !sandboxes) throw new MirrorOfAnotherKey(path);
+  if ((version !== null && version !== String(SCHEMA_VERSION)) || (owner !== identity && sandboxes)) dropEverything(db);
   db.batch([
     ...SCHEMA,
     { sql: 'INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', args: ['schema_version', String(SCHEMA_VERSION)] },
