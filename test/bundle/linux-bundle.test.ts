@@ -88,7 +88,9 @@ describe('the Linux bundle, unpacked alone', () => {
         expect(listed.structuredContent.data).toHaveLength(2);
         const owed = await c.client.callTool({ name: 'report_owed', arguments: {} });
         expect(owed.isError).toBe(true);
-        expect(textOf(owed)).toMatch(/The books mirror cannot load on this system .*: the list_\* and get_\* tools read the service directly/);
+        expect(textOf(owed)).toMatch(
+          /The books mirror cannot load on this system .*: the list_\* and get_\* tools read the service directly/,
+        );
         const again = await c.client.callTool({ name: 'get_invoice', arguments: { id: listed.structuredContent.data[0].id } });
         expect(again.isError).toBeFalsy();
       } finally {
