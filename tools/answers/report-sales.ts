@@ -1,6 +1,6 @@
 // report_sales: what was invoiced in a date range, per currency, grouped as asked.
 import * as z from 'zod/v4';
-import { resolveRange } from '../../src/books/answers/dates.js';
+import { rangeWords, resolveRange } from '../../src/books/answers/dates.js';
 import {
   answerSales,
   answerSalesByProduct,
@@ -15,7 +15,7 @@ import {
 } from '../../src/books/answers/sales.js';
 import { defineTool, READ_HINTS } from '../define.js';
 import { INVOICE_STATUSES } from '../params.js';
-import { asOf, asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeWords, rows, shownOf } from './fresh.js';
+import { asOf, asOfFields, asOfLine, freshBooks, limit, rangeArgs, rows, shownOf } from './fresh.js';
 
 const figuresText = (f: SalesFigures): string =>
   `${f.currency} ${f.count} invoices, subtotal ${f.subtotal}, tax ${f.tax}, total ${f.total}`;
@@ -89,7 +89,7 @@ export const reportSales = defineTool({
       answer = answerSales(await read.invoices({ issuedFrom: range.from, issuedTo: range.to }), question);
     }
     const which = args.with_draft_and_void ? 'every status' : 'not draft or void';
-    const head = `Sales issued ${rangeWords(range)} (${which}). ${asOfLine(freshness)}`;
+    const head = `Sales issued ${rangeWords(args, range)}, ${which}. ${asOfLine(freshness)}`;
     return { structured: { ...asOfFields(freshness), ...range, ...answer }, text: salesText(answer, head, args.group_by) };
   },
 });
