@@ -10,18 +10,22 @@ import * as z from 'zod/v4';
 type Json = Record<string, unknown>;
 const SAFE = Number.MAX_SAFE_INTEGER;
 
+const ANNOTATIONS = new Set(['description', 'default', 'title']);
+
 /**
- * A nullable field as `anyOf` with a one-type branch and a null branch, never a `type` array: several MCP
- * clients read `type` as one string and reject the tool or drop the field (the Inspector warns of it).
- * Absent is not null, so the field stays as it is rather than turning optional.
+ * zod writes a plain nullable field as `type: [T, "null"]`; several MCP clients read `type` as one string
+ * and reject the tool or drop the field (the Inspector warns of it). So: the same field as `anyOf`, T's own
+ * keywords in its branch. Nullable, not optional: absent and null are not the same answer.
  */
-function nullableAsAnyOf(node: Json): Json {
-  const anyOf = node.anyOf as Json[] | undefined;
-  if (anyOf?.length !== 2) return node;
-  const nullIndex = anyOf.findIndex((s) => s.type === 'null' && Object.keys(s).length === 1);
-  const other = anyOf[1 - nullIndex];
-  if (nullIndex < 0 || !other || typeof other.type !== 'string') return node;
-  return { ...node, anyOf: [other, { type: 'null' }] };
+function typeListAsAnyOf(node: Json): Json {
+  if (!Array.isArray(node.type)) return node;
+  const types = node.type as string[];
+  const outside: Json = {};
+  const inside: Json = {};
+  for (const [key, value] of Object.entries(node)) if (key !== 'type') (ANNOTATIONS.has(key) ? outside : inside)[key] = value;
+  const real = types.filter((t) => t !== 'null');
+  if (real.length !== 1) return { ...outside, ...inside, anyOf: types.map((type) => ({ type })) };
+  return { ...outside, anyOf: [{ type: real[0], ...inside }, ...(real.length < types.length ? [{ type: 'null' }] : [])] };
 }
 
 function dropped(node: Json, key: string, value: unknown, output: boolean): boolean {
@@ -54,7 +58,8 @@ function compact(node: unknown, output: boolean): unknown {
     if (dropped(node as Json, key, value, output)) continue;
     out[key] = key === 'properties' ? mapValues(value as Json, output) : compact(value, output);
   }
-  return output ? nullableAsAnyOf(out) : collapsePrimitiveUnion(out);
+  const one = typeListAsAnyOf(out);
+  return output ? one : collapsePrimitiveUnion(one);
 }
 
 /** An output's nested objects and arrays by type alone: the record's own fields keep their types. */
