@@ -126,11 +126,9 @@ describe('bounds', () => {
     const { tools } = await mcp.client.listTools();
     const typeLists: string[] = [];
     const walk = (node: unknown, path: string): void => {
-      if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${path}[${i}]`));
-      else if (node && typeof node === 'object') {
-        if (Array.isArray((node as Json).type)) typeLists.push(path);
-        for (const [k, v] of Object.entries(node)) walk(v, `${path}.${k}`);
-      }
+      if (!node || typeof node !== 'object') return;
+      if (!Array.isArray(node) && Array.isArray((node as Json).type)) typeLists.push(path);
+      for (const [k, v] of Object.entries(node)) walk(v, `${path}.${k}`);
     };
     for (const t of tools) walk({ input: t.inputSchema, output: t.outputSchema }, t.name);
     expect(typeLists).toEqual([]);
