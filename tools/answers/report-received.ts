@@ -1,6 +1,6 @@
 // report_received: payments dated in a range, per currency, grouped as asked, with what they paid.
 import * as z from 'zod/v4';
-import { rangeWords, resolveRange } from '../../src/books/answers/dates.js';
+import { checkRangeRequest, rangeWords, resolveRange } from '../../src/books/answers/dates.js';
 import { answerReceived, RECEIVED_GROUPS, type ReceivedAnswer } from '../../src/books/answers/received.js';
 import { defineTool, READ_HINTS } from '../define.js';
 import { asOf, asOfFields, asOfLine, freshBooks, limit, money, rangeArgs, rows, shownOf } from './fresh.js';
@@ -49,6 +49,7 @@ export const reportReceived = defineTool({
   }),
   annotations: READ_HINTS,
   async handler(ctx, args) {
+    checkRangeRequest(args);
     const { read, freshness } = await freshBooks(ctx, ['payments']);
     const range = resolveRange(args, freshness.today);
     const payments = await read.payments({ from: range.from, to: range.to, ...(args.customer_id ? { customerId: args.customer_id } : {}) });

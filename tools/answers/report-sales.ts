@@ -1,6 +1,6 @@
 // report_sales: what was invoiced in a date range, per currency, grouped as asked.
 import * as z from 'zod/v4';
-import { rangeWords, resolveRange } from '../../src/books/answers/dates.js';
+import { checkRangeRequest, rangeWords, resolveRange } from '../../src/books/answers/dates.js';
 import {
   answerSales,
   answerSalesByProduct,
@@ -64,6 +64,7 @@ export const reportSales = defineTool({
   }),
   annotations: READ_HINTS,
   async handler(ctx, args) {
+    checkRangeRequest(args);
     const { read, freshness } = await freshBooks(ctx, args.group_by === 'product' ? ['invoices', 'products'] : ['invoices']);
     const range = resolveRange(args, freshness.today);
     const question = {

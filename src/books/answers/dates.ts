@@ -104,18 +104,23 @@ function checkOneWay(request: RangeRequest): void {
   }
 }
 
+/** What can be refused without knowing today: before any read, so a refusal costs no call. */
+export function checkRangeRequest(request: RangeRequest): void {
+  checkOneWay(request);
+  if (request.from !== undefined) checkDate('from', request.from);
+  if (request.to !== undefined) checkDate('to', request.to);
+}
+
 /**
  * The dates a question covers: a named range, the last N days (today included), or from/to (either open
  * end bounded by the other, or by today); nothing given means this month to date. Refuses what is not a
  * date, a range that ends before it starts, and two ways of giving the dates at once.
  */
 export function resolveRange(request: RangeRequest, today: string): DateRange {
-  checkOneWay(request);
+  checkRangeRequest(request);
   if (request.range) return namedRange(request.range, today);
   if (request.days !== undefined) return { from: addDays(today, 1 - request.days), to: today };
   if (request.from !== undefined || request.to !== undefined) {
-    if (request.from !== undefined) checkDate('from', request.from);
-    if (request.to !== undefined) checkDate('to', request.to);
     const range = { from: request.from ?? '0000-01-01', to: request.to ?? today };
     if (range.from > range.to) {
       throw new RefusedQuestion(
