@@ -12,7 +12,7 @@ export const summariseCustomerPrompt = definePrompt({
       `Summarise the customer "${customer}".`,
       ...(books
         ? [
-            `Call report_customer with customer="${customer}": balance per currency, unpaid invoices with their age, latest payments`,
+            `Call report_customer with ${/^\d+$/.test(customer) ? `customer_id=${customer}` : `search="${customer}"`}: balance per currency, unpaid invoices with their age, latest payments`,
             'and open quotes, exact. If it names several customers, ask which one. get_customer (by its id) adds the address and phone.',
           ]
         : [

@@ -14,7 +14,8 @@ export { reportSales } from './answers/report-sales.js';
 export { INVOICE_STATUSES };
 
 const invoiceLine = (i: InvoiceSummary): string =>
-  `#${i.id} ${i.number} ${i.status} ${i.customer.name} (customer ${i.customer.id}) total ${money(i.total, i.currency)}, ` +
+  `#${i.id} ${i.number} ${i.status} ${i.customer.name} (customer ${i.customer.id}) subtotal ${money(i.subtotal, i.currency)}, ` +
+  `tax ${money(i.tax_total, i.currency)}, total ${money(i.total, i.currency)}, ` +
   `balance ${money(i.balance, i.currency)}, issued ${i.issue_date}, due ${i.due_date}${i.sales_channel ? `, ${i.sales_channel}` : ''}`;
 
 export const listInvoices = defineTool({
@@ -40,12 +41,7 @@ export function invoiceText(inv: Invoice): string {
     (l) =>
       `- ${shortQuantity(l.quantity)} x ${l.description} @ ${l.unit_price} = ${l.line_total} + tax ${l.tax_amount}${l.product_id ? ` (product ${l.product_id})` : ''}`,
   );
-  return [
-    invoiceLine(inv),
-    ...lines,
-    `subtotal ${money(inv.subtotal, inv.currency)}, tax ${money(inv.tax_total, inv.currency)}, total ${money(inv.total, inv.currency)}`,
-    `portal: ${inv.portal_url}`,
-  ].join('\n');
+  return [invoiceLine(inv), ...lines, `portal: ${inv.portal_url}`].join('\n');
 }
 
 export const getInvoice = defineTool({

@@ -10,32 +10,34 @@ import * as z from 'zod/v4';
 type Json = Record<string, unknown>;
 const SAFE = Number.MAX_SAFE_INTEGER;
 
-function collapseNullable(node: Json): Json {
-  const anyOf = node.anyOf as Json[] | undefined;
-  if (anyOf?.length !== 2) return node;
-  const nullIndex = anyOf.findIndex((s) => s.type === 'null' && Object.keys(s).length === 1);
-  const other = anyOf[1 - nullIndex];
-  if (nullIndex < 0 || !other || typeof other.type !== 'string') return node;
-  const { anyOf: _drop, ...rest } = node;
-  return { ...rest, ...other, type: [other.type, 'null'] };
+const ANNOTATIONS = new Set(['description', 'default', 'title']);
+
+/**
+ * zod writes a plain nullable field as `type: [T, "null"]`; several MCP clients read `type` as one string
+ * and reject the tool or drop the field (the Inspector warns of it). So: the same field as `anyOf`, T's own
+ * keywords in its branch. Nullable, not optional: absent and null are not the same answer.
+ */
+function typeListAsAnyOf(node: Json): Json {
+  if (!Array.isArray(node.type)) return node;
+  const types = node.type as string[];
+  const outside: Json = {};
+  const inside: Json = {};
+  for (const [key, value] of Object.entries(node)) if (key !== 'type') (ANNOTATIONS.has(key) ? outside : inside)[key] = value;
+  const real = types.filter((t) => t !== 'null');
+  if (real.length !== 1) return { ...outside, ...inside, anyOf: types.map((type) => ({ type })) };
+  return { ...outside, anyOf: [{ type: real[0], ...inside }, ...(real.length < types.length ? [{ type: 'null' }] : [])] };
 }
 
 function dropped(node: Json, key: string, value: unknown, output: boolean): boolean {
   if (key === '$schema' || key === 'additionalProperties') return true;
   if ((key === 'maximum' && value === SAFE) || (key === 'minimum' && value === -SAFE)) return true;
   if (key === 'maxLength' && typeof value === 'number' && value >= 255) return true;
-  // A row limit with a default: the default says the scale; a larger one is refused in words.
-  if (key === 'maximum' && node.type === 'integer' && node.default !== undefined) return true;
   if (key === 'minLength' && value === 1) return true;
-  // A described integer is an id ("From list_...") whose lower bound says nothing new; an undescribed one
-  // (page, per_page) keeps its minimum of 1, since 0 is a natural first guess for a page.
-  const describedInteger = node.type === 'integer' && typeof node.description === 'string';
-  if (((key === 'exclusiveMinimum' && value === 0) || (key === 'minimum' && value === 1)) && describedInteger) return true;
   if (key === 'pattern' && (typeof node.description === 'string' || typeof node.format === 'string')) return true;
   return output && (key === 'description' || key === 'required' || key === 'title');
 }
 
-/** `anyOf` of plain types (number or decimal string) as one type list; the description says the rest. */
+/** `anyOf` of plain types (number or decimal string) by type alone; the description says the rest. */
 function collapsePrimitiveUnion(node: Json): Json {
   const anyOf = node.anyOf as Json[] | undefined;
   if (
@@ -45,8 +47,7 @@ function collapsePrimitiveUnion(node: Json): Json {
   ) {
     return node;
   }
-  const { anyOf: _drop, ...rest } = node;
-  return { ...rest, type: anyOf.map((s) => s.type) };
+  return { ...node, anyOf: anyOf.map((s) => ({ type: s.type })) };
 }
 
 function compact(node: unknown, output: boolean): unknown {
@@ -57,7 +58,8 @@ function compact(node: unknown, output: boolean): unknown {
     if (dropped(node as Json, key, value, output)) continue;
     out[key] = key === 'properties' ? mapValues(value as Json, output) : compact(value, output);
   }
-  return output ? collapseNullable(out) : collapsePrimitiveUnion(out);
+  const one = typeListAsAnyOf(out);
+  return output ? one : collapsePrimitiveUnion(one);
 }
 
 /** An output's nested objects and arrays by type alone: the record's own fields keep their types. */
@@ -65,10 +67,9 @@ function shallow(schema: Json): Json {
   const props = schema.properties as Record<string, Json> | undefined;
   if (!props) return schema;
   const outer = (node: Json): Json => {
+    if (Array.isArray(node.anyOf)) return { ...node, anyOf: (node.anyOf as Json[]).map(outer) };
     const { properties: _p, items: _i, ...rest } = node;
-    const type = node.type;
-    const isObject = type === 'object' || (Array.isArray(type) && type.includes('object'));
-    return isObject || node.items ? rest : node;
+    return node.type === 'object' || node.items ? rest : node;
   };
   return { ...schema, properties: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, outer(v)])) };
 }
@@ -80,8 +81,15 @@ function compactList(schema: Json): Json {
   return { ...schema, properties: { ...props, data: { type: 'array' }, meta: { type: 'object' } } };
 }
 
+/** An id's lower bound (> 0) says nothing new: its description names the tool that gives it. */
+function withoutIdFloor(key: string, node: unknown): unknown {
+  if (!(key === 'id' || key.endsWith('_id')) || !node || typeof node !== 'object') return node;
+  const { exclusiveMinimum, minimum, ...rest } = node as Json;
+  return exclusiveMinimum === 0 || minimum === 1 ? rest : node;
+}
+
 function mapValues(props: Json, output: boolean): Json {
-  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, compact(v, output)]));
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, withoutIdFloor(k, compact(v, output))]));
 }
 
 /** The compact JSON Schema a tool advertises for a zod schema. */

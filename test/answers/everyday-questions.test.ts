@@ -297,7 +297,7 @@ describe.each([1, 10])('at --scale %i', (scale) => {
     );
     const [id] = [...owed].sort(([a1, x], [b1, y]) => y.sum.comparedTo(x.sum) || a1 - b1)[0]!;
     const customer = books.customers.find((c) => c.id === id);
-    const a = await ask('report_customer', { customer: customer.code });
+    const a = await ask('report_customer', { search: customer.code });
     expect(a.customer.id).toBe(id);
     const truth = customerTruth(id);
     expect(a.balances.length).toBe(truth.balances.size);
@@ -308,7 +308,7 @@ describe.each([1, 10])('at --scale %i', (scale) => {
 
   it('what does the customer with this email owe?', async () => {
     const customer = books.customers.find((c) => c.email && books.invoices.some((i) => i.customer.id === c.id && receivable(i)));
-    const a = await ask('report_customer', { customer: customer.email });
+    const a = await ask('report_customer', { search: customer.email });
     expect(a.customer.id).toBe(customer.id);
     const truth = customerTruth(customer.id);
     for (const b of a.balances) expect(same(b.balance, truth.balances.get(b.currency)!)).toBe(true);

@@ -183,7 +183,7 @@ describe('amounts past 20 significant digits', () => {
   }, 60_000);
 
   it('report_customer: balances, past due, unpaid invoices and open quotes', async () => {
-    const a = await ask('report_customer', { customer: big.customer.code });
+    const a = await ask('report_customer', { search: big.customer.code });
     expect(a.customer.id).toBe(big.customer.id);
     const own = books.invoices.filter((i) => i.customer.id === big.customer.id && receivable(i));
     const sum = (rows: Json[]): Exact => rows.reduce((s, i) => s.plus(i.balance), Exact.of(0));

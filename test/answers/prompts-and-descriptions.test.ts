@@ -105,9 +105,9 @@ describe('summarise_customer', () => {
       books.quotes.some((q) => q.customer.id === c.id && ['draft', 'sent', 'viewed'].includes(q.status)),
     )!;
     const text = await promptText('summarise_customer', { customer: customer.code });
-    expect(text).toContain(`Call report_customer with customer="${customer.code}"`);
+    expect(text).toContain(`Call report_customer with search="${customer.code}"`);
     expect(text).not.toMatch(/list_quotes/);
-    const summary = await call('report_customer', { customer: customer.code });
+    const summary = await call('report_customer', { search: customer.code });
     const open = books.quotes
       .filter((q) => q.customer.id === customer.id && ['draft', 'sent', 'viewed'].includes(q.status))
       .map((q) => q.id);

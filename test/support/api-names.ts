@@ -23,7 +23,7 @@ export const API_NAMES: Record<string, readonly string[]> = {
   report_owed: ['customer_id', 'over_days', 'top', 'limit'],
   report_sales: ['range', 'days', 'from', 'to', 'group_by', 'with_draft_and_void', 'limit'],
   report_received: ['range', 'days', 'from', 'to', 'group_by', 'customer_id', 'limit'],
-  report_customer: ['customer'],
+  report_customer: ['customer_id', 'search'],
   report_quotes: ['expiring_days', 'customer_id', 'limit'],
   report_low_stock: ['branch'],
 };

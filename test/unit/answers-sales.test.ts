@@ -15,13 +15,25 @@ const rows = [
 
 describe('date ranges and periods', () => {
   it('names this and last month, quarters, years and the last N days from today', () => {
-    expect(resolveRange({ range: 'this_month' }, TODAY)).toEqual({ from: '2026-11-01', to: '2026-11-30' });
+    expect(resolveRange({ range: 'this_month' }, TODAY)).toEqual({ from: '2026-11-01', to: TODAY });
+    expect(resolveRange({ range: 'this_year' }, TODAY)).toEqual({ from: '2026-01-01', to: TODAY });
+    expect(resolveRange({}, TODAY)).toEqual({ from: '2026-11-01', to: TODAY });
     expect(resolveRange({ range: 'last_month' }, '2026-01-15')).toEqual({ from: '2025-12-01', to: '2025-12-31' });
     expect(resolveRange({ range: 'last_quarter' }, TODAY)).toEqual({ from: '2026-07-01', to: '2026-09-30' });
-    expect(resolveRange({ range: 'this_quarter' }, TODAY)).toEqual({ from: '2026-10-01', to: '2026-12-31' });
+    expect(resolveRange({ range: 'this_quarter' }, TODAY)).toEqual({ from: '2026-10-01', to: TODAY });
     expect(resolveRange({ range: 'last_month' }, '2024-03-31')).toEqual({ from: '2024-02-01', to: '2024-02-29' });
     expect(resolveRange({ days: 30 }, TODAY)).toEqual({ from: '2026-10-25', to: TODAY });
     expect(resolveRange({ from: '2026-01-01' }, TODAY)).toEqual({ from: '2026-01-01', to: TODAY });
+  });
+
+  it('refuses a day that is not one, a reversed range and two ways of giving the dates, saying what to send', () => {
+    expect(() => resolveRange({ from: '2026-02-30' }, TODAY)).toThrow('from: 2026-02-30 is not a date: send YYYY-MM-DD, e.g. 2026-02-28');
+    expect(() => resolveRange({ to: '2026-13-01' }, TODAY)).toThrow('e.g. 2026-12-01');
+    expect(() => resolveRange({ from: '2026-03-01', to: '2026-02-01' }, TODAY)).toThrow(
+      'from 2026-03-01 is after to 2026-02-01: send from on or before to, e.g. from "2026-02-01", to "2026-03-01"',
+    );
+    expect(() => resolveRange({ range: 'this_year', days: 30 }, TODAY)).toThrow('range and days both give the dates: send one of');
+    expect(() => resolveRange({ days: 7, from: '2026-01-01' }, TODAY)).toThrow('days and from/to both give the dates');
   });
 
   it('puts a date in its day, week (from Monday), month and quarter', () => {

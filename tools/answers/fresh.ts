@@ -1,7 +1,7 @@
 // What every answer tool does first: bring the kinds it reads up to date (reporting progress to a client
 // that asked for it), then read. The as-of line and its schema are shared by every answer.
 import * as z from 'zod/v4';
-import { type DateRange, NAMED_RANGES } from '../../src/books/answers/dates.js';
+import { NAMED_RANGES } from '../../src/books/answers/dates.js';
 import { RefusedQuestion } from '../../src/books/answers/refused.js';
 import type { Freshness, MirroredKind, MirrorReader } from '../../src/books/types.js';
 import type { ToolContext } from '../context.js';
@@ -37,16 +37,14 @@ export const shownOf = (shown: number, leftOut: number): string => (leftOut > 0 
 
 export const limit = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
 
-export const dateArg = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'YYYY-MM-DD');
+export const dateArg = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'send YYYY-MM-DD, e.g. 2026-02-28');
 
 /** A list of answer rows; their fields are described by the tool's text and the README. */
 export const rows = z.array(z.unknown());
 
 export const rangeArgs = {
-  range: z.enum(NAMED_RANGES).optional(),
+  range: z.enum(NAMED_RANGES).optional().describe('this_* end today; one of range, days or from/to'),
   days: z.number().int().min(1).max(3660).optional().describe('The last N days, today included'),
   from: dateArg.optional().describe('YYYY-MM-DD'),
   to: dateArg.optional().describe('YYYY-MM-DD, inclusive'),
 };
-
-export const rangeWords = (r: DateRange): string => `${r.from} to ${r.to}`;

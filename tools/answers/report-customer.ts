@@ -1,10 +1,10 @@
 // report_customer: one customer's balance per currency, unpaid invoices with their age, latest payments and
-// open quotes, found by id, code, name or email.
+// open quotes, by customer_id or a search by code, name or email.
 import * as z from 'zod/v4';
 import { answerCustomer, type CustomerAnswer } from '../../src/books/answers/customer.js';
 import { resolveCustomer, textMatch } from '../../src/books/answers/find.js';
 import { RefusedQuestion } from '../../src/books/answers/refused.js';
-import type { CustomerRow } from '../../src/books/types.js';
+import type { CustomerRow, MirrorReader } from '../../src/books/types.js';
 import { defineTool, READ_HINTS } from '../define.js';
 import { asOf, asOfFields, asOfLine, freshBooks, money, rows } from './fresh.js';
 
@@ -13,9 +13,33 @@ const RECENT_PAYMENTS = 5;
 function pickOne(candidates: CustomerRow[], ref: string): CustomerRow {
   if (candidates.length === 1) return candidates[0] as CustomerRow;
   if (candidates.length === 0)
-    throw new RefusedQuestion(`No customer matches "${ref}" by id, code, name or email: try find_records with part of the name.`);
+    throw new RefusedQuestion(`No customer matches "${ref}" by code, name or email: try find_records with part of the name.`);
   const names = candidates.map((c) => `${c.code} ${c.name} (id ${c.id})`).join('; ');
-  throw new RefusedQuestion(`"${ref}" fits ${candidates.length} customers: ${names}. Ask again with the id or code.`);
+  throw new RefusedQuestion(`"${ref}" fits ${candidates.length} customers: ${names}. Send customer_id with one of these ids.`);
+}
+
+interface CustomerArgs {
+  customer_id?: number | undefined;
+  search?: string | undefined;
+}
+
+/** Both or neither: refused before any read, since either one dropped could answer about another customer. */
+function checkOneCustomerArg(args: CustomerArgs): void {
+  if ((args.customer_id === undefined) === (args.search === undefined)) {
+    throw new RefusedQuestion('Send one of customer_id (from find_records, e.g. 12) or search (code CUS-00012, name or email).');
+  }
+}
+
+/** The one customer asked for: by id, or by a search that fits exactly one. */
+async function theCustomer(read: MirrorReader, args: CustomerArgs): Promise<CustomerRow> {
+  if (args.customer_id !== undefined) {
+    const found = await read.customer(args.customer_id);
+    if (!found)
+      throw new RefusedQuestion(`No customer has id ${args.customer_id}: find the id with find_records, or send search with the name.`);
+    return found;
+  }
+  const ref = (args.search as string).trim();
+  return pickOne(resolveCustomer(await read.customers({ match: textMatch(ref) }), ref), ref);
 }
 
 function customerText(a: CustomerAnswer, head: string): string {
@@ -48,16 +72,16 @@ export const reportCustomer = defineTool({
   toolset: 'customers',
   scope: 'customers.read',
   books: true,
-  input: z.object({ customer: z.string().min(1).max(255).describe('Id, code (CUS-00012), name or email') }),
+  input: z.object({
+    customer_id: z.number().int().positive().optional().describe('From find_records'),
+    search: z.string().min(1).max(255).optional().describe('Or: code (CUS-00012), name or email'),
+  }),
   output: z.object({ ...asOf, customer: z.looseObject({}), balances: rows, unpaid: rows, payments: rows, open_quotes: rows }),
   annotations: READ_HINTS,
   async handler(ctx, args) {
+    checkOneCustomerArg(args);
     const { read, freshness } = await freshBooks(ctx, ['customers', 'invoices', 'payments', 'quotes']);
-    const ref = args.customer.trim();
-    const candidates = /^\d+$/.test(ref)
-      ? [await read.customer(Number(ref))].filter((c) => c !== null)
-      : await read.customers({ match: textMatch(ref) });
-    const customer = pickOne(resolveCustomer(candidates, ref), args.customer);
+    const customer = await theCustomer(read, args);
     const [invoices, payments, quotes] = await Promise.all([
       read.invoices({ customerId: customer.id, receivable: true }),
       read.payments({ customerId: customer.id }),

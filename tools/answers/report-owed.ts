@@ -46,7 +46,7 @@ export const reportOwed = defineTool({
   books: true,
   input: z.object({
     customer_id: z.number().int().positive().optional().describe('From find_records'),
-    over_days: z.number().int().min(0).optional().describe('Only invoices more than N days past due'),
+    over_days: z.number().int().min(0).max(3660).optional().describe('Only invoices more than N days past due'),
     top: z.number().int().min(1).max(100).default(10).describe('Customers per currency'),
     limit: limit(200, 20),
   }),

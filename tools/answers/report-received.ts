@@ -1,9 +1,9 @@
 // report_received: payments dated in a range, per currency, grouped as asked, with what they paid.
 import * as z from 'zod/v4';
-import { resolveRange } from '../../src/books/answers/dates.js';
+import { checkRangeRequest, rangeWords, resolveRange } from '../../src/books/answers/dates.js';
 import { answerReceived, RECEIVED_GROUPS, type ReceivedAnswer } from '../../src/books/answers/received.js';
 import { defineTool, READ_HINTS } from '../define.js';
-import { asOf, asOfFields, asOfLine, freshBooks, limit, money, rangeArgs, rangeWords, rows, shownOf } from './fresh.js';
+import { asOf, asOfFields, asOfLine, freshBooks, limit, money, rangeArgs, rows, shownOf } from './fresh.js';
 
 function receivedText(a: ReceivedAnswer, head: string, groupBy: string | undefined): string {
   const out = [head];
@@ -49,11 +49,12 @@ export const reportReceived = defineTool({
   }),
   annotations: READ_HINTS,
   async handler(ctx, args) {
+    checkRangeRequest(args);
     const { read, freshness } = await freshBooks(ctx, ['payments']);
     const range = resolveRange(args, freshness.today);
     const payments = await read.payments({ from: range.from, to: range.to, ...(args.customer_id ? { customerId: args.customer_id } : {}) });
     const answer = answerReceived(payments, { range, customerId: args.customer_id, groupBy: args.group_by, limit: args.limit });
-    const head = `Payments dated ${rangeWords(range)}${args.customer_id ? ` from customer ${args.customer_id}` : ''}. ${asOfLine(freshness)}`;
+    const head = `Payments dated ${rangeWords(args, range)}${args.customer_id ? ` from customer ${args.customer_id}` : ''}. ${asOfLine(freshness)}`;
     return { structured: { ...asOfFields(freshness), ...range, ...answer }, text: receivedText(answer, head, args.group_by) };
   },
 });

@@ -1,6 +1,6 @@
 // report_sales: what was invoiced in a date range, per currency, grouped as asked.
 import * as z from 'zod/v4';
-import { resolveRange } from '../../src/books/answers/dates.js';
+import { checkRangeRequest, rangeWords, resolveRange } from '../../src/books/answers/dates.js';
 import {
   answerSales,
   answerSalesByProduct,
@@ -15,7 +15,7 @@ import {
 } from '../../src/books/answers/sales.js';
 import { defineTool, READ_HINTS } from '../define.js';
 import { INVOICE_STATUSES } from '../params.js';
-import { asOf, asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeWords, rows, shownOf } from './fresh.js';
+import { asOf, asOfFields, asOfLine, freshBooks, limit, rangeArgs, rows, shownOf } from './fresh.js';
 
 const figuresText = (f: SalesFigures): string =>
   `${f.currency} ${f.count} invoices, subtotal ${f.subtotal}, tax ${f.tax}, total ${f.total}`;
@@ -64,6 +64,7 @@ export const reportSales = defineTool({
   }),
   annotations: READ_HINTS,
   async handler(ctx, args) {
+    checkRangeRequest(args);
     const { read, freshness } = await freshBooks(ctx, args.group_by === 'product' ? ['invoices', 'products'] : ['invoices']);
     const range = resolveRange(args, freshness.today);
     const question = {
@@ -89,7 +90,7 @@ export const reportSales = defineTool({
       answer = answerSales(await read.invoices({ issuedFrom: range.from, issuedTo: range.to }), question);
     }
     const which = args.with_draft_and_void ? 'every status' : 'not draft or void';
-    const head = `Sales issued ${rangeWords(range)} (${which}). ${asOfLine(freshness)}`;
+    const head = `Sales issued ${rangeWords(args, range)}, ${which}. ${asOfLine(freshness)}`;
     return { structured: { ...asOfFields(freshness), ...range, ...answer }, text: salesText(answer, head, args.group_by) };
   },
 });

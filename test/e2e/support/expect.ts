@@ -59,7 +59,7 @@ export const TOOL_CALLS: [name: string, args: Record<string, unknown>, expected:
   ],
   ['report_sales', { range: 'last_month' }, { totals: expect.arrayContaining([expect.objectContaining({ currency: 'NZD' })]) }],
   ['report_received', { days: 30, group_by: 'method' }, { totals: expect.any(Array), groups: expect.any(Array) }],
-  ['report_customer', { customer: '1' }, { customer: expect.objectContaining({ id: 1 }) }],
+  ['report_customer', { customer_id: 1 }, { customer: expect.objectContaining({ id: 1 }) }],
   ['report_quotes', { expiring_days: 14 }, { open: expect.any(Array), expiring: expect.any(Array) }],
   ['report_low_stock', {}, { items: expect.any(Array), branches: expect.any(Array) }],
 ];
