@@ -5,6 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'libsql';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { mirrorIdentity } from '../../src/books/location.js';
 import type { Mirror } from '../../src/books/mirror.js';
@@ -27,15 +28,19 @@ it('ten kills mid-sync and mid-lines: each restart takes over at once, and the f
   const cache = mkdtempSync(join(tmpdir(), 'mirror-crashes-'));
   const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: key.key_id, SVC_SECRET: key.secret, SVC_POLL_SECONDS: '1', XDG_CACHE_HOME: cache };
   const moments: number[] = [];
+  const folder = join(cache, 'invoicing-mcp');
   for (let i = 0; i < 10; i++) {
     const server = await spawnHttpServer([], env);
-    const moment = Math.round(50 + Math.random() * 450);
+    // A client's first request: the server opens its mirror once it has answered and gone quiet.
+    await fetch(server.url, { method: 'POST', headers: MCP_HEADERS, body: INITIALIZE }).catch(() => undefined);
+    await syncingBy(folder, server.pid);
+    const moment = Math.round(Math.random() * 400);
     moments.push(moment);
     await new Promise((r) => setTimeout(r, moment));
     await server.crash();
   }
   const last = await spawnHttpServer([], env);
-  const path = join(cache, 'invoicing-mcp');
+  const path = folder;
   const session = await signIn(sb.baseUrl, key);
   const truth: Record<string, unknown[]> = {};
   for (const kind of MIRRORED_KINDS) truth[kind] = await listAll(session, `/api/v1/${kind}`);
@@ -87,6 +92,35 @@ it('ten kills mid-sync and mid-lines: each restart takes over at once, and the f
     await store.close();
   }
 }, 60_000);
+
+const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'crash-test', version: '1' } },
+});
+
+/** Waits until the server of this process id holds the mirror's sync lease: it is syncing. */
+async function syncingBy(folder: string, pid: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const file = await mirrorFile(folder).catch(() => null);
+    if (file) {
+      const raw = new Database(file, { readonly: true });
+      try {
+        const row = raw.prepare("SELECT holder FROM lease WHERE name = 'sync'").get() as { holder: string } | undefined;
+        if (row?.holder.split('/')[1] === String(pid)) return;
+      } catch {
+        // The file is being made: look again.
+      } finally {
+        raw.close();
+      }
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`the server (process ${pid}) did not take the sync lease within 10 s`);
+}
 
 /** The one mirror file the servers of this key made in the cache folder. */
 async function mirrorFile(folder: string): Promise<string> {

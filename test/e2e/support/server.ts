@@ -43,6 +43,8 @@ export interface HttpServer {
   url: string;
   stderr: () => string;
   close(): Promise<void>;
+  /** The server's process id. */
+  pid: number;
   /** Ends the process with SIGKILL, as a crash would: nothing of ours runs on the way out. */
   crash(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function spawnHttpServer(args: string[] = [], env: Env = {}): Promi
   });
   return {
     url,
+    pid: child.pid as number,
     stderr: () => stderr,
     close: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
