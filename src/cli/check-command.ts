@@ -2,18 +2,26 @@
 import { TOOLS } from '../../tools/index.js';
 import { createLogger } from '../log/logger.js';
 import { connect } from './connect.js';
+import { readRetryBudget } from './retry-budget-flag.js';
 import type { ServiceEnv } from './service-env.js';
+
+/** The value of `--flag V` or `--flag=V` among `check`'s words, else of its INVOICING_MCP_ variable. */
+function flagOrEnv(argv: readonly string[], env: Record<string, string | undefined>, flag: string): string | undefined {
+  const at = argv.findIndex((a) => a === `--${flag}` || a.startsWith(`--${flag}=`));
+  const given = at < 0 ? undefined : argv[at]?.includes('=') ? argv[at]?.split('=')[1] : argv[at + 1];
+  const variable = env[`INVOICING_MCP_${flag.toUpperCase().replace(/-/g, '_')}`]?.trim();
+  return given ?? (variable === '' ? undefined : variable);
+}
 
 /** `--mirror off` (or INVOICING_MCP_MIRROR=off) turns the mirror off, and with it the answer tools. */
 export function mirrorOff(argv: readonly string[], env: Record<string, string | undefined>): boolean {
-  const at = argv.findIndex((a) => a === '--mirror' || a.startsWith('--mirror='));
-  const flag = at < 0 ? undefined : argv[at]?.includes('=') ? argv[at]?.split('=')[1] : argv[at + 1];
-  return (flag ?? env.INVOICING_MCP_MIRROR ?? '').trim() === 'off';
+  return (flagOrEnv(argv, env, 'mirror') ?? '').trim() === 'off';
 }
 
 export async function runCheck(env: ServiceEnv, argv: readonly string[] = []): Promise<string> {
   const logger = createLogger({ level: 'warn' });
-  const connection = await connect(env, async () => logger);
+  const retryBudgetMs = readRetryBudget((flag) => flagOrEnv(argv, env, flag));
+  const connection = await connect(env, async () => logger, retryBudgetMs === null ? {} : { retryBudgetMs });
   try {
     const session = await connection.api.session();
     const ping = await connection.api.ping();

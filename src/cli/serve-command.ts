@@ -43,7 +43,10 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   const notices = createNoticeBoard();
   const logs = deferredLogger({ level: options.logLevel, notices });
   const logger = logs.sink;
-  const connection = await connect(env, logs.load, { maxConcurrent: options.maxConcurrency });
+  const connection = await connect(env, logs.load, {
+    maxConcurrent: options.maxConcurrency,
+    ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }),
+  });
   const bus = createEventBus({ invalidate: (kind, id) => connection.api.invalidate(kind, id) });
   const events = planEventSources(options, connection, bus, logs.load);
   const mirror = planBooksMirror(options.mirror, connection, bus, logs.load);

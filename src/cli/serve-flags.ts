@@ -6,6 +6,7 @@ import { isLoopbackHost } from '../api/url.js';
 import type { HttpLimits } from '../http/limits.js';
 import { type LogLevel, logLevelProblem, toLogLevel } from '../log/levels.js';
 import { HTTP_LIMIT_FLAGS, HTTP_LIMITS_USAGE, readHttpLimits } from './http-limit-flags.js';
+import { RETRY_BUDGET_FLAG, RETRY_BUDGET_USAGE, readRetryBudget } from './retry-budget-flag.js';
 import { ConfigError } from './service-env.js';
 
 export interface ServeOptions {
@@ -31,6 +32,8 @@ export interface ServeOptions {
   readonly mirror: string | null;
   /** Service calls in flight at most; null follows the key's budget (the service's stated limit). */
   readonly maxConcurrency: number | null;
+  /** How long one service call keeps retrying (ms); null = the client's default. */
+  readonly retryBudgetMs: number | null;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
@@ -39,6 +42,7 @@ export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST]
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] ...
 ${HTTP_LIMITS_USAGE}
        any of them with [--max-concurrency N]   (service calls in flight; default: as the key's limit allows)
+       any of them with ${RETRY_BUDGET_USAGE}
 Each flag also reads INVOICING_MCP_<FLAG> (e.g. INVOICING_MCP_READ_ONLY=1, INVOICING_MCP_HTTP_TOKEN=...).
 Toolsets: ${TOOLSETS.filter((t) => t !== 'connection').join(', ')}.`;
 
@@ -141,6 +145,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       ...HTTP_LIMIT_FLAGS,
       mirror: { type: 'string' },
       'max-concurrency': { type: 'string' },
+      ...RETRY_BUDGET_FLAG,
     },
   });
   const host = (flagOrEnv(values, env, 'host') as string | undefined) ?? '127.0.0.1';
@@ -182,5 +187,6 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     ...readHttpLimits((flag) => flagOrEnv(values, env, flag)),
     mirror: (flagOrEnv(values, env, 'mirror') as string | undefined) ?? null,
     maxConcurrency: readMaxConcurrency(values, env),
+    retryBudgetMs: readRetryBudget((flag) => flagOrEnv(values, env, flag)),
   });
 }

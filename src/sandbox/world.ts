@@ -62,21 +62,18 @@ export class World {
     this.callLimiter = new FixedWindowLimiter(options.rateLimit, options.rateWindowSeconds * 1000);
     this.signInLimiter = new FixedWindowLimiter(options.signInLimit, 60_000);
     this.webhooks = new WebhookSender(this.clock, options.webhookBackoffMs);
-    // Live books draw from the shared sequences; the frozen test books are an identical copy. Each
-    // business's books end the day before its own today.
+    // Live books draw from the shared sequences; the frozen test books are an identical copy (a clone: the
+    // same draws on fresh sequences would give the same records, at twice the cost). Each business's books
+    // end the day before its own today.
     const now = this.clock.now();
-    const generate = (profile: BusinessProfile, ids: IdSequences): Books =>
-      new Books(
-        generateBooks(profile, ids, {
-          scale: profile.id === MAIN_BUSINESS.id ? options.scale : 1,
-          seed: options.seed + profile.id,
-          today: localDate(now, profile.timeZone),
-        }),
-      );
-    const lives = [MAIN_BUSINESS, OTHER_BUSINESS].map((profile) => ({ profile, live: generate(profile, this.ids) }));
-    const testIds = newIdSequences();
-    for (const { profile, live } of lives) {
-      this.businesses.set(profile.id, { profile, live, test: generate(profile, testIds), apiAccess: true });
+    for (const profile of [MAIN_BUSINESS, OTHER_BUSINESS]) {
+      const data = generateBooks(profile, this.ids, {
+        scale: profile.id === MAIN_BUSINESS.id ? options.scale : 1,
+        seed: options.seed + profile.id,
+        today: localDate(now, profile.timeZone),
+      });
+      const test = new Books(structuredClone(data));
+      this.businesses.set(profile.id, { profile, live: new Books(data), test, apiAccess: true });
     }
     this.keepTime();
   }

@@ -17,12 +17,29 @@ import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server
 const INTERVAL_SECONDS = 1;
 const LIMIT_MS = INTERVAL_SECONDS * 1000 + 2000;
 
-let sb: TestSandbox;
-let api: ApiClient;
-let ops: BusinessOps;
+/** A sandbox of the scenario's own, so that scenarios run side by side without touching each other's records. */
+interface Books {
+  sb: TestSandbox;
+  ops: BusinessOps;
+  close(): Promise<void>;
+}
+
+async function ownBooks(): Promise<Books> {
+  // A limit of 6,000 a minute lets the mirror read every second within its share.
+  const sb = await startTestSandbox({ rateLimit: 6000, rateWindowSeconds: 60 });
+  const api: ApiClient = makeClient(sb, sb.keys.live, captureLogs('warn'));
+  return {
+    sb,
+    ops: businessOps(sb, api),
+    close: async () => {
+      await api.close();
+      await sb.close();
+    },
+  };
+}
 
 /** A key of its own for each server, so that its calls can be told apart in the sandbox's log. */
-async function serverKey(): Promise<{ key: KeyPair; env: Record<string, string> }> {
+async function serverKey(sb: TestSandbox): Promise<{ key: KeyPair; env: Record<string, string> }> {
   const key = await sb.makeKey('live', ALL_SCOPES);
   const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: key.key_id, SVC_SECRET: key.secret, SVC_POLL_SECONDS: String(INTERVAL_SECONDS) };
   return { key, env };
@@ -34,7 +51,7 @@ const LISTS = ['invoices', 'payments', 'quotes', 'products'].map((kind) => `/api
  * Resolves once the server's mirror has made two incremental rounds: its first full read of the books (no
  * updated_since) is then done, so a change made now is news.
  */
-async function pollerPastBaseline(key: KeyPair): Promise<void> {
+async function pollerPastBaseline(sb: TestSandbox, key: KeyPair): Promise<void> {
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
     const paths = (await sb.requests(key.key_id))
@@ -46,95 +63,99 @@ async function pollerPastBaseline(key: KeyPair): Promise<void> {
   throw new Error('the mirror made no second incremental round of list calls within 10 s');
 }
 
-beforeAll(async () => {
-  // A limit of 6,000 a minute lets the mirror read every second within its share.
-  sb = await startTestSandbox({ rateLimit: 6000, rateWindowSeconds: 60 });
-  api = makeClient(sb, sb.keys.live, captureLogs('warn'));
-  ops = businessOps(sb, api);
-});
-
-afterAll(async () => {
-  await api?.close();
-  await sb?.close();
-});
-
+// Each block has books and a server of its own: the blocks run side by side.
 describe.each([
   ['the v2 client on 2026-07-28', modernWatcher],
   ['the v1 client on 2025-11-25', legacyWatcher],
-] as const)('over stdio, %s', (_name, open) => {
+] as const)('over stdio, %s', { concurrent: true }, (_name, open) => {
+  let books: Books;
   let watcher: Watcher;
-  afterAll(async () => watcher?.close());
+  beforeAll(async () => {
+    books = await ownBooks();
+  });
+  afterAll(async () => {
+    await watcher?.close();
+    await books?.close();
+  });
 
   it(`hears of every change within ${LIMIT_MS} ms, and reads the new state`, async () => {
-    const { key, env } = await serverKey();
+    const { key, env } = await serverKey(books.sb);
     watcher = await open({ stdio: stdioCommand([], env) });
-    await pollerPastBaseline(key);
-    await watchBusinessDay(watcher, ops, LIMIT_MS);
+    await pollerPastBaseline(books.sb, key);
+    await watchBusinessDay(watcher, books.ops, LIMIT_MS);
   });
 });
 
-describe('over HTTP, one server', () => {
+describe('over HTTP, one server', { concurrent: true }, () => {
+  let books: Books;
   let server: HttpServer;
   let secret: string;
   const watchers: Watcher[] = [];
   beforeAll(async () => {
-    const { key, env } = await serverKey();
+    books = await ownBooks();
+    const { key, env } = await serverKey(books.sb);
     secret = key.secret;
     server = await spawnHttpServer([], env);
-    await pollerPastBaseline(key);
+    await pollerPastBaseline(books.sb, key);
   });
   afterAll(async () => {
     for (const w of watchers) await w.close().catch(() => undefined);
     await server?.close();
+    await books?.close();
   });
 
-  it.each([
+  // One after the other: both watch the same books.
+  it.sequential.each([
     ['the v2 client on 2026-07-28', modernWatcher],
     ['the v1 client on 2025-11-25', legacyWatcher],
   ] as const)(`%s hears of every change within ${LIMIT_MS} ms`, async (_name, open) => {
     const w = await open({ http: server.url });
     watchers.push(w);
-    await watchBusinessDay(w, ops, LIMIT_MS);
+    await watchBusinessDay(w, books.ops, LIMIT_MS);
     expect(server.stderr()).not.toContain(secret);
   });
 });
 
-describe('with --mirror off', () => {
+describe('with --mirror off', { concurrent: true }, () => {
   it('keeps no file and still announces every change to subscribers', async () => {
-    const { key, env } = await serverKey();
+    const books = await ownBooks();
+    const { key, env } = await serverKey(books.sb);
     const cache = mkdtempSync(join(tmpdir(), 'mirror-off-'));
     const server = await spawnHttpServer(['--mirror', 'off'], { ...env, XDG_CACHE_HOME: cache });
     try {
-      await pollerPastBaseline(key);
+      await pollerPastBaseline(books.sb, key);
       expect(server.stderr()).toContain('Mirror: off (--mirror off); changes are still read every 1 s for subscriptions.');
       const w = await legacyWatcher({ http: server.url });
-      await watchBusinessDay(w, ops, LIMIT_MS);
+      await watchBusinessDay(w, books.ops, LIMIT_MS);
       await w.close();
       // Only the four lists with events are read (the watcher's reads of records are its own).
-      const lists = (await sb.requests(key.key_id)).map((r) => r.path).filter((p) => p.includes('?'));
+      const lists = (await books.sb.requests(key.key_id)).map((r) => r.path).filter((p) => p.includes('?'));
       expect(lists.length).toBeGreaterThan(8);
       expect(lists.filter((p) => !/^\/api\/v1\/(invoices|payments|quotes|products)\?/.test(p))).toEqual([]);
       expect(readdirSync(cache)).toEqual([]);
     } finally {
       await server.close();
+      await books.close();
     }
   });
 });
 
-describe('with SVC_POLL_SECONDS=0 and no webhook secret', () => {
+describe('with SVC_POLL_SECONDS=0 and no webhook secret', { concurrent: true }, () => {
   it('makes no call of its own and offers no subscriptions', async () => {
-    const { key, env } = await serverKey();
+    const books = await ownBooks();
+    const { key, env } = await serverKey(books.sb);
     const server = await spawnHttpServer([], { ...env, SVC_POLL_SECONDS: '0' });
     try {
       const w = await legacyWatcher({ http: server.url });
       await new Promise((resolve) => setTimeout(resolve, 2500));
-      expect(await sb.requests(key.key_id)).toEqual([]);
+      expect(await books.sb.requests(key.key_id)).toEqual([]);
       expect(w.subscribable).toBe(false);
       await expect(w.subscribe(['invoicing://invoices/1'])).rejects.toThrow();
       await w.close();
       expect(server.stderr()).toContain('resource subscriptions are not offered');
     } finally {
       await server.close();
+      await books.close();
     }
   });
 });

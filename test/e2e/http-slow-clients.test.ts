@@ -61,6 +61,8 @@ function openSlow(kind: Kind): Promise<Slow> {
       resolve(slow);
     });
     slow.socket.once('connect', () => {
+      // The server's timeouts run from the connection it accepted, not from our call to connect().
+      slow.openedAt = Date.now();
       slow.socket.write(opening(kind));
       resolve(slow);
     });

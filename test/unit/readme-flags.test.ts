@@ -32,6 +32,7 @@ const SAMPLE: Record<string, string> = {
   'max-sessions': '50',
   mirror: '/tmp/books.db',
   'max-concurrency': '16',
+  'retry-budget': '5',
 };
 
 describe("the README's flags", () => {
