@@ -1,5 +1,5 @@
-// A newcomer's path: start the built CLI's sandbox, copy the keys it prints into the README's curl
-// commands, and run them as written.
+// A newcomer's path: start the built CLI's sandbox, copy the keys it prints into the curl commands of the
+// service contract (the README points there), and run them as written.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -25,8 +25,8 @@ afterAll(() => {
 });
 
 function curlBlock(): string {
-  const readme = readFileSync(`${root}README.md`, 'utf8');
-  const section = readme.slice(readme.indexOf('### Try it with curl'));
+  const doc = readFileSync(`${root}docs/service-contract.md`, 'utf8');
+  const section = doc.slice(doc.indexOf('## Try it with curl'));
   const start = section.indexOf('```sh\n') + 6;
   return section.slice(start, section.indexOf('```', start));
 }

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parseServeOptions, SERVE_USAGE } from '../../src/cli/serve-flags.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const flagTable = readme.slice(readme.indexOf('### Flags'), readme.indexOf('### `invoicing-mcp check`'));
+const flagsAt = readme.indexOf('### Flags');
+const flagTable = readme.slice(flagsAt, readme.indexOf('\n#', flagsAt + 1));
 const rows = new Map(
   [...flagTable.matchAll(/^\| `--([a-z-]+)[^`]*` \| `(INVOICING_MCP_[A-Z_]+)` \|/gm)].map((m) => [m[1] as string, m[2] as string]),
 );
