@@ -1,9 +1,10 @@
 // Writes dist/mcpb/manifest.json: mcpb/manifest.json with the package's version and the tools and prompts
 // of the registries, so a tool or prompt added anywhere is listed in the bundle without editing by hand.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { PROMPTS } from '../dist/prompts/index.js';
+import { loadRegistries } from './registries.mjs';
 
 const root = new URL('../', import.meta.url);
+const { PROMPTS } = await loadRegistries();
 const read = (path) => JSON.parse(readFileSync(new URL(path, root), 'utf8'));
 
 /** The prompt's text with each argument left as the client's `${arguments.name}` placeholder. */

@@ -1,4 +1,4 @@
-// Bundles the built server (dist/src/cli.js) into dist/bin/, and the sandbox as a library into
+// Bundles the server (src/cli.ts, from the TypeScript sources) into dist/bin/, and the sandbox as a library into
 // dist/lib/sandbox.mjs (the package's `invoicing-mcp/sandbox` export, typed by dist/types/sandbox/index.d.ts).
 // The server: our modules, the MCP SDK and zod become a few
 // files, and the tools list is inlined, so a starting server loads 14 modules instead of 138 (module
@@ -47,11 +47,11 @@ const englishOnly = {
 
 await build({
   ...common,
-  entryPoints: { 'invoicing-mcp': 'dist/src/cli.js' },
+  entryPoints: { 'invoicing-mcp': 'src/cli.ts' },
   outdir: 'dist/bin',
   splitting: true,
   define: { BUNDLED_TOOL_MANIFEST: manifest },
   plugins: [englishOnly],
 });
 
-await build({ ...common, entryPoints: { sandbox: 'dist/src/sandbox/index.js' }, outdir: 'dist/lib' });
+await build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: 'dist/lib' });

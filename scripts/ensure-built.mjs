@@ -4,6 +4,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 if (!existsSync(new URL('../dist/bin/invoicing-mcp.mjs', import.meta.url))) {
-  process.stderr.write('invoicing-mcp: building dist/ first (npm run build)\n');
-  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build', '--silent'], { stdio: ['ignore', 2, 2] });
+  process.stderr.write('invoicing-mcp: building dist/ first (npm run build:dist)\n');
+  execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build:dist', '--silent'], { stdio: ['ignore', 2, 2] });
 }

@@ -54,7 +54,7 @@ describe('the npm package', () => {
     expect(
       [...files].filter(
         (f) =>
-          f.startsWith('dist/src/') || f.startsWith('dist/tools/') || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+          f.startsWith('dist/src/') || f.startsWith('dist/tools/') || f.startsWith('dist/build/') || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')),
       ),
     ).toEqual([]);
   });
