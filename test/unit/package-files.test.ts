@@ -54,7 +54,11 @@ describe('the npm package', () => {
     expect(
       [...files].filter(
         (f) =>
-          f.startsWith('dist/src/') || f.startsWith('dist/tools/') || f.startsWith('dist/build/') || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+          f.startsWith('dist/src/') ||
+          f.startsWith('dist/tools/') ||
+          f.startsWith('dist/build/') ||
+          f.endsWith('.map') ||
+          (f.endsWith('.ts') && !f.endsWith('.d.ts')),
       ),
     ).toEqual([]);
   });
