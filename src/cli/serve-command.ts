@@ -65,20 +65,23 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
     return server;
   };
   let stop: () => Promise<void>;
-  let mcpUrl: string | null = null;
   // Counts the server's traffic, so the mirror opens once the first requests are answered.
   let watch: (quiet: WhenQuiet) => void;
   let background: WhenQuiet | null = null;
+  let eventLines: string[];
   if (options.transport === 'http') {
     const { serveHttp } = await import('../mcp/serve-http.js');
     const http = await serveHttp(factory, { ...options, logger, events: events.live ? bus : null, extraRoutes: events.routes });
-    mcpUrl = http.url;
     watch = (quiet) => watchHttp(http.app.server, quiet);
     stderr(banner(options, connection, http.url, env));
+    eventLines = await events.start(http.url);
     stop = () => http.close();
   } else {
     const { LineStdioTransport } = await import('../mcp/stdio-transport.js');
     const { throttledLog } = await import('../log/throttle.js');
+    // The webhook listener listens before the client is answered: a subscription is never acknowledged
+    // while what feeds it is still starting.
+    eventLines = await events.start(null);
     const transport = new LineStdioTransport(throttledLog(logger));
     const report = sdkErrorReporter(logger);
     const instance = reportingFactory(factory, report);
@@ -103,8 +106,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   };
   process.once('SIGINT', () => void shutdown());
   process.once('SIGTERM', () => void shutdown());
-  const lines = await events.start(mcpUrl);
-  stderr([...lines, mirror.line].join('\n'));
+  stderr([...eventLines, mirror.line].join('\n'));
   if (stopping) return;
   background = whenQuiet(
     () =>
