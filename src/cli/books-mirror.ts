@@ -10,6 +10,7 @@ import { type MirrorLocation, mirrorIdentity, resolveMirrorLocation, SANDBOX_IDE
 import type { Mirror } from '../books/mirror.js';
 import type { Books, MirroredKind, MirrorReader } from '../books/types.js';
 import type { EventBus } from '../events/bus.js';
+import type { Readiness } from '../http/health.js';
 import type { Logger } from '../log/logger.js';
 import type { Connection } from './connect.js';
 import { DEFAULT_POLL_SECONDS } from './service-env.js';
@@ -24,8 +25,13 @@ export interface BooksMirror {
   readonly line: string;
   /** Opens the store and starts the sync; on the embedded sandbox, or off without polling, does nothing. */
   start(): Promise<void>;
+  /** For /readyz: the mirror's state, whether its store answers, and whether this process holds the sync lease. */
+  readiness(): Promise<Readiness>;
   close(): Promise<void>;
 }
+
+/** How long /readyz waits for the store to answer. */
+const STORE_PROBE_MS = 2_000;
 
 const EVENT_KINDS: readonly MirroredKind[] = ['invoices', 'payments', 'quotes', 'products'];
 
@@ -89,6 +95,7 @@ export function planBooksMirror(
   const syncing = !sandbox && pollSeconds > 0;
   let mirror: Mirror | null = null;
   let opening: Promise<Mirror> | null = null;
+  let failed = false;
 
   const open = (): Promise<Mirror> =>
     (opening ??= (async () => {
@@ -112,7 +119,32 @@ export function planBooksMirror(
         ...(off ? { kinds: EVENT_KINDS, lines: false } : {}),
       });
       return mirror;
-    })());
+    })().catch((err: unknown) => {
+      failed = true;
+      throw err;
+    }));
+
+  /** The store answers a small read within the time a health check allows. */
+  async function storeAnswers(m: Mirror): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STORE_PROBE_MS)));
+    try {
+      return await Promise.race([m.store.lastEventSeq().then(() => true), late]);
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function readiness(): Promise<Readiness> {
+    if (off && !syncing) return { ready: true, detail: { mirror: { state: 'off' } } };
+    // The server serves without a mirror that could not be opened: tools read the service directly.
+    if (!mirror) return { ready: true, detail: { mirror: { state: failed ? 'unavailable' : opening ? 'opening' : 'not opened' } } };
+    const reachable = await storeAnswers(mirror);
+    const state = { state: 'open', store: reachable ? 'reachable' : 'unreachable', syncLease: mirror.stats().holder };
+    return { ready: reachable, detail: { mirror: state } };
+  }
 
   function bannerLine(): string {
     if (off && !syncing) return 'Mirror: off (--mirror off); no background calls.';
@@ -143,6 +175,7 @@ export function planBooksMirror(
     location,
     line: bannerLine(),
     start,
+    readiness,
     async close() {
       await opening?.catch(() => undefined);
       if (!mirror) return;

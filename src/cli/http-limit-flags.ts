@@ -1,7 +1,13 @@
 // The HTTP listeners' limits as flags (and INVOICING_MCP_* variables): timeouts in seconds, caps as counts.
 // Defaults suit a slow mobile client; tests pass short ones.
 
-import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../http/limits.js';
+import {
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  DEFAULT_HTTP_LIMITS,
+  DEFAULT_SESSION_LIMITS,
+  type HttpLimits,
+  type SessionLimits,
+} from '../http/limits.js';
 import { ConfigError } from './service-env.js';
 
 export const HTTP_LIMIT_FLAGS = {
@@ -10,12 +16,18 @@ export const HTTP_LIMIT_FLAGS = {
   'idle-timeout': { type: 'string' },
   'max-connections': { type: 'string' },
   'max-sessions': { type: 'string' },
+  'max-sessions-per-client': { type: 'string' },
+  'max-streams-per-client': { type: 'string' },
+  'session-idle-timeout': { type: 'string' },
+  'stream-lifetime': { type: 'string' },
+  'drain-timeout': { type: 'string' },
 } as const;
 
 export const DEFAULT_MAX_SESSIONS = 1000;
 
-export const HTTP_LIMITS_USAGE =
-  '       HTTP limits: [--headers-timeout S] [--request-timeout S] [--idle-timeout S] [--max-connections N] [--max-sessions N]';
+export const HTTP_LIMITS_USAGE = `       HTTP limits: [--headers-timeout S] [--request-timeout S] [--idle-timeout S] [--max-connections N] [--max-sessions N]
+                    [--max-sessions-per-client N] [--max-streams-per-client N] [--session-idle-timeout S] [--stream-lifetime S]
+                    [--drain-timeout S]`;
 
 type Read = (flag: string) => string | boolean | undefined;
 
@@ -36,7 +48,14 @@ const ms = (read: Read, flag: string, fallback: number): number => {
   return seconds === null ? fallback : Math.round(seconds * 1000);
 };
 
-export function readHttpLimits(read: Read): { limits: HttpLimits; maxSessions: number } {
+export interface HttpLimitOptions {
+  limits: HttpLimits;
+  maxSessions: number;
+  sessionLimits: SessionLimits;
+  drainTimeoutMs: number;
+}
+
+export function readHttpLimits(read: Read): HttpLimitOptions {
   const d = DEFAULT_HTTP_LIMITS;
   const limits: HttpLimits = {
     headersTimeoutMs: ms(read, 'headers-timeout', d.headersTimeoutMs),
@@ -47,5 +66,17 @@ export function readHttpLimits(read: Read): { limits: HttpLimits; maxSessions: n
   if (limits.requestTimeoutMs < limits.headersTimeoutMs) {
     throw new ConfigError('--request-timeout', '--request-timeout must be at least --headers-timeout (the request includes its headers)');
   }
-  return { limits, maxSessions: positive(read, 'max-sessions', true) ?? DEFAULT_MAX_SESSIONS };
+  const s = DEFAULT_SESSION_LIMITS;
+  const sessionLimits: SessionLimits = {
+    maxSessionsPerClient: positive(read, 'max-sessions-per-client', true) ?? s.maxSessionsPerClient,
+    maxStreamsPerClient: positive(read, 'max-streams-per-client', true) ?? s.maxStreamsPerClient,
+    sessionIdleMs: ms(read, 'session-idle-timeout', s.sessionIdleMs),
+    streamLifetimeMs: ms(read, 'stream-lifetime', s.streamLifetimeMs),
+  };
+  return {
+    limits,
+    maxSessions: positive(read, 'max-sessions', true) ?? DEFAULT_MAX_SESSIONS,
+    sessionLimits,
+    drainTimeoutMs: ms(read, 'drain-timeout', DEFAULT_DRAIN_TIMEOUT_MS),
+  };
 }

@@ -65,16 +65,25 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
     return server;
   };
   let stop: () => Promise<void>;
+  // HTTP: new requests get 503 while the calls in flight finish and open streams end with a retry hint.
+  let drain = async (): Promise<void> => undefined;
   // Counts the server's traffic, so the mirror opens once the first requests are answered.
   let watch: (quiet: WhenQuiet) => void;
   let background: WhenQuiet | null = null;
   let eventLines: string[];
   if (options.transport === 'http') {
     const { serveHttp } = await import('../mcp/serve-http.js');
-    const http = await serveHttp(factory, { ...options, logger, events: events.live ? bus : null, extraRoutes: events.routes });
+    const http = await serveHttp(factory, {
+      ...options,
+      logger,
+      events: events.live ? bus : null,
+      extraRoutes: events.routes,
+      readiness: () => mirror.readiness(),
+    });
     watch = (quiet) => watchHttp(http.app.server, quiet);
     stderr(banner(options, connection, http.url, env));
     eventLines = await events.start(http.url);
+    drain = () => http.drain(options.drainTimeoutMs);
     stop = () => http.close();
   } else {
     const { LineStdioTransport } = await import('../mcp/stdio-transport.js');
@@ -98,6 +107,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
     if (stopping) return;
     stopping = true;
     background?.cancel();
+    await drain().catch(() => undefined);
     await events.close();
     await mirror.close().catch(() => undefined);
     await stop().catch(() => undefined);

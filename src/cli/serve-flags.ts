@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { TOOLSETS, type Toolset } from '../../tools/define.js';
 import { isLoopbackHost } from '../api/url.js';
-import type { HttpLimits } from '../http/limits.js';
+import type { HttpLimits, SessionLimits } from '../http/limits.js';
 import { type LogLevel, logLevelProblem, toLogLevel } from '../log/levels.js';
 import { HTTP_LIMIT_FLAGS, HTTP_LIMITS_USAGE, readHttpLimits } from './http-limit-flags.js';
 import { RETRY_BUDGET_FLAG, RETRY_BUDGET_USAGE, readRetryBudget } from './retry-budget-flag.js';
@@ -28,6 +28,10 @@ export interface ServeOptions {
   readonly limits: HttpLimits;
   /** 2025-era HTTP sessions open at most. */
   readonly maxSessions: number;
+  /** Per-client shares of sessions and streams, the session idle timeout, the stream lifetime. */
+  readonly sessionLimits: SessionLimits;
+  /** How long SIGTERM waits for the HTTP calls in flight (ms). */
+  readonly drainTimeoutMs: number;
   /** The books mirror: a file path, `memory` or `off`; null = the default (see src/books/location.ts). */
   readonly mirror: string | null;
   /** Service calls in flight at most; null follows the key's budget (the service's stated limit). */

@@ -6,6 +6,7 @@
 // against --allowed-hosts when given, and every Origin not in --allowed-origins is refused.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackHost } from '../api/url.js';
+import { rpcError, SERVER_REFUSAL } from './json-rpc-errors.js';
 
 export interface HostGuardOptions {
   /** The address the server binds to. */
@@ -84,6 +85,6 @@ export function hostGuardHook(options: HostGuardOptions) {
   const guard = hostGuard(options);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const problem = guard.problem({ host: request.headers.host, origin: request.headers.origin });
-    if (problem !== null) await reply.code(403).send({ jsonrpc: '2.0', error: { code: -32000, message: problem }, id: null });
+    if (problem !== null) await reply.code(403).send(rpcError(SERVER_REFUSAL, problem));
   };
 }

@@ -1,6 +1,7 @@
 // Request bodies as JSON, with a bound on nesting: no tool takes arguments more than a few levels deep,
 // and a body nested thousands deep would only exhaust the stack of whatever walks it next. Parsed by
-// fastify's own parser (which guards against prototype poisoning), then measured without recursion.
+// fastify's own parser (which guards against prototype poisoning), then measured without recursion. An empty
+// body is no body (a DELETE that names its Content-Type anyway), left for the route to judge.
 import type { FastifyInstance } from 'fastify';
 
 export const MAX_JSON_DEPTH = 64;
@@ -32,6 +33,7 @@ export function boundedJsonParser(app: FastifyInstance, report: (err: Error) => 
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined);
     parse(request, body as string, (err, value) => {
       if (err) return done(err, undefined);
       if (!nestedDeeperThan(value, MAX_JSON_DEPTH)) return done(null, value);

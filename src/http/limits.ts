@@ -28,6 +28,28 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   maxConnections: 512,
 };
 
+/** What one client may hold of 2025-era sessions and notification streams, and for how long. */
+export interface SessionLimits {
+  /** Sessions one client address may hold. */
+  maxSessionsPerClient: number;
+  /** Open notification streams (GET streams and subscriptions/listen) one client address may hold. */
+  maxStreamsPerClient: number;
+  /** A session with no request in flight and no open stream ends after this long. */
+  sessionIdleMs: number;
+  /** A notification stream ends after this long, with a retry hint. */
+  streamLifetimeMs: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = {
+  maxSessionsPerClient: 500,
+  maxStreamsPerClient: 128,
+  sessionIdleMs: 60_000,
+  streamLifetimeMs: 600_000,
+};
+
+/** How long a stopping server waits for the calls in flight. */
+export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
+
 /** A request body larger than this gets 413. */
 export const MCP_BODY_LIMIT = 1024 * 1024;
 

@@ -1,40 +1,58 @@
 // 2025-era HTTP clients that open with `initialize` get a session: one server instance and transport that
-// live until the client ends them (DELETE), they sit idle too long, or the server stops. A session is
-// what lets resources/subscribe reach the client over its GET stream; while that stream is open the
-// session is not idle, however long the books stay quiet. Past the cap, the least recently used session
-// that has no open stream and has been quiet a while makes room; when none has, the new `initialize` is
-// refused with 503 and Retry-After, and no session in use is ever closed. Everything else (2026-07-28
-// traffic, and 2025-era requests without a session) is served per request by createMcpHandler.
+// live until the client ends them (DELETE), they sit idle too long, or the server stops. A session is in
+// use while a request of it is being answered or its GET stream is open (the client listening for its
+// subscriptions, however quiet the books are); one with neither for the idle timeout ends, since the
+// SDK's client leaves without DELETE. A new `initialize` first clears sessions past their idle timeout, and
+// is refused with 503 and Retry-After only when the cap is full of sessions in use or quiet for less than
+// that; one client address may hold only its share of sessions and of GET streams (429 past it), and a GET
+// stream ends after its lifetime with a retry hint, so that no client holds a place forever. Everything
+// else (2026-07-28 traffic, and 2025-era requests without a session) is served per request by createMcpHandler.
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
+import { SERVER_REFUSAL, sendRpcError } from '../http/json-rpc-errors.js';
+import { clientOf, PerClient } from '../http/per-client.js';
 import type { ServerFactory } from './server.js';
 import { NodeSessionTransport } from './session-transport.js';
 
 export interface LegacySessionOptions {
   maxSessions: number;
+  /** Sessions one client address may hold (every session when unset). */
+  maxSessionsPerClient?: number;
+  /** A session with no request in flight and no open stream ends after this long. */
   idleMs: number;
-  /** A session seen within this long is in use: it is never closed to make room. */
-  recentMs: number;
+  /** Open streams per client address, shared with the 2026-07-28 subscription streams; none held if unset. */
+  streams?: PerClient;
+  /** A GET stream ends after this long with a retry hint; unset = as long as the client keeps it. */
+  streamLifetimeMs?: number;
+  /** How long a client is told to wait before it opens a stream again (ms). */
+  retryMs?: number;
   /** How long a stream may stay quiet before it gets a keep-alive comment (15 s). */
   keepAliveMs?: number;
+  /** Our clock (ms). */
+  now?: () => number;
 }
 
 interface Session {
   transport: NodeSessionTransport;
+  client: string;
   lastSeen: number;
   /** GET streams open now (the client listening for notifications). */
   openStreams: number;
+  /** Requests being answered now. */
+  inFlight: number;
 }
 
-const jsonRpcError = (res: ServerResponse, status: number, code: number, message: string): void => {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-};
+const inUse = (s: Session): boolean => s.openStreams > 0 || s.inFlight > 0;
+const seconds = (ms: number): string => String(Math.max(1, Math.ceil(ms / 1000)));
 
 export class LegacySessions {
   private readonly sessions = new Map<string, Session>();
   private readonly sweeper: NodeJS.Timeout;
+  private readonly now: () => number;
+  private readonly perClient: PerClient;
+  private lastSweep = -Infinity;
   /** Sessions being opened now (an initialize not yet answered), counted against the cap. */
   private opening = 0;
 
@@ -42,6 +60,8 @@ export class LegacySessions {
     private readonly factory: ServerFactory,
     private readonly options: LegacySessionOptions,
   ) {
+    this.now = options.now ?? Date.now;
+    this.perClient = new PerClient(options.maxSessionsPerClient ?? options.maxSessions);
     this.sweeper = setInterval(() => this.sweep(), Math.min(options.idleMs, 60_000));
     this.sweeper.unref();
   }
@@ -54,37 +74,43 @@ export class LegacySessions {
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    // Between the sweeper's rounds too: a flood of initialize calls finds the room idle sessions left.
+    if (this.now() - this.lastSweep >= Math.min(1_000, this.options.idleMs)) this.sweep();
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = this.sessions.get(id);
-      if (!session) return jsonRpcError(res, 404, -32001, 'Session not found: it ended or the server restarted. Initialize again.');
-      session.lastSeen = Date.now();
-      if (req.method === 'GET') {
-        session.openStreams++;
-        res.once('close', () => {
-          session.openStreams--;
-          session.lastSeen = Date.now();
-        });
-      }
-      return session.transport.handleRequest(req, res, body);
+      if (!session) return sendRpcError(res, 404, -32001, 'Session not found: it ended or the server restarted. Initialize again.');
+      return this.serve(session, req, res, body);
     }
-    if (this.sessions.size + this.opening >= this.options.maxSessions && !this.makeRoom()) {
-      res.setHeader('retry-after', String(this.retryAfterSeconds()));
-      return jsonRpcError(
+    const client = clientOf(req);
+    if (this.sessions.size + this.opening >= this.options.maxSessions) {
+      return sendRpcError(
         res,
         503,
-        -32000,
+        SERVER_REFUSAL,
         `This server already holds ${this.options.maxSessions} sessions in use: try again later, or end sessions you no longer need.`,
+        { 'retry-after': seconds(this.untilRoom(() => true)) },
+      );
+    }
+    if (!this.perClient.take(client)) {
+      return sendRpcError(
+        res,
+        429,
+        SERVER_REFUSAL,
+        `This client already holds ${this.perClient.max} sessions: end the ones it no longer needs (DELETE), or try again later.`,
+        { 'retry-after': seconds(this.untilRoom((s) => s.client === client)) },
       );
     }
     const transport: NodeSessionTransport = new NodeSessionTransport({
       newSessionId: () => randomUUID(),
-      onSessionInitialized: (sid) => void this.sessions.set(sid, { transport, lastSeen: Date.now(), openStreams: 0 }),
-      onSessionClosed: (sid) => void this.sessions.delete(sid),
+      onSessionInitialized: (sid) => void this.sessions.set(sid, { transport, client, lastSeen: this.now(), openStreams: 0, inFlight: 0 }),
+      onSessionClosed: (sid) => this.forget(sid),
       keepAliveMs: this.options.keepAliveMs,
+      streamLifetimeMs: this.options.streamLifetimeMs,
+      retryMs: this.options.retryMs,
     });
     transport.onclose = () => {
-      if (transport.sessionId) this.sessions.delete(transport.sessionId);
+      if (transport.sessionId) this.forget(transport.sessionId);
     };
     this.opening++;
     try {
@@ -92,11 +118,18 @@ export class LegacySessions {
       await transport.handleRequest(req, res, body);
     } finally {
       this.opening--;
+      // The client's place was taken above; an initialize refused opened no session to hold it.
+      if (transport.sessionId === undefined) this.perClient.give(client);
     }
   }
 
   get size(): number {
     return this.sessions.size;
+  }
+
+  /** Ends every open GET stream with a retry hint (the server is stopping). */
+  endStreams(): void {
+    for (const session of this.sessions.values()) session.transport.endStream();
   }
 
   async close(): Promise<void> {
@@ -106,35 +139,60 @@ export class LegacySessions {
     await Promise.allSettled(all.map((s) => s.transport.close()));
   }
 
+  private serve(session: Session, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const seen = (): void => void (session.lastSeen = this.now());
+    seen();
+    if (req.method === 'POST') {
+      session.inFlight++;
+      res.once('close', () => {
+        session.inFlight--;
+        seen();
+      });
+    }
+    if (req.method === 'GET' && !session.transport.streaming) {
+      const streams = this.options.streams;
+      const client = clientOf(req);
+      if (streams && !streams.take(client)) {
+        return Promise.resolve(
+          sendRpcError(res, 429, SERVER_REFUSAL, `This client already holds ${streams.max} open streams: close some, or try again later.`, {
+            'retry-after': seconds(this.options.retryMs ?? 1_000),
+          }),
+        );
+      }
+      session.openStreams++;
+      res.once('close', () => {
+        session.openStreams--;
+        streams?.give(client);
+        seen();
+      });
+    }
+    return session.transport.handleRequest(req, res, body);
+  }
+
+  private forget(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    this.perClient.give(session.client);
+  }
+
+  /** Closes every session past its idle timeout. */
   private sweep(): void {
-    const cutoff = Date.now() - this.options.idleMs;
+    const now = this.now();
+    this.lastSweep = now;
+    const cutoff = now - this.options.idleMs;
     for (const [id, session] of this.sessions) {
-      if (session.openStreams === 0 && session.lastSeen < cutoff) {
-        this.sessions.delete(id);
+      if (!inUse(session) && session.lastSeen <= cutoff) {
+        this.forget(id);
         void session.transport.close().catch(() => undefined);
       }
     }
   }
 
-  /** Closes the least recently seen session not in use; false when every session is in use. */
-  private makeRoom(): boolean {
-    const cutoff = Date.now() - this.options.recentMs;
-    let oldest: [string, Session] | null = null;
-    for (const entry of this.sessions) {
-      const [, s] = entry;
-      if (s.openStreams === 0 && s.lastSeen < cutoff && (oldest === null || s.lastSeen < oldest[1].lastSeen)) oldest = entry;
-    }
-    if (oldest === null) return false;
-    this.sessions.delete(oldest[0]);
-    void oldest[1].transport.close().catch(() => undefined);
-    return true;
-  }
-
-  /** When the first session not streaming stops counting as in use (a minute when all are streaming). */
-  private retryAfterSeconds(): number {
+  /** Time until the first of these sessions not in use reaches its idle timeout (the timeout when all are in use). */
+  private untilRoom(which: (s: Session) => boolean): number {
     let soonest = Infinity;
-    for (const s of this.sessions.values()) if (s.openStreams === 0) soonest = Math.min(soonest, s.lastSeen + this.options.recentMs);
-    const wait = soonest === Infinity ? 60_000 : soonest - Date.now();
-    return Math.max(1, Math.ceil(wait / 1000));
+    for (const s of this.sessions.values()) if (which(s) && !inUse(s)) soonest = Math.min(soonest, s.lastSeen + this.options.idleMs);
+    return soonest === Infinity ? this.options.idleMs : soonest - this.now();
   }
 }

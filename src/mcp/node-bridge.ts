@@ -7,6 +7,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import { SERVER_REFUSAL } from '../http/json-rpc-errors.js';
+import { clientOf, type PerClient } from '../http/per-client.js';
+import { retryField } from './session-transport.js';
 
 const parsedBodies = new WeakMap<Request, unknown>();
 
@@ -27,8 +30,11 @@ function headersOnlyRequest(req: IncomingMessage, signal: AbortSignal | undefine
   return new Request(`http://${host}${req.url ?? '/'}`, { method: req.method ?? 'POST', headers, ...(signal ? { signal } : {}) });
 }
 
-/** Writes a web Response to Node's response, streaming (SSE) bodies with back-pressure until the client leaves. */
-async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
+/**
+ * Writes a web Response to Node's response, streaming (SSE) bodies with back-pressure until the client
+ * leaves or the stream is ended here, when `farewell()` gives the last words (a retry hint).
+ */
+async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal, farewell = (): string => ''): Promise<void> {
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) headers[name] = value;
   res.writeHead(response.status, headers);
@@ -52,7 +58,7 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
   } finally {
     signal.removeEventListener('abort', onAbort);
     if (signal.aborted) void reader.cancel().catch(() => undefined);
-    res.end();
+    res.end(farewell());
   }
 }
 
@@ -66,32 +72,71 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
  */
 const lastsWhileListened = (body: unknown): boolean => (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
 
-export function nodeHandler(handler: McpHttpHandler): NodeMcpHandler {
+/** What a subscriptions/listen stream may hold: its client's share of streams, and a lifetime. */
+export interface StreamRules {
+  streams?: PerClient | undefined;
+  lifetimeMs?: number | undefined;
+  retryMs: number;
+}
+
+export interface NodeMcpBridge extends NodeMcpHandler {
+  /** Ends every open subscriptions/listen stream with a retry hint (the server is stopping). */
+  endStreams(): void;
+}
+
+const idOf = (body: unknown): string | number | null => {
+  const id = (body as { id?: unknown } | null)?.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+};
+
+export function nodeHandler(handler: McpHttpHandler, rules: StreamRules = { retryMs: 1_000 }): NodeMcpBridge {
   const general = toNodeHandler(handler);
-  return async (req, res, parsedBody) => {
+  const open = new Set<() => void>();
+  const serve = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
     if (parsedBody === undefined || req.method !== 'POST') return general(req, res, parsedBody);
     const abort = new AbortController();
     let finished = false;
     res.once('close', () => {
       if (!finished) abort.abort();
     });
+    const listening = lastsWhileListened(parsedBody);
+    let ended = false;
+    if (listening) {
+      const client = clientOf(req);
+      if (rules.streams && !rules.streams.take(client)) {
+        const message = `This client already holds ${rules.streams.max} open streams: close some, or try again later.`;
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(Math.ceil(rules.retryMs / 1000)) });
+        return void res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: SERVER_REFUSAL, message }, id: idOf(parsedBody) }));
+      }
+      const end = (): void => {
+        ended = true;
+        abort.abort();
+      };
+      const lifetime = rules.lifetimeMs === undefined ? undefined : setTimeout(end, rules.lifetimeMs).unref();
+      open.add(end);
+      res.once('close', () => {
+        clearTimeout(lifetime);
+        open.delete(end);
+        rules.streams?.give(client);
+      });
+    }
     let response: Response;
     try {
-      const request = headersOnlyRequest(req, lastsWhileListened(parsedBody) ? abort.signal : undefined);
+      const request = headersOnlyRequest(req, listening ? abort.signal : undefined);
       parsedBodies.set(request, parsedBody);
       response = await handler.fetch(request, { parsedBody });
     } catch {
-      const id = (parsedBody as { id?: unknown } | null)?.id;
       response = Response.json(
-        {
-          jsonrpc: '2.0',
-          error: { code: -32603, message: 'Internal error' },
-          id: typeof id === 'string' || typeof id === 'number' ? id : null,
-        },
+        { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: idOf(parsedBody) },
         { status: 500 },
       );
     }
-    await writeResponse(response, res, abort.signal);
+    await writeResponse(response, res, abort.signal, () => (ended ? retryField(rules.retryMs) : ''));
     finished = true;
   };
+  return Object.assign(serve, {
+    endStreams: () => {
+      for (const end of [...open]) end();
+    },
+  });
 }

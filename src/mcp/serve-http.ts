@@ -3,15 +3,20 @@
 // 2025-era clients statelessly too unless they open with `initialize`, which gives them a session (see
 // legacy-sessions.ts). Bound to 127.0.0.1 by default with Host and Origin checks (host-guard.ts); a bearer
 // token when one is set (required beyond loopback), checked before any body is read. Every connection is
-// held to the limits of http-limits.ts.
+// held to the limits of http/limits.ts; refusals are JSON-RPC errors (http/json-rpc-errors.ts). /healthz and
+// /readyz answer without the token (http/health.ts), and drain() stops it gently (http/drain.ts).
 
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, isJsonContentType } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EventBus } from '../events/bus.js';
+import { Drain } from '../http/drain.js';
+import { isHealthPath, type ReadinessProbe, registerHealthRoutes } from '../http/health.js';
 import { hostGuardHook } from '../http/host-guard.js';
 import { boundedJsonParser } from '../http/json-body.js';
-import { type HttpLimits, limitedFastify, MCP_BODY_LIMIT } from '../http/limits.js';
+import { PARSE_ERROR, rpcError, rpcErrorHandler } from '../http/json-rpc-errors.js';
+import { DEFAULT_SESSION_LIMITS, type HttpLimits, limitedFastify, MCP_BODY_LIMIT, type SessionLimits } from '../http/limits.js';
+import { PerClient } from '../http/per-client.js';
 import type { LogSink } from '../log/deferred-logger.js';
 import { throttledLog } from '../log/throttle.js';
 import { LegacySessions } from './legacy-sessions.js';
@@ -28,6 +33,10 @@ export interface HttpServeOptions {
   limits: HttpLimits;
   /** Legacy (2025-era) sessions open at most. */
   maxSessions: number;
+  /** Per-client shares, the session idle timeout and the stream lifetime (defaults when unset). */
+  sessionLimits?: SessionLimits | undefined;
+  /** What /readyz reports besides draining; ready when unset. */
+  readiness?: ReadinessProbe | undefined;
   logger: LogSink;
   /** Events to publish to 2026-07-28 subscription streams; null when nothing feeds the bus. */
   events: EventBus | null;
@@ -38,8 +47,17 @@ export interface HttpServeOptions {
 export interface HttpServer {
   url: string;
   app: FastifyInstance;
+  /**
+   * Stops taking requests (503), ends open streams with a retry hint and waits for the calls in flight, at
+   * most `timeoutMs`.
+   */
+  drain(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
+
+/** How long a client whose stream was ended is asked to wait before it opens one again. */
+const STREAM_RETRY_MS = 1_000;
+const READY: ReadinessProbe = async () => ({ ready: true, detail: {} });
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest();
 
@@ -72,25 +90,49 @@ function bearerCheck(token: string) {
   };
 }
 
-const LEGACY_IDLE = { idleMs: 30 * 60_000, recentMs: 5 * 60_000 };
+const isStream = (method: string, body: unknown): boolean =>
+  method === 'GET' || (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
 
 export async function serveHttp(factory: ServerFactory, options: HttpServeOptions): Promise<HttpServer> {
   const report = sdkErrorReporter(options.logger);
+  const limits = options.sessionLimits ?? DEFAULT_SESSION_LIMITS;
   const app = await limitedFastify({ limits: options.limits, bodyLimit: MCP_BODY_LIMIT, log: throttledLog(options.logger) });
-  app.addHook('onRequest', hostGuardHook(options));
+  const drain = new Drain();
+  app.addHook('onRequest', drain.refuseWhileDraining(isHealthPath));
+  const guardHost = hostGuardHook(options);
+  // A load balancer's health checks name the address they reach, whatever --allowed-hosts says.
+  app.addHook('onRequest', async (request, reply) => (isHealthPath(request.url) ? undefined : guardHost(request, reply)));
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (drain.draining) reply.header('connection', 'close');
+    return payload;
+  });
+  app.setErrorHandler(rpcErrorHandler(report));
   boundedJsonParser(app, report);
+  registerHealthRoutes(app, options.readiness ?? READY, () => drain.draining);
   const instance = reportingFactory(factory, report);
   // The token guards /mcp only: the service's webhooks prove themselves with their signature.
   const guard = options.httpToken ? { onRequest: bearerCheck(options.httpToken) } : {};
   const handler = createMcpHandler((ctx) => instance({ era: ctx.era, lifetime: 'request', message: parsedBodyOf(ctx.requestInfo) }), {
     onerror: report,
   });
-  const node = nodeHandler(handler);
-  const sessions = new LegacySessions(instance, { ...LEGACY_IDLE, maxSessions: options.maxSessions });
+  const streams = new PerClient(limits.maxStreamsPerClient);
+  const node = nodeHandler(handler, { streams, lifetimeMs: limits.streamLifetimeMs, retryMs: STREAM_RETRY_MS });
+  const sessions = new LegacySessions(instance, {
+    maxSessions: options.maxSessions,
+    maxSessionsPerClient: limits.maxSessionsPerClient,
+    idleMs: limits.sessionIdleMs,
+    streams,
+    streamLifetimeMs: limits.streamLifetimeMs,
+    retryMs: STREAM_RETRY_MS,
+  });
   const unlisten = options.events?.listen((_event, uris) => {
     for (const uri of uris) handler.notify.resourceUpdated(uri);
   });
   app.all('/mcp', guard, async (request, reply) => {
+    if (request.method === 'POST' && request.body === undefined && isJsonContentType(request.headers['content-type'] ?? null)) {
+      return reply.code(400).send(rpcError(PARSE_ERROR, 'Parse error: the body is empty'));
+    }
+    if (!isStream(request.method, request.body)) drain.track(reply.raw);
     if (!sessions.claims(request.headers, request.method, request.body)) return node(request.raw, reply.raw, request.body);
     reply.hijack();
     await sessions.handle(request.raw, reply.raw, request.body);
@@ -103,6 +145,12 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
   return {
     url: `http://${hostPart}:${port}/mcp`,
     app,
+    drain: async (timeoutMs) => {
+      const settled = drain.drain(timeoutMs);
+      sessions.endStreams();
+      node.endStreams();
+      await settled;
+    },
     close: async () => {
       unlisten?.();
       await sessions.close();

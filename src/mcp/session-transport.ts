@@ -19,6 +19,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { sendRpcError } from '../http/json-rpc-errors.js';
 
 const MAX_BATCH_SIZE = 100;
 
@@ -28,7 +29,14 @@ export interface SessionTransportOptions {
   onSessionClosed: (sessionId: string) => void;
   /** A stream quiet this long gets a comment, so that proxies do not close it (15 s). */
   keepAliveMs?: number | undefined;
+  /** The GET stream ends after this long, telling the client to come back after `retryMs`; none if unset. */
+  streamLifetimeMs?: number | undefined;
+  retryMs?: number | undefined;
 }
+
+/** The SSE field that tells a client how long to wait before it opens a stream again. */
+export const retryField = (ms: number): string => `retry: ${Math.round(ms)}\n\n`;
+const DEFAULT_RETRY_MS = 1_000;
 
 /** An SSE stream: the session's GET stream, or one POST's answer. */
 interface Stream {
@@ -57,11 +65,7 @@ const sseHeaders = (sessionId: string | undefined): Headers => ({
 
 const event = (message: JSONRPCMessage): string => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
 
-function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Headers = {}): void {
-  res
-    .writeHead(status, { 'content-type': 'application/json', ...headers })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
+const jsonError = sendRpcError;
 
 /** Parsed messages only: parseJSONRPCMessage has held each to one of the four JSON-RPC shapes. */
 const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: RequestId; method: string } => 'method' in m && 'id' in m;
@@ -81,6 +85,7 @@ export class NodeSessionTransport implements Transport {
   private standalone: Stream | null = null;
   private readonly exchanges = new Map<RequestId, Exchange>();
   private keepAlive: NodeJS.Timeout | undefined;
+  private lifetime: NodeJS.Timeout | undefined;
   private readonly keepAliveMs: number;
 
   constructor(private readonly options: SessionTransportOptions) {
@@ -133,10 +138,26 @@ export class NodeSessionTransport implements Transport {
     this.write(exchange, event(message), exchange.waiting.size === 0);
   }
 
+  /** Whether the session's GET stream is open. */
+  get streaming(): boolean {
+    return this.standalone !== null;
+  }
+
+  /** Ends the GET stream with a retry hint, so that the client opens it again (here or elsewhere). */
+  endStream(): void {
+    const stream = this.standalone;
+    if (!stream) return;
+    this.standalone = null;
+    clearTimeout(this.lifetime);
+    if (!stream.gone) stream.res.end(retryField(this.options.retryMs ?? DEFAULT_RETRY_MS));
+    stream.gone = true;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.keepAlive);
+    clearTimeout(this.lifetime);
     const open = new Set<ServerResponse>([...this.exchanges.values()].map((e) => e.res));
     if (this.standalone) open.add(this.standalone.res);
     this.exchanges.clear();
@@ -204,9 +225,16 @@ export class NodeSessionTransport implements Transport {
     this.standalone = stream;
     res.writeHead(200, sseHeaders(this.sessionId));
     res.flushHeaders();
+    const lifetime = this.options.streamLifetimeMs;
+    if (lifetime !== undefined) {
+      this.lifetime = setTimeout(() => this.standalone === stream && this.endStream(), lifetime);
+      this.lifetime.unref();
+    }
     res.once('close', () => {
       stream.gone = true;
-      if (this.standalone === stream) this.standalone = null;
+      if (this.standalone !== stream) return;
+      this.standalone = null;
+      clearTimeout(this.lifetime);
     });
   }
 

@@ -1,6 +1,7 @@
 // Contract: the sessions 2025-era HTTP clients get when they open with `initialize`. A session whose client
 // keeps its GET stream open (listening for its subscriptions) outlives the idle limit however quiet the
-// books are; one with no stream and no request is closed after it, and its id is then refused with 404.
+// books are; one with no stream and no request is closed after it, and its id is then refused with 404. The
+// idle limit runs on an injected clock.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -9,7 +10,8 @@ import type { EventBus } from '../../src/events/bus.js';
 import type { LegacySessions } from '../../src/mcp/legacy-sessions.js';
 import { type LegacySessionsServer, startLegacySessionsServer } from './legacy-sessions-server.js';
 
-const IDLE_MS = 300;
+const IDLE_MS = 60_000;
+let clock = 1_000_000;
 
 let server: LegacySessionsServer;
 let bus: EventBus;
@@ -17,7 +19,7 @@ let sessions: LegacySessions;
 let url: string;
 
 beforeAll(async () => {
-  server = await startLegacySessionsServer({ maxSessions: 10, idleMs: IDLE_MS, recentMs: IDLE_MS });
+  server = await startLegacySessionsServer({ maxSessions: 10, idleMs: IDLE_MS, now: () => clock });
   ({ bus, sessions, url } = server);
 });
 
@@ -27,6 +29,14 @@ afterAll(async () => {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Moves the clock on, then sends a request of no session, which has the server look for idle sessions. */
+async function passTime(ms: number): Promise<void> {
+  clock += ms;
+  const res = await fetch(url, { method: 'POST', headers: { 'mcp-session-id': 'none', 'content-type': 'application/json' }, body: '{}' });
+  expect(res.status).toBe(404);
+  await res.body?.cancel();
+}
+
 it('a client listening on its GET stream stays past the idle limit and still hears its subscription', async () => {
   const client = new Client({ name: 'listener', version: '1.0.0' });
   const heard: string[] = [];
@@ -34,7 +44,7 @@ it('a client listening on its GET stream stays past the idle limit and still hea
   const transport = new StreamableHTTPClientTransport(new URL(url));
   await client.connect(transport);
   await client.subscribeResource({ uri: 'invoicing://invoices/1' });
-  await sleep(IDLE_MS * 4);
+  await passTime(IDLE_MS * 4);
   expect(sessions.size).toBe(1);
   bus.publish({
     id: 'evt_idle_test',
@@ -68,7 +78,7 @@ it('a session with no stream and no request is closed after the idle limit; its 
   const sessionId = init.headers.get('mcp-session-id');
   expect(sessionId).toBeTruthy();
   expect(sessions.size).toBe(1);
-  await sleep(IDLE_MS * 4);
+  await passTime(IDLE_MS * 4);
   expect(sessions.size).toBe(0);
   const late = await fetch(url, {
     method: 'POST',

@@ -1,28 +1,35 @@
-// Contract: the cap on 2025-era sessions makes room only by closing a session nobody is using (no open
-// stream, no request for a while), least recently used first; when every session is in use, a new
-// `initialize` gets 503 with Retry-After and nothing is closed.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+// Contract: what 2025-era sessions and their GET streams may hold. A session with no request in flight and no
+// open stream ends after the idle timeout (the SDK's client leaves without DELETE), so a new `initialize`
+// is refused with 503 and Retry-After only while the cap is full of sessions in use or quiet for less than
+// that. One client address holds at most its share of sessions and of streams (429 past it), whatever
+// the others do; and a GET stream ends after its lifetime with a retry hint. The idle timeout runs on an
+// injected clock.
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PerClient } from '../../src/http/per-client.js';
 import { type LegacySessionsServer, startLegacySessionsServer } from './legacy-sessions-server.js';
 
-// Long enough that the calls before the refusal fit in it on a loaded machine.
-const RECENT_MS = 3_000;
+const IDLE_MS = 60_000;
+const VERSION = '2025-11-25';
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+/** A second client: the same machine, another loopback address. */
+const other = new Agent({ localAddress: '127.0.0.2' });
 
+let clock = 1_000_000;
 let server: LegacySessionsServer;
-let url: string;
-
-beforeAll(async () => {
-  server = await startLegacySessionsServer({ maxSessions: 3, idleMs: 60_000, recentMs: RECENT_MS });
-  url = server.url;
-});
 
 afterAll(async () => {
-  await server?.close();
+  await other.close();
 });
 
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+interface Opened {
+  status: number;
+  id: string;
+  retryAfter: string | null;
+  code: number | undefined;
+}
 
-async function initialize(): Promise<{ status: number; id: string | null; retryAfter: string | null }> {
+async function initialize(url: string, via?: Agent): Promise<Opened> {
   const res = await fetch(url, {
     method: 'POST',
     headers: HEADERS,
@@ -30,46 +37,111 @@ async function initialize(): Promise<{ status: number; id: string | null; retryA
       jsonrpc: '2.0',
       id: 1,
       method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cap', version: '1' } },
+      params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'cap', version: '1' } },
     }),
-  });
-  await res.text();
-  return { status: res.status, id: res.headers.get('mcp-session-id'), retryAfter: res.headers.get('retry-after') };
+    ...(via ? { dispatcher: via } : {}),
+  } as RequestInit);
+  const text = await res.text();
+  const code = res.headers.get('content-type')?.includes('application/json') ? JSON.parse(text).error?.code : undefined;
+  return { status: res.status, id: res.headers.get('mcp-session-id') ?? '', retryAfter: res.headers.get('retry-after'), code };
 }
 
-async function ping(id: string): Promise<number> {
+const sessionHeaders = (id: string) => ({ ...HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': VERSION });
+
+async function ping(url: string, id: string): Promise<number> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { ...HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+    headers: sessionHeaders(id),
     body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
   });
   await res.text();
   return res.status;
 }
 
-it('refuses past the cap while every session is in use, then closes only the quiet one to make room', async () => {
-  const [a, b, streaming] = [await initialize(), await initialize(), await initialize()];
-  expect([a.status, b.status, streaming.status]).toEqual([200, 200, 200]);
-  // The third listens on its GET stream: in use however quiet it is.
-  const stream = new AbortController();
-  const listening = await fetch(url, {
-    headers: { accept: 'text/event-stream', 'mcp-session-id': streaming.id as string, 'mcp-protocol-version': '2025-11-25' },
-    signal: stream.signal,
+function listen(url: string, id: string, via?: Agent): Promise<Response> {
+  return fetch(url, {
+    headers: { ...sessionHeaders(id), accept: 'text/event-stream' },
+    ...(via ? { dispatcher: via } : {}),
+  } as RequestInit);
+}
+
+describe('caps and the idle timeout', () => {
+  beforeAll(async () => {
+    server = await startLegacySessionsServer({
+      maxSessions: 4,
+      maxSessionsPerClient: 3,
+      idleMs: IDLE_MS,
+      streams: new PerClient(1),
+      now: () => clock,
+    });
   });
-  expect(listening.status).toBe(200);
+  afterAll(async () => {
+    await server?.close();
+  });
 
-  const refused = await initialize();
-  expect(refused.status).toBe(503);
-  expect(Number(refused.retryAfter)).toBeGreaterThanOrEqual(1);
-  expect(server.sessions.size).toBe(3);
+  it('a client past its share of sessions gets 429; the cap full of sessions in use, 503; idle ones then end and make room', async () => {
+    const { url } = server;
+    const mine = [await initialize(url), await initialize(url), await initialize(url)];
+    expect(mine.map((m) => m.status)).toEqual([200, 200, 200]);
+    const fourth = await initialize(url);
+    expect([fourth.status, fourth.code]).toEqual([429, -32000]);
+    expect(Number(fourth.retryAfter)).toBeGreaterThanOrEqual(1);
+    // The other client still gets in: one client's sessions do not starve it.
+    const theirs = await initialize(url, other);
+    expect(theirs.status).toBe(200);
+    const full = await initialize(url, other);
+    expect([full.status, full.code]).toEqual([503, -32000]);
+    expect(Number(full.retryAfter)).toBe(IDLE_MS / 1000);
 
-  await sleep(RECENT_MS + 100);
-  expect(await ping(b.id as string)).toBe(200);
-  const admitted = await initialize();
-  expect(admitted.status).toBe(200);
-  // `a` was the quiet one; `b` had just been used and the third is streaming.
-  expect(await ping(a.id as string)).toBe(404);
-  expect(await ping(b.id as string)).toBe(200);
-  expect(await ping(streaming.id as string)).toBe(200);
-  stream.abort();
+    // The first listens on its GET stream: in use however long it is quiet.
+    const stream = await listen(url, (mine[0] as Opened).id);
+    expect(stream.status).toBe(200);
+    clock += IDLE_MS / 2;
+    expect(await ping(url, (mine[1] as Opened).id)).toBe(200);
+    clock += IDLE_MS / 2;
+    // The two left without DELETE ended; the one pinged half a timeout ago and the listener stay.
+    expect((await initialize(url, other)).status).toBe(200);
+    expect(await ping(url, (mine[2] as Opened).id)).toBe(404);
+    expect(await ping(url, theirs.id)).toBe(404);
+    expect(await ping(url, (mine[1] as Opened).id)).toBe(200);
+    expect(await ping(url, (mine[0] as Opened).id)).toBe(200);
+    await stream.body?.cancel();
+  });
+
+  it("a client past its share of streams gets 429; another client's stream is taken", async () => {
+    const { url } = server;
+    clock += IDLE_MS * 2;
+    const [a, b] = [await initialize(url), await initialize(url)];
+    const c = await initialize(url, other);
+    const first = await listen(url, a.id);
+    expect(first.status).toBe(200);
+    const second = await listen(url, b.id);
+    expect(second.status).toBe(429);
+    expect((await second.json()).error.code).toBe(-32000);
+    const theirs = await listen(url, c.id, other);
+    expect(theirs.status).toBe(200);
+    await first.body?.cancel();
+    await theirs.body?.cancel();
+  });
+});
+
+describe('the lifetime of a stream', () => {
+  let short: LegacySessionsServer;
+  beforeAll(async () => {
+    short = await startLegacySessionsServer({ maxSessions: 4, idleMs: IDLE_MS, streamLifetimeMs: 50, retryMs: 1_500 });
+  });
+  afterAll(async () => {
+    await short?.close();
+  });
+
+  it('ends a GET stream after it with a retry hint; the session stays, and the client may listen again', async () => {
+    const session = await initialize(short.url);
+    const stream = await listen(short.url, session.id);
+    expect(stream.status).toBe(200);
+    expect(await stream.text()).toMatch(/^retry: 1500$/m);
+    expect(await ping(short.url, session.id)).toBe(200);
+    const again = await listen(short.url, session.id);
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+  });
 });

@@ -13,7 +13,7 @@ let server: LegacySessionsServer;
 let url: string;
 
 beforeAll(async () => {
-  server = await startLegacySessionsServer({ maxSessions: 10, idleMs: 60_000, recentMs: 60_000, keepAliveMs: KEEP_ALIVE_MS });
+  server = await startLegacySessionsServer({ maxSessions: 10, idleMs: 60_000, keepAliveMs: KEEP_ALIVE_MS });
   ({ url } = server);
 });
 

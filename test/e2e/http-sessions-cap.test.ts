@@ -32,7 +32,9 @@ beforeAll(async () => {
     SVC_WEBHOOK_SECRET: secret,
     SVC_POLL_SECONDS: '0',
   };
-  server = await spawnHttpServer(['--port', String(port), '--headers-timeout', '2', '--request-timeout', '3', '--idle-timeout', '2'], env);
+  // Every client here is on one address: its share of sessions is lifted to the whole cap.
+  const args = ['--port', String(port), '--headers-timeout', '2', '--request-timeout', '3', '--idle-timeout', '2'];
+  server = await spawnHttpServer([...args, '--max-sessions-per-client', '1000'], env);
 }, 30_000);
 
 afterAll(async () => {

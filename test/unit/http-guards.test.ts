@@ -61,6 +61,13 @@ describe('the HTTP limit flags', () => {
     const o = parseServeOptions(['--http'], {});
     expect(o.limits).toEqual({ headersTimeoutMs: 15_000, requestTimeoutMs: 60_000, idleTimeoutMs: 30_000, maxConnections: 512 });
     expect(o.maxSessions).toBe(1000);
+    expect(o.sessionLimits).toEqual({
+      maxSessionsPerClient: 500,
+      maxStreamsPerClient: 128,
+      sessionIdleMs: 60_000,
+      streamLifetimeMs: 600_000,
+    });
+    expect(o.drainTimeoutMs).toBe(10_000);
   });
 
   it('take seconds (fractions too) and counts, from flags or variables', () => {

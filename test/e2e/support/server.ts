@@ -45,6 +45,8 @@ export interface HttpServer {
   close(): Promise<void>;
   /** The server's process id. */
   pid: number;
+  /** Sends SIGTERM and resolves with the exit code. */
+  terminate(): Promise<number | null>;
   /** Ends the process with SIGKILL, as a crash would: nothing of ours runs on the way out. */
   crash(): Promise<void>;
 }
@@ -74,6 +76,13 @@ export async function spawnHttpServer(args: string[] = [], env: Env = {}): Promi
       const exited = once(child, 'exit');
       child.kill('SIGTERM');
       await exited;
+    },
+    terminate: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      return code;
     },
     crash: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -1,0 +1,55 @@
+// Stopping without cutting anyone off (SIGTERM behind a load balancer): once draining, every new request
+// gets 503 with Retry-After and its connection closed, while the requests already in flight are answered,
+// up to a time limit. Long streams are not waited for: their owners end them with a retry hint.
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { rpcError, SERVER_REFUSAL } from './json-rpc-errors.js';
+
+/** Seconds a client refused while the server stops is asked to wait before it tries again. */
+export const DRAIN_RETRY_AFTER_S = 2;
+
+export class Drain {
+  #draining = false;
+  readonly #inFlight = new Set<ServerResponse>();
+  #idle: (() => void) | null = null;
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** Counts a request as in flight until its answer ends. */
+  track(res: ServerResponse): void {
+    this.#inFlight.add(res);
+    res.once('close', () => {
+      this.#inFlight.delete(res);
+      if (this.#inFlight.size === 0) this.#idle?.();
+    });
+  }
+
+  /** A fastify onRequest hook: while draining, 503 to everything but `exempt` paths. */
+  refuseWhileDraining(exempt: (path: string) => boolean) {
+    return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      if (!this.#draining || exempt(request.url)) return;
+      await reply
+        .code(503)
+        .header('retry-after', String(DRAIN_RETRY_AFTER_S))
+        .header('connection', 'close')
+        .send(
+          rpcError(SERVER_REFUSAL, 'This server is shutting down: try again, and another instance (or this one restarted) will answer.'),
+        );
+    };
+  }
+
+  /** Starts draining; resolves when nothing is in flight or `timeoutMs` has passed (then false). */
+  async drain(timeoutMs: number): Promise<boolean> {
+    this.#draining = true;
+    if (this.#inFlight.size === 0) return true;
+    let timer: NodeJS.Timeout | undefined;
+    const done = await Promise.race([
+      new Promise<true>((resolve) => (this.#idle = () => resolve(true))),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+    ]);
+    clearTimeout(timer);
+    return done;
+  }
+}

@@ -1,0 +1,31 @@
+// How much of something each client address holds (open streams, sessions), so that one client with many
+// of them cannot take what every other client needs. Behind a proxy or load balancer every client shares
+// the proxy's address: raise the per-client caps there (see the README's flags).
+import type { IncomingMessage } from 'node:http';
+
+/** The address a request came from ('' when the socket is already gone). */
+export const clientOf = (req: IncomingMessage): string => req.socket.remoteAddress ?? '';
+
+export class PerClient {
+  private readonly held = new Map<string, number>();
+
+  constructor(readonly max: number) {}
+
+  count(client: string): number {
+    return this.held.get(client) ?? 0;
+  }
+
+  /** Takes one for `client`; false when it holds its cap already. */
+  take(client: string): boolean {
+    const n = this.count(client);
+    if (n >= this.max) return false;
+    this.held.set(client, n + 1);
+    return true;
+  }
+
+  give(client: string): void {
+    const n = this.count(client) - 1;
+    if (n > 0) this.held.set(client, n);
+    else this.held.delete(client);
+  }
+}
