@@ -1,13 +1,13 @@
 // What one HTTP listener will hold for a client: time to send its headers, time to send the whole request,
 // idle time between requests, and a cap on open connections. Used by every listener we open (/mcp with
 // /webhooks, and the stdio mode's --webhook-port listener), so no socket is held forever by a client that
-// sends slowly or not at all. At the cap, a new connection displaces the oldest one that is still sending
-// its request or sitting idle; a connection whose request has fully arrived (a call being answered, a
-// notification stream) is never displaced, and when every one is such, the newcomer is closed instead.
+// sends slowly or not at all. At the cap, a newcomer displaces a connection quiet for a while, or waits
+// for a place (connection-table.ts).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ThrottledLog } from '../log/throttle.js';
+import { type CapAction, ConnectionTable, type ConnectionTableOptions, DEFAULT_DISPLACE_GRACE_MS } from './connection-table.js';
 
 export interface HttpLimits {
   /** Time allowed for the request line and headers, from the connection's start or previous response. */
@@ -53,46 +53,16 @@ export const DEFAULT_DRAIN_TIMEOUT_MS = 10_000;
 /** A request body larger than this gets 413. */
 export const MCP_BODY_LIMIT = 1024 * 1024;
 
-/** Sockets, oldest first, and the request each is in. */
-class ConnectionTable {
-  private readonly open = new Map<Socket, IncomingMessage | null>();
+/** Told when the cap closes a connection: a quiet one to make room, or a newcomer that waited longest. */
+export type AtCapacity = (action: CapAction) => void;
 
-  constructor(private readonly max: number) {}
-
-  /** Takes a new connection in; returns the socket to close (another, or this one), or null. */
-  admit(socket: Socket): Socket | null {
-    let victim: Socket | null = null;
-    if (this.open.size >= this.max) {
-      victim = this.displaceable() ?? socket;
-      if (victim === socket) return socket;
-      this.open.delete(victim);
-    }
-    this.open.set(socket, null);
-    socket.once('close', () => this.open.delete(socket));
-    return victim;
-  }
-
-  requestStarted(req: IncomingMessage, res: ServerResponse): void {
-    const socket = req.socket;
-    if (!this.open.has(socket)) return;
-    this.open.set(socket, req);
-    res.once('finish', () => {
-      if (this.open.get(socket) === req) this.open.set(socket, null);
-    });
-  }
-
-  /** The oldest connection not serving a fully received request. */
-  private displaceable(): Socket | null {
-    for (const [socket, req] of this.open) if (req === null || !req.complete) return socket;
-    return null;
-  }
-}
-
-/** Told when the cap closes a connection: another one to make room, or the newcomer when none can go. */
-export type AtCapacity = (closed: 'oldest' | 'newcomer') => void;
-
-/** An HTTP server for fastify's `serverFactory`, with the limits applied. */
-export function createLimitedServer(handler: RequestListener, limits: HttpLimits, atCapacity?: AtCapacity): Server {
+/** An HTTP server for fastify's `serverFactory`, with the limits applied; `table` overrides the cap's timing (tests). */
+export function createLimitedServer(
+  handler: RequestListener,
+  limits: HttpLimits,
+  atCapacity?: AtCapacity,
+  table: Partial<ConnectionTableOptions> = {},
+): Server {
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -103,14 +73,34 @@ export function createLimitedServer(handler: RequestListener, limits: HttpLimits
     },
     handler,
   );
-  const table = new ConnectionTable(limits.maxConnections);
-  server.on('connection', (socket: Socket) => {
-    const closing = table.admit(socket);
-    if (!closing) return;
-    closing.destroy();
-    atCapacity?.(closing === socket ? 'newcomer' : 'oldest');
-  });
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => table.requestStarted(req, res));
+  const connections = new ConnectionTable(
+    {
+      max: limits.maxConnections,
+      maxWaiting: limits.maxConnections,
+      maxWaitMs: limits.headersTimeoutMs,
+      requestTimeoutMs: limits.requestTimeoutMs,
+      graceMs: DEFAULT_DISPLACE_GRACE_MS,
+      idleGraceMs: Math.max(DEFAULT_DISPLACE_GRACE_MS, limits.idleTimeoutMs / 3),
+      tickMs: DEFAULT_DISPLACE_GRACE_MS / 4,
+      now: Date.now,
+      ...table,
+    },
+    atCapacity,
+  );
+  // Every connection arrives unread (pauseOnConnect) and reaches the HTTP server only once it has a place:
+  // a socket the HTTP server knows it reads, paused or not.
+  (server as Server & { pauseOnConnect: boolean }).pauseOnConnect = true;
+  const emit = server.emit.bind(server) as (event: string | symbol, ...args: unknown[]) => boolean;
+  server.emit = ((event: string | symbol, ...args: unknown[]): boolean => {
+    if (event !== 'connection') return emit(event, ...args);
+    const socket = args[0] as Socket;
+    connections.connected(socket, () => {
+      emit('connection', socket);
+      socket.resume();
+    });
+    return true;
+  }) as Server['emit'];
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => connections.requestStarted(req, res));
   return server;
 }
 
@@ -124,14 +114,14 @@ export interface LimitedAppOptions {
 }
 
 function capacityLog({ limits, log }: LimitedAppOptions): AtCapacity {
-  return (closed) =>
+  return (action) =>
     log(
-      `http-cap-${closed}`,
+      `http-cap-${action}`,
       'warn',
       { maxConnections: limits.maxConnections },
-      closed === 'oldest'
-        ? `HTTP connection cap (${limits.maxConnections}) reached: closed the oldest connection still sending its request or idle`
-        : `HTTP connection cap (${limits.maxConnections}) reached with every connection busy: refused a new one`,
+      action === 'displaced'
+        ? `HTTP connection cap (${limits.maxConnections}) reached: closed a connection left idle or sending its request for over a second, of the client holding the most`
+        : `HTTP connection cap (${limits.maxConnections}) reached with every connection in use and as many waiting: closed the one waiting longest`,
     );
 }
 

@@ -1,0 +1,245 @@
+// The cap on a listener's open connections, kept without cutting off a client that is using its socket.
+// Below the cap every connection is taken in. At the cap a newcomer displaces a connection whose request body
+// has stalled for a second, or one with no request that has sat idle a long while: from the client address
+// holding the most connections (many sessions of one client make room before anyone else's), the longest
+// quiet first. A connection with no request may be one its client's pool opened and is about to use, or a
+// kept-alive one it is about to reuse: closing it as the client writes its request fails that request in
+// a way the client cannot tell from a crash (and a busy server reads late), so it is displaced only after a
+// long idle. Until then, while newcomers wait, each answer to the address holding the most says Connection:
+// close, which its client reads before it would reuse the socket. A connection with a whole request being answered (a call, a notification stream)
+// is never displaced. When nothing can go, the newcomer waits, unread and unknown to
+// the HTTP server, until a place frees: at most `maxWaitMs` (then it is closed), and past as many waiting as
+// `maxWaiting`, the longest waiting is closed.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+export interface ConnectionTableOptions {
+  /** Open connections at most. */
+  max: number;
+  /** How long a request's body may have stalled before its connection is displaced (ms). */
+  graceMs: number;
+  /** How long a connection with no request must have been idle to be displaced (ms). */
+  idleGraceMs: number;
+  /** Newcomers waiting at most; past it the longest waiting is closed. */
+  maxWaiting: number;
+  /** How long a newcomer may wait for a place before it is closed: the headers timeout (ms). */
+  maxWaitMs: number;
+  /** The request timeout: a newcomer let in late still has its whole request in by then from its arrival (ms). */
+  requestTimeoutMs: number;
+  /** How often waiting newcomers look for a place freed by the grace passing (ms). */
+  tickMs: number;
+  now: () => number;
+}
+
+export const DEFAULT_DISPLACE_GRACE_MS = 1_000;
+
+/** What the cap did: displaced a quiet connection for a newcomer, or closed a newcomer that waited longest. */
+export type CapAction = 'displaced' | 'refused';
+
+interface Conn {
+  socket: Socket;
+  address: string;
+  /** The request being received or answered, and its answer; null between requests. */
+  req: IncomingMessage | null;
+  res: ServerResponse | null;
+  /** To be closed after its answer (Connection: close), making room for a newcomer. */
+  closing: boolean;
+  /** Its first request has had its answer. */
+  served: boolean;
+  /** When it last changed state: accepted, a request began, an answer ended. */
+  since: number;
+}
+
+/** Closes a connection: a request still arriving is answered 408 first, as the HTTP server's own timeouts do. */
+function cut(conn: Conn): void {
+  const { res, socket } = conn;
+  if (res === null || res.headersSent) return void socket.destroy();
+  res.shouldKeepAlive = false;
+  res.writeHead(408, { 'content-type': 'text/plain', connection: 'close' }).end('Request Timeout');
+  socket.destroySoon();
+}
+
+export class ConnectionTable {
+  private readonly open = new Map<Socket, Conn>();
+  private readonly held = new Map<string, number>();
+  /** Newcomers waiting for a place, the longest waiting first: when each came, and how to let it in. */
+  private readonly waiting = new Map<Socket, { since: number; admit: () => void }>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly options: ConnectionTableOptions,
+    private readonly acted: (action: CapAction) => void = () => undefined,
+  ) {}
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** A new connection, not yet read: `admit` hands it to the HTTP server, now or once it has a place. */
+  connected(socket: Socket, admit: () => void): void {
+    if (this.open.size < this.options.max || this.displace()) {
+      this.enter(socket);
+      return admit();
+    }
+    this.waiting.set(socket, { since: this.options.now(), admit });
+    socket.once('close', () => this.waiting.delete(socket));
+    this.closeAfterAnswer();
+    if (this.waiting.size > this.options.maxWaiting) this.refuse(this.waiting.keys().next().value as Socket);
+    this.schedule();
+  }
+
+  requestStarted(req: IncomingMessage, res: ServerResponse): void {
+    const conn = this.open.get(req.socket);
+    if (!conn) return;
+    conn.req = req;
+    conn.res = res;
+    conn.since = this.options.now();
+    // While newcomers wait, every answer to the address holding the most closes its connection after it.
+    if (this.waiting.size > 0 && !conn.closing && this.heaviest(conn.address)) conn.closing = true;
+    if (conn.closing) res.shouldKeepAlive = false;
+    const ended = (): void => {
+      if (conn.req !== req) return;
+      conn.req = null;
+      conn.res = null;
+      conn.served = true;
+      conn.since = this.options.now();
+    };
+    res.once('finish', ended);
+    res.once('close', ended);
+  }
+
+  /**
+   * The HTTP server's timeouts run from when it is handed a connection: one let in after a wait is held to
+   * them from its arrival instead, so that no slow sender gains the time it waited.
+   */
+  private keepTimeouts(socket: Socket, arrived: number): void {
+    const check = (by: number, done: (conn: Conn) => boolean): void => {
+      const timer = setTimeout(
+        () => {
+          const conn = this.open.get(socket);
+          if (conn && !done(conn)) cut(conn);
+        },
+        Math.max(0, by - this.options.now()),
+      );
+      timer.unref();
+      socket.once('close', () => clearTimeout(timer));
+    };
+    const first = (conn: Conn): IncomingMessage | null => (conn.served ? null : conn.req);
+    check(arrived + this.options.maxWaitMs, (conn) => conn.served || first(conn) !== null);
+    check(arrived + this.options.requestTimeoutMs, (conn) => conn.served || first(conn)?.complete === true);
+  }
+
+  /** Whether no address holds more connections than this one. */
+  private heaviest(address: string): boolean {
+    const held = this.held.get(address) ?? 0;
+    for (const n of this.held.values()) if (n > held) return false;
+    return true;
+  }
+
+  private enter(socket: Socket): void {
+    const address = socket.remoteAddress ?? '';
+    this.open.set(socket, { socket, address, req: null, res: null, closing: false, served: false, since: this.options.now() });
+    this.held.set(address, (this.held.get(address) ?? 0) + 1);
+    socket.once('close', () => this.left(socket));
+  }
+
+  private left(socket: Socket): void {
+    if (this.remove(socket)) this.admitWaiting();
+  }
+
+  private remove(socket: Socket): boolean {
+    const conn = this.open.get(socket);
+    if (!conn) return false;
+    this.open.delete(socket);
+    const n = (this.held.get(conn.address) ?? 1) - 1;
+    if (n > 0) this.held.set(conn.address, n);
+    else this.held.delete(conn.address);
+    return true;
+  }
+
+  private refuse(socket: Socket): void {
+    this.waiting.delete(socket);
+    socket.destroy();
+    this.acted('refused');
+  }
+
+  private admitWaiting(): void {
+    const late = this.options.now() - this.options.maxWaitMs;
+    for (const [socket, { since, admit }] of this.waiting) {
+      if (since <= late) {
+        this.refuse(socket);
+        continue;
+      }
+      if (this.open.size >= this.options.max && !this.displace()) return;
+      this.waiting.delete(socket);
+      if (socket.destroyed) continue;
+      this.enter(socket);
+      admit();
+      this.keepTimeouts(socket, since);
+    }
+  }
+
+  /** Closes the connection the cap may take; false when there is none. */
+  private displace(): boolean {
+    const victim = this.victim();
+    if (!victim) return false;
+    // Out of the table at once, so its place goes to the newcomer now; its 'close' then finds nothing.
+    this.remove(victim.socket);
+    cut(victim);
+    this.acted('displaced');
+    return true;
+  }
+
+  /** Of the connections quiet past the grace and not answering a whole request: the heaviest address's, longest quiet. */
+  private victim(): Conn | null {
+    const now = this.options.now();
+    let best: Conn | null = null;
+    let bestHeld = 0;
+    for (const conn of this.open.values()) {
+      if (conn.req !== null && conn.req.complete) continue;
+      const grace = conn.req === null ? this.options.idleGraceMs : this.options.graceMs;
+      if (conn.since > now - grace) continue;
+      const held = this.held.get(conn.address) ?? 0;
+      if (best === null || held > bestHeld || (held === bestHeld && conn.since < best.since)) {
+        best = conn;
+        bestHeld = held;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Asks a connection of the address holding the most to close after its answer (Connection: close): its client
+   * reads that before it would reuse the socket, so the place frees without a request lost. One for each
+   * newcomer waiting; a connection whose answer has begun (a stream) cannot be asked.
+   */
+  private closeAfterAnswer(): void {
+    let closing = 0;
+    let best: Conn | null = null;
+    let bestRank = -1;
+    for (const conn of this.open.values()) {
+      if (conn.closing) closing++;
+      else if (conn.res === null || !conn.res.headersSent) {
+        // The address holding the most; of its connections, one being answered now frees its place soonest.
+        const rank = (this.held.get(conn.address) ?? 0) * 2 + (conn.res === null ? 0 : 1);
+        if (rank > bestRank) {
+          best = conn;
+          bestRank = rank;
+        }
+      }
+    }
+    if (best === null || closing >= this.waiting.size) return;
+    best.closing = true;
+    if (best.res) best.res.shouldKeepAlive = false;
+  }
+
+  private schedule(): void {
+    if (this.timer !== null) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.admitWaiting();
+      if (this.waiting.size > 0) this.schedule();
+    }, this.options.tickMs);
+    this.timer.unref();
+  }
+}
