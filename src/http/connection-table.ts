@@ -79,7 +79,8 @@ export class ConnectionTable {
   connected(socket: Socket, admit: () => void): void {
     if (this.open.size < this.options.max || this.displace()) {
       this.enter(socket);
-      return admit();
+      admit();
+      return;
     }
     this.waiting.set(socket, { since: this.options.now(), admit });
     socket.once('close', () => this.waiting.delete(socket));
@@ -196,7 +197,7 @@ export class ConnectionTable {
     let best: Conn | null = null;
     let bestHeld = 0;
     for (const conn of this.open.values()) {
-      if (conn.req !== null && conn.req.complete) continue;
+      if (conn.req?.complete) continue;
       const grace = conn.req === null ? this.options.idleGraceMs : this.options.graceMs;
       if (conn.since > now - grace) continue;
       const held = this.held.get(conn.address) ?? 0;
