@@ -1,12 +1,12 @@
 // The cap on a listener's open connections, kept without cutting off a client that is using its socket.
 // Below the cap every connection is taken in. At the cap a newcomer displaces a connection whose request body
-// has stalled for a second, or one with no request that has sat idle a long while: from the client address
-// holding the most connections (many sessions of one client make room before anyone else's), the longest
-// quiet first. A connection with no request may be one its client's pool opened and is about to use, or a
-// kept-alive one it is about to reuse: closing it as the client writes its request fails that request in
-// a way the client cannot tell from a crash (and a busy server reads late), so it is displaced only after a
-// long idle. Until then, while newcomers wait, each answer to the address holding the most says Connection:
-// close, which its client reads before it would reuse the socket. A connection with a whole request being answered (a call, a notification stream)
+// has stalled for a second, or one with no request idle for a second of a client that has sent nothing for
+// as long, or idle a long while whatever its client does: from the client address holding the most
+// connections (many sessions of one client make room before anyone else's), the longest quiet first. An
+// idle connection of a client still sending requests may be the one its pool picks next: closing it as the
+// client writes its request fails that request in a way the client cannot tell from a crash (and a busy
+// server reads late). So while newcomers wait, each answer to the address holding the most says
+// Connection: close instead, which its client reads before it would reuse the socket. A connection with a whole request being answered (a call, a notification stream)
 // is never displaced. When nothing can go, the newcomer waits, unread and unknown to
 // the HTTP server, until a place frees: at most `maxWaitMs` (then it is closed), and past as many waiting as
 // `maxWaiting`, the longest waiting is closed.
@@ -16,9 +16,12 @@ import type { Socket } from 'node:net';
 export interface ConnectionTableOptions {
   /** Open connections at most. */
   max: number;
-  /** How long a request's body may have stalled before its connection is displaced (ms). */
+  /**
+   * How long a request's body may have stalled before its connection is displaced, and how long a client
+   * must have sent no request on any connection before its idle ones are (ms).
+   */
   graceMs: number;
-  /** How long a connection with no request must have been idle to be displaced (ms). */
+  /** How long a connection with no request must have been idle to be displaced while its client is active (ms). */
   idleGraceMs: number;
   /** Newcomers waiting at most; past it the longest waiting is closed. */
   maxWaiting: number;
@@ -62,6 +65,8 @@ function cut(conn: Conn): void {
 export class ConnectionTable {
   private readonly open = new Map<Socket, Conn>();
   private readonly held = new Map<string, number>();
+  /** When each address holding connections last began a request. */
+  private readonly lastRequest = new Map<string, number>();
   /** Newcomers waiting for a place, the longest waiting first: when each came, and how to let it in. */
   private readonly waiting = new Map<Socket, { since: number; admit: () => void }>();
   private timer: NodeJS.Timeout | null = null;
@@ -95,6 +100,7 @@ export class ConnectionTable {
     conn.req = req;
     conn.res = res;
     conn.since = this.options.now();
+    this.lastRequest.set(conn.address, conn.since);
     // While newcomers wait, every answer to the address holding the most closes its connection after it.
     if (this.waiting.size > 0 && !conn.closing && this.heaviest(conn.address)) conn.closing = true;
     if (conn.closing) res.shouldKeepAlive = false;
@@ -154,7 +160,10 @@ export class ConnectionTable {
     this.open.delete(socket);
     const n = (this.held.get(conn.address) ?? 1) - 1;
     if (n > 0) this.held.set(conn.address, n);
-    else this.held.delete(conn.address);
+    else {
+      this.held.delete(conn.address);
+      this.lastRequest.delete(conn.address);
+    }
     return true;
   }
 
@@ -198,7 +207,9 @@ export class ConnectionTable {
     let bestHeld = 0;
     for (const conn of this.open.values()) {
       if (conn.req?.complete) continue;
-      const grace = conn.req === null ? this.options.idleGraceMs : this.options.graceMs;
+      // A client still sending requests may pick any of its idle sockets next: those wait the longer grace.
+      const active = (this.lastRequest.get(conn.address) ?? -Infinity) > now - this.options.graceMs;
+      const grace = conn.req === null && active ? this.options.idleGraceMs : this.options.graceMs;
       if (conn.since > now - grace) continue;
       const held = this.held.get(conn.address) ?? 0;
       if (best === null || held > bestHeld || (held === bestHeld && conn.since < best.since)) {

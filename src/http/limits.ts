@@ -76,7 +76,7 @@ export function createLimitedServer(
   const connections = new ConnectionTable(
     {
       max: limits.maxConnections,
-      maxWaiting: limits.maxConnections,
+      maxWaiting: limits.maxConnections * 2,
       maxWaitMs: limits.headersTimeoutMs,
       requestTimeoutMs: limits.requestTimeoutMs,
       graceMs: DEFAULT_DISPLACE_GRACE_MS,
@@ -120,8 +120,8 @@ function capacityLog({ limits, log }: LimitedAppOptions): AtCapacity {
       'warn',
       { maxConnections: limits.maxConnections },
       action === 'displaced'
-        ? `HTTP connection cap (${limits.maxConnections}) reached: closed a connection left idle or sending its request for over a second, of the client holding the most`
-        : `HTTP connection cap (${limits.maxConnections}) reached with every connection in use and as many waiting: closed the one waiting longest`,
+        ? `HTTP connection cap (${limits.maxConnections}) reached: closed a connection whose request had stalled, or idle a long while, of the client holding the most`
+        : `HTTP connection cap (${limits.maxConnections}) reached with every connection in use and twice as many waiting: closed the one waiting longest`,
     );
 }
 
