@@ -1,28 +1,28 @@
 // The cap on a listener's open connections, kept without cutting off a client that is using its socket.
-// Below the cap every connection is taken in. At the cap a newcomer displaces a connection whose request body
-// has stalled for a second, or one with no request idle for a second of a client that has sent nothing for
-// as long, or idle a long while whatever its client does: from the client address holding the most
-// connections (many sessions of one client make room before anyone else's), the longest quiet first. An
-// idle connection of a client still sending requests may be the one its pool picks next: closing it as the
-// client writes its request fails that request in a way the client cannot tell from a crash (and a busy
-// server reads late). So while newcomers wait, each answer to the address holding the most says
-// Connection: close instead, which its client reads before it would reuse the socket. A connection with a whole request being answered (a call, a notification stream)
-// is never displaced. When nothing can go, the newcomer waits, unread and unknown to
-// the HTTP server, until a place frees: at most `maxWaitMs` (then it is closed), and past as many waiting as
-// `maxWaiting`, the longest waiting is closed.
+// Below the cap every connection is taken in. At the cap a newcomer waits, unread and unknown to the HTTP
+// server, until a place frees: at most `maxWaitMs` (then it is closed), and past `maxWaiting` waiting the
+// longest waiting is closed. Places free without a request lost: while newcomers wait, each answer to the
+// client address holding the most connections says Connection: close (many sessions of one client make room
+// before anyone else's), which its client reads before it would reuse the socket; answers to the others say
+// a short Keep-Alive timeout, after which their idle sockets may be closed (a client that honours it, as
+// undici does, has dropped them by then). Closing an idle socket the client was not told it may lose fails
+// the request the client may be writing on it in that instant, in a way it cannot tell from a crash: such
+// sockets are left to the HTTP server's own timeouts. A request whose body has stalled for a second (a
+// slow sender) is answered 408 and closed to make room. A connection answering a whole request (a call, a
+// notification stream) is never closed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
 export interface ConnectionTableOptions {
   /** Open connections at most. */
   max: number;
-  /**
-   * How long a request's body may have stalled before its connection is displaced, and how long a client
-   * must have sent no request on any connection before its idle ones are (ms).
-   */
+  /** How long a request's body may have stalled before its connection is displaced (ms). */
   graceMs: number;
-  /** How long a connection with no request must have been idle to be displaced while its client is active (ms). */
-  idleGraceMs: number;
+  /**
+   * While newcomers wait, answers say `Keep-Alive: timeout=` this (whole seconds): a client that honours it
+   * drops the socket once idle that long, and the cap may close it then.
+   */
+  hintMs: number;
   /** Newcomers waiting at most; past it the longest waiting is closed. */
   maxWaiting: number;
   /** How long a newcomer may wait for a place before it is closed: the headers timeout (ms). */
@@ -49,6 +49,8 @@ interface Conn {
   closing: boolean;
   /** Its first request has had its answer. */
   served: boolean;
+  /** Its last answer said a short keep-alive. */
+  hinted: boolean;
   /** When it last changed state: accepted, a request began, an answer ended. */
   since: number;
 }
@@ -65,8 +67,6 @@ function cut(conn: Conn): void {
 export class ConnectionTable {
   private readonly open = new Map<Socket, Conn>();
   private readonly held = new Map<string, number>();
-  /** When each address holding connections last began a request. */
-  private readonly lastRequest = new Map<string, number>();
   /** Newcomers waiting for a place, the longest waiting first: when each came, and how to let it in. */
   private readonly waiting = new Map<Socket, { since: number; admit: () => void }>();
   private timer: NodeJS.Timeout | null = null;
@@ -100,10 +100,15 @@ export class ConnectionTable {
     conn.req = req;
     conn.res = res;
     conn.since = this.options.now();
-    this.lastRequest.set(conn.address, conn.since);
+    conn.hinted = false;
     // While newcomers wait, every answer to the address holding the most closes its connection after it.
+    // To the others, a short keep-alive, after which their idle socket may be closed.
     if (this.waiting.size > 0 && !conn.closing && this.heaviest(conn.address)) conn.closing = true;
     if (conn.closing) res.shouldKeepAlive = false;
+    else if (this.waiting.size > 0) {
+      res.setHeader('keep-alive', `timeout=${Math.max(1, Math.round(this.options.hintMs / 1000))}`);
+      conn.hinted = true;
+    }
     const ended = (): void => {
       if (conn.req !== req) return;
       conn.req = null;
@@ -145,7 +150,16 @@ export class ConnectionTable {
 
   private enter(socket: Socket): void {
     const address = socket.remoteAddress ?? '';
-    this.open.set(socket, { socket, address, req: null, res: null, closing: false, served: false, since: this.options.now() });
+    this.open.set(socket, {
+      socket,
+      address,
+      req: null,
+      res: null,
+      closing: false,
+      served: false,
+      hinted: false,
+      since: this.options.now(),
+    });
     this.held.set(address, (this.held.get(address) ?? 0) + 1);
     socket.once('close', () => this.left(socket));
   }
@@ -160,10 +174,7 @@ export class ConnectionTable {
     this.open.delete(socket);
     const n = (this.held.get(conn.address) ?? 1) - 1;
     if (n > 0) this.held.set(conn.address, n);
-    else {
-      this.held.delete(conn.address);
-      this.lastRequest.delete(conn.address);
-    }
+    else this.held.delete(conn.address);
     return true;
   }
 
@@ -206,11 +217,9 @@ export class ConnectionTable {
     let best: Conn | null = null;
     let bestHeld = 0;
     for (const conn of this.open.values()) {
-      if (conn.req?.complete) continue;
-      // A client still sending requests may pick any of its idle sockets next: those wait the longer grace.
-      const active = (this.lastRequest.get(conn.address) ?? -Infinity) > now - this.options.graceMs;
-      const grace = conn.req === null && active ? this.options.idleGraceMs : this.options.graceMs;
-      if (conn.since > now - grace) continue;
+      // A socket with no request is its client's to reuse: only one told it may go idle just so long goes.
+      if (conn.req?.complete || (conn.req === null && !conn.hinted)) continue;
+      if (conn.since > now - (conn.req === null ? this.options.hintMs : this.options.graceMs)) continue;
       const held = this.held.get(conn.address) ?? 0;
       if (best === null || held > bestHeld || (held === bestHeld && conn.since < best.since)) {
         best = conn;

@@ -80,7 +80,7 @@ export function createLimitedServer(
       maxWaitMs: limits.headersTimeoutMs,
       requestTimeoutMs: limits.requestTimeoutMs,
       graceMs: DEFAULT_DISPLACE_GRACE_MS,
-      idleGraceMs: Math.max(DEFAULT_DISPLACE_GRACE_MS, limits.idleTimeoutMs / 3),
+      hintMs: Math.min(3_000, limits.idleTimeoutMs),
       tickMs: DEFAULT_DISPLACE_GRACE_MS / 4,
       now: Date.now,
       ...table,
@@ -120,7 +120,7 @@ function capacityLog({ limits, log }: LimitedAppOptions): AtCapacity {
       'warn',
       { maxConnections: limits.maxConnections },
       action === 'displaced'
-        ? `HTTP connection cap (${limits.maxConnections}) reached: closed a connection whose request had stalled, or idle a long while, of the client holding the most`
+        ? `HTTP connection cap (${limits.maxConnections}) reached: closed a connection whose request had stalled, or idle past the short keep-alive it was told, of the client holding the most`
         : `HTTP connection cap (${limits.maxConnections}) reached with every connection in use and twice as many waiting: closed the one waiting longest`,
     );
 }
