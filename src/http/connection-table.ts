@@ -3,13 +3,13 @@
 // server, until a place frees: at most `maxWaitMs` (then it is closed), and past `maxWaiting` waiting the
 // longest waiting is closed. Places free without a request lost: while newcomers wait, each answer to the
 // client address holding the most connections says Connection: close (many sessions of one client make room
-// before anyone else's), which its client reads before it would reuse the socket; answers to the others say
-// a short Keep-Alive timeout, after which their idle sockets may be closed (a client that honours it, as
-// undici does, has dropped them by then). Closing an idle socket the client was not told it may lose fails
-// the request the client may be writing on it in that instant, in a way it cannot tell from a crash: such
-// sockets are left to the HTTP server's own timeouts. A request whose body has stalled for a second (a
-// slow sender) is answered 408 and closed to make room. A connection answering a whole request (a call, a
-// notification stream) is never closed.
+// before anyone else's), which its client reads before it would reuse the socket; from half the cap on,
+// other answers say a short Keep-Alive timeout, so that clients drop their idle sockets themselves sooner
+// (undici does). No idle socket is closed here: closing one as its client writes a request on it fails that
+// request in a way the client cannot tell from a crash, and a loaded client or server reads late, so
+// whatever a client has been told, the instant is never safe; idle sockets are left to the HTTP server's
+// own keep-alive timeout. A request whose body has stalled for a second (a slow sender) is answered 408 and
+// closed to make room. A connection answering a whole request (a call, a notification stream) is never closed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -19,8 +19,8 @@ export interface ConnectionTableOptions {
   /** How long a request's body may have stalled before its connection is displaced (ms). */
   graceMs: number;
   /**
-   * While newcomers wait, answers say `Keep-Alive: timeout=` this (whole seconds): a client that honours it
-   * drops the socket once idle that long, and the cap may close it then.
+   * From half the cap on, answers say `Keep-Alive: timeout=` this (whole seconds): a client that honours it
+   * drops its idle sockets sooner, and their places free.
    */
   hintMs: number;
   /** Newcomers waiting at most; past it the longest waiting is closed. */
@@ -49,8 +49,6 @@ interface Conn {
   closing: boolean;
   /** Its first request has had its answer. */
   served: boolean;
-  /** Its last answer said a short keep-alive. */
-  hinted: boolean;
   /** When it last changed state: accepted, a request began, an answer ended. */
   since: number;
 }
@@ -100,14 +98,12 @@ export class ConnectionTable {
     conn.req = req;
     conn.res = res;
     conn.since = this.options.now();
-    conn.hinted = false;
     // While newcomers wait, every answer to the address holding the most closes its connection after it.
-    // To the others, a short keep-alive, after which their idle socket may be closed.
+    // From half the cap on, a short keep-alive to the others, after which their idle socket may be closed.
     if (this.waiting.size > 0 && !conn.closing && this.heaviest(conn.address)) conn.closing = true;
     if (conn.closing) res.shouldKeepAlive = false;
-    else if (this.waiting.size > 0) {
+    else if (this.waiting.size > 0 || this.open.size * 2 >= this.options.max) {
       res.setHeader('keep-alive', `timeout=${Math.max(1, Math.round(this.options.hintMs / 1000))}`);
-      conn.hinted = true;
     }
     const ended = (): void => {
       if (conn.req !== req) return;
@@ -157,7 +153,6 @@ export class ConnectionTable {
       res: null,
       closing: false,
       served: false,
-      hinted: false,
       since: this.options.now(),
     });
     this.held.set(address, (this.held.get(address) ?? 0) + 1);
@@ -217,9 +212,8 @@ export class ConnectionTable {
     let best: Conn | null = null;
     let bestHeld = 0;
     for (const conn of this.open.values()) {
-      // A socket with no request is its client's to reuse: only one told it may go idle just so long goes.
-      if (conn.req?.complete || (conn.req === null && !conn.hinted)) continue;
-      if (conn.since > now - (conn.req === null ? this.options.hintMs : this.options.graceMs)) continue;
+      // Only a request still arriving: a socket with no request is its client's to reuse (or to drop).
+      if (conn.req === null || conn.req.complete || conn.since > now - this.options.graceMs) continue;
       const held = this.held.get(conn.address) ?? 0;
       if (best === null || held > bestHeld || (held === bestHeld && conn.since < best.since)) {
         best = conn;
