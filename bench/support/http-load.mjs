@@ -29,15 +29,19 @@ const initializeBody = (name) =>
     params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name, version: '1' } },
   });
 
-/** A raw `initialize`: the status, and the session's id when one opened. */
+/** A raw `initialize`: the status ('cut' when the connection was closed without one), and the session's id. */
 async function initialize(from, url, name) {
-  const res = await from(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: ACCEPT },
-    body: initializeBody(name),
-  });
-  await res.text();
-  return { status: res.status, id: res.headers.get('mcp-session-id') };
+  try {
+    const res = await from(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT },
+      body: initializeBody(name),
+    });
+    await res.text();
+    return { status: res.status, id: res.headers.get('mcp-session-id') };
+  } catch {
+    return { status: 'cut', id: null };
+  }
 }
 
 /** One 2025-era session of the SDK's client: connect, two calls, close (which sends no DELETE). */
@@ -83,10 +87,15 @@ async function hogStreams(from, url, count) {
   for (let i = 0; i < count; i += 25) {
     const batch = await Promise.all(
       Array.from({ length: Math.min(25, count - i) }, async (_, j) => {
-        const { id } = await initialize(from, url, `hog-${i + j}`);
-        const res = await from(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': LEGACY } });
-        if (res.status !== 200) await res.text();
-        return res;
+        const { status, id } = await initialize(from, url, `hog-${i + j}`);
+        if (id === null) return { status: `initialize ${status}` };
+        try {
+          const res = await from(url, { headers: { accept: 'text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': LEGACY } });
+          if (res.status !== 200) await res.text();
+          return res;
+        } catch {
+          return { status: 'cut' };
+        }
       }),
     );
     for (const res of batch) {
