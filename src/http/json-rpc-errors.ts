@@ -9,17 +9,20 @@ export const INVALID_REQUEST = -32600;
 /** The code the SDK's transports give every HTTP-level refusal that JSON-RPC has no code for. */
 export const SERVER_REFUSAL = -32000;
 
-export const rpcError = (code: number, message: string) => ({ jsonrpc: '2.0' as const, error: { code, message }, id: null });
+type Id = string | number | null;
 
-/** Answers `res` with `status` and a JSON-RPC error. */
+export const rpcError = (code: number, message: string, id: Id = null) => ({ jsonrpc: '2.0' as const, error: { code, message }, id });
+
+/** Answers `res` with `status` and a JSON-RPC error (of the request `id`, when it is known). */
 export function sendRpcError(
   res: ServerResponse,
   status: number,
   code: number,
   message: string,
   headers: Record<string, string> = {},
+  id: Id = null,
 ): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(rpcError(code, message)));
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(rpcError(code, message, id)));
 }
 
 /** What a refusal of fastify's (or of our JSON parser) is as JSON-RPC: the status kept, a code and words. */

@@ -1,7 +1,8 @@
 // How much of something each client address holds (open streams, sessions), so that one client with many
 // of them cannot take what every other client needs. Behind a proxy or load balancer every client shares
 // the proxy's address: raise the per-client caps there (see the README's flags).
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SERVER_REFUSAL, sendRpcError } from './json-rpc-errors.js';
 
 /** The address a request came from ('' when the socket is already gone). */
 export const clientOf = (req: IncomingMessage): string => req.socket.remoteAddress ?? '';
@@ -28,4 +29,16 @@ export class PerClient {
     if (n > 0) this.held.set(client, n);
     else this.held.delete(client);
   }
+}
+
+/** 429 with Retry-After and a JSON-RPC error: the client holds its share already (`holds` says of what). */
+export function refuseOverShare(res: ServerResponse, holds: string, retryAfterMs: number, id: string | number | null = null): void {
+  sendRpcError(
+    res,
+    429,
+    SERVER_REFUSAL,
+    `This client already holds ${holds}: end some it no longer needs, or try again later.`,
+    { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+    id,
+  );
 }

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isInitializeRequest } from '@modelcontextprotocol/server';
 import { SERVER_REFUSAL, sendRpcError } from '../http/json-rpc-errors.js';
-import { clientOf, PerClient } from '../http/per-client.js';
+import { clientOf, PerClient, refuseOverShare } from '../http/per-client.js';
 import type { ServerFactory } from './server.js';
 import { NodeSessionTransport } from './session-transport.js';
 
@@ -93,12 +93,10 @@ export class LegacySessions {
       );
     }
     if (!this.perClient.take(client)) {
-      return sendRpcError(
+      return refuseOverShare(
         res,
-        429,
-        SERVER_REFUSAL,
-        `This client already holds ${this.perClient.max} sessions: end the ones it no longer needs (DELETE), or try again later.`,
-        { 'retry-after': seconds(this.untilRoom((s) => s.client === client)) },
+        `${this.perClient.max} sessions (end one with DELETE)`,
+        this.untilRoom((s) => s.client === client),
       );
     }
     const transport: NodeSessionTransport = new NodeSessionTransport({
@@ -153,11 +151,7 @@ export class LegacySessions {
       const streams = this.options.streams;
       const client = clientOf(req);
       if (streams && !streams.take(client)) {
-        return Promise.resolve(
-          sendRpcError(res, 429, SERVER_REFUSAL, `This client already holds ${streams.max} open streams: close some, or try again later.`, {
-            'retry-after': seconds(this.options.retryMs ?? 1_000),
-          }),
-        );
+        return Promise.resolve(refuseOverShare(res, `${streams.max} open streams`, this.options.retryMs ?? 1_000));
       }
       session.openStreams++;
       res.once('close', () => {

@@ -7,8 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
-import { SERVER_REFUSAL } from '../http/json-rpc-errors.js';
-import { clientOf, type PerClient } from '../http/per-client.js';
+import { rpcError } from '../http/json-rpc-errors.js';
+import { clientOf, type PerClient, refuseOverShare } from '../http/per-client.js';
 import { retryField } from './session-transport.js';
 
 const parsedBodies = new WeakMap<Request, unknown>();
@@ -104,9 +104,7 @@ export function nodeHandler(handler: McpHttpHandler, rules: StreamRules = { retr
     if (listening) {
       const client = clientOf(req);
       if (rules.streams && !rules.streams.take(client)) {
-        const message = `This client already holds ${rules.streams.max} open streams: close some, or try again later.`;
-        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(Math.ceil(rules.retryMs / 1000)) });
-        return void res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: SERVER_REFUSAL, message }, id: idOf(parsedBody) }));
+        return refuseOverShare(res, `${rules.streams.max} open streams`, rules.retryMs, idOf(parsedBody));
       }
       const end = (): void => {
         ended = true;
@@ -126,10 +124,7 @@ export function nodeHandler(handler: McpHttpHandler, rules: StreamRules = { retr
       parsedBodies.set(request, parsedBody);
       response = await handler.fetch(request, { parsedBody });
     } catch {
-      response = Response.json(
-        { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: idOf(parsedBody) },
-        { status: 500 },
-      );
+      response = Response.json(rpcError(-32603, 'Internal error', idOf(parsedBody)), { status: 500 });
     }
     await writeResponse(response, res, abort.signal, () => (ended ? retryField(rules.retryMs) : ''));
     finished = true;
