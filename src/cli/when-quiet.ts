@@ -6,6 +6,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/server';
+import { isHealthPath } from '../http/health.js';
 
 export const QUIET_MS = 200;
 /** With no traffic at all since the server began to serve. */
@@ -73,9 +74,10 @@ export function watchStdio(transport: Transport, stdin: Readable, quiet: WhenQui
   stdin.on('data', () => quiet.traffic());
 }
 
-/** Counts each HTTP request, and its end, as traffic. */
+/** Counts each HTTP request, and its end, as traffic; a load balancer's health checks are not. */
 export function watchHttp(server: HttpServer, quiet: WhenQuiet): void {
-  server.on('request', (_request, response) => {
+  server.on('request', (request, response) => {
+    if (isHealthPath(request.url ?? '')) return;
     quiet.traffic();
     response.once('close', () => quiet.traffic());
   });

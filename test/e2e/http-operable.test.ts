@@ -114,13 +114,13 @@ describe('SIGTERM', () => {
     const stream = await fetch(server.url, { headers: { ...session, accept: 'text/event-stream' } });
     expect(stream.status).toBe(200);
     const streamText = stream.text();
-    await sb.faults(1, ['latency'], 400);
+    await sb.faults(1, ['latency'], 300);
     const call = fetch(server.url, {
       method: 'POST',
       headers: session,
       body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'list_customers', arguments: { per_page: 1 } } }),
     }).then(async (res) => ({ status: res.status, text: await res.text() }));
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 100));
     const exit = server.terminate();
     let refused: Response | null = null;
     for (let i = 0; i < 50 && refused === null; i++) {
