@@ -92,6 +92,12 @@ export class ConnectionTable {
     this.schedule();
   }
 
+  /** Closes every newcomer still waiting (the server is closing: none will be let in). */
+  dropWaiting(): void {
+    for (const socket of this.waiting.keys()) socket.destroy();
+    this.waiting.clear();
+  }
+
   requestStarted(req: IncomingMessage, res: ServerResponse): void {
     const conn = this.open.get(req.socket);
     if (!conn) return;

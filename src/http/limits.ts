@@ -101,6 +101,12 @@ export function createLimitedServer(
     return true;
   }) as Server['emit'];
   server.on('request', (req: IncomingMessage, res: ServerResponse) => connections.requestStarted(req, res));
+  // Closing waits for every connection the listener accepted, the waiting ones too: they go at once.
+  const close = server.close.bind(server);
+  server.close = ((callback?: (err?: Error) => void) => {
+    connections.dropWaiting();
+    return close(callback);
+  }) as Server['close'];
   return server;
 }
 
