@@ -19,6 +19,7 @@ const CACHE_HOME = mkdtempSync(join(tmpdir(), 'invoicing-mcp-cache-'));
 /** The environment of a server child: the keys given (or none, for the embedded sandbox), nothing else of ours. */
 export function serverEnv(extra: Env = {}): Env {
   const env: Env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', XDG_CACHE_HOME: CACHE_HOME };
+  if (extra.SVC_KEY_ID !== undefined) env.SVC_POLL_SECONDS = '0';
   return { ...env, ...extra };
 }
 
