@@ -2,7 +2,8 @@
 // The first read holds every record the API lists, field for field, and announces nothing old; each
 // business operation is in the mirror after one incremental read and its events go out exactly once,
 // also when made while the first read was still under way; a restart on the same file announces what
-// changed while it was down and nothing it had announced.
+// changed while it was down and nothing it had announced. Each block has a sandbox of its own and runs beside
+// the others; the tests of a block share theirs, so they run one after the other.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,8 +38,8 @@ function heardExactly(m: MirrorUnderTest, from: number, expected: Expected[], wh
     ).toHaveLength(1);
 }
 
-describe('the first read and each change after it', () => {
-  it('holds every record field for field, announces nothing old, and each change once after one incremental read', async () => {
+describe('the first read and each change after it', { concurrent: true }, () => {
+  it.sequential('holds every record field for field, announces nothing old, and each change once after one incremental read', async () => {
     const key = await sb.makeKey('live');
     const m = await mirrorOn(sb, key, logs);
     try {
@@ -68,7 +69,7 @@ describe('the first read and each change after it', () => {
 
   // A state reached and left again before the read reaches its record (sent, then paid) cannot be seen by
   // any reading of lists: each case keeps the changes made during one read to states that last.
-  it.each([
+  it.sequential.each([
     ['sending invoices, accepting a quote, moving stock', [0, 2, 3], [] as number[]],
     ['a payment (the invoices sent before the mirror started)', [1], [0]],
   ])('announces, once, the changes made while the first read was still reading: %s', async (_name, during, before) => {
@@ -100,7 +101,15 @@ describe('the first read and each change after it', () => {
   });
 });
 
-describe('a restart on the same file', () => {
+describe('a restart on the same file', { concurrent: true }, () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startTestSandbox({ rateLimit: 6000 });
+  });
+  afterAll(async () => {
+    await sb?.close();
+  });
+
   it('announces what changed while it was down, and nothing it had announced', async () => {
     const key = await sb.makeKey('live');
     const path = join(dir, 'restart.db');
@@ -131,7 +140,7 @@ describe('a restart on the same file', () => {
   });
 });
 
-describe('time passing', () => {
+describe('time passing', { concurrent: true }, () => {
   let timed: TestSandbox;
   beforeAll(async () => {
     timed = await startTestSandbox({ rateLimit: 6000, today: '2026-11-01' });
@@ -165,7 +174,7 @@ describe('time passing', () => {
   });
 });
 
-describe('when the clocks differ', () => {
+describe('when the clocks differ', { concurrent: true }, () => {
   let skewed: TestSandbox;
   beforeAll(async () => {
     skewed = await startTestSandbox({ rateLimit: 6000 });
@@ -175,7 +184,7 @@ describe('when the clocks differ', () => {
     await skewed?.close();
   });
 
-  it.each([
+  it.sequential.each([
     ['the service 6 h ahead of us', 0],
     ['the service 6 h behind us', 12 * 3600 * 1000],
   ])('%s: nothing old is announced, a change after the first read is, once', async (_name, ourOffsetMs) => {
