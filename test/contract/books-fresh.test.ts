@@ -11,7 +11,7 @@ import { captureLogs } from '../support/logs.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { differences, groundTruth, mirrorOn } from './books-sync-support.js';
 import { businessOps } from './events-ops.js';
-import { eventually, signIn, sleep } from './sandbox-http.js';
+import { eventually, get, signIn, sleep } from './sandbox-http.js';
 
 const logs = captureLogs('error');
 let sb: TestSandbox;
@@ -142,6 +142,32 @@ describe('a tool call joining a background read', () => {
       await background;
     } finally {
       await slow.close();
+    }
+  });
+
+  it('ends a background wait for its turn at once: the read goes on in the main lane', async () => {
+    // 12 calls a minute: a background call waits 5 s or more for its turn after the first.
+    const tight = await startTestSandbox({ rateLimit: 12 });
+    try {
+      const key = await tight.makeKey('live');
+      const m = await mirrorOn(tight, key, logs);
+      const background = m.mirror.round().catch(() => undefined);
+      // The round's first call (customers, page 1 of 2) goes at once; the second waits for its turn.
+      await eventually(async () => (await m.mirror.books.read.raw('customers', 1)) ?? undefined, 5_000);
+      const started = performance.now();
+      await m.mirror.books.ensureFresh(['customers']);
+      const waited = performance.now() - started;
+      // What the service takes for the page left, measured on the raw API just after.
+      const session = await signIn(tight.baseUrl, await tight.makeKey('live'));
+      const rawStarted = performance.now();
+      expect((await get(session, '/api/v1/customers?page=2&per_page=100')).status).toBe(200);
+      const raw = performance.now() - rawStarted;
+      expect(waited).toBeLessThan(Math.max(1_000, 10 * raw));
+      expect(m.api.stats().rateLimit.foregroundStarted).toBeGreaterThan(0);
+      await m.close();
+      await background;
+    } finally {
+      await tight.close();
     }
   });
 });
