@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FreshProgress } from '../../src/books/types.js';
+import { eventFromWebhook } from '../../src/events/from-webhook.js';
 import { captureLogs } from '../support/logs.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { differences, groundTruth, mirrorOn } from './books-sync-support.js';
@@ -168,6 +169,42 @@ describe('a tool call joining a background read', () => {
       await background;
     } finally {
       await tight.close();
+    }
+  });
+});
+
+describe('a webhook', () => {
+  it('makes its record current, not its kind: the next fresh read brings in what else its change touched', async () => {
+    const own = await startTestSandbox({ rateLimit: 6000 });
+    let ahead = 0;
+    const key = await own.makeKey('live');
+    const m = await mirrorOn(own, key, logs, { mirror: { freshMs: 60_000, now: () => Date.now() + ahead } });
+    try {
+      const live = await signIn(own.baseUrl, await own.makeKey('live'));
+      const [send, pay] = await businessOps(own, live);
+      await send!.run();
+      await m.mirror.books.ensureFresh(['invoices', 'payments']);
+      // A minute on, the kinds are no longer fresh, and the service takes 400 ms an answer. The payment pays one
+      // invoice in full and another in part; only the one paid off has a webhook (invoice.paid).
+      ahead = 61_000;
+      expect((await own.admin('PUT', '/faults', { rate: 1, kinds: ['latency'], latency_ms: 400 })).status).toBe(200);
+      const changes = await pay!.run();
+      const paidOff = changes.find((c) => c.kind === 'invoice.paid')!;
+      const partPaid = changes.find((c) => c.kind === 'payment.recorded')!.related.find((uri) => uri !== paidOff.record)!;
+      const idOf = (uri: string): number => Number(uri.split('/').pop());
+      const invoice = (await get(live, `/api/v1/invoices/${idOf(paidOff.record)}`)).body.data;
+      const part = (await get(live, `/api/v1/invoices/${idOf(partPaid)}`)).body.data;
+      expect(part.status).toBe('part_paid');
+      const parsed = eventFromWebhook({ id: paidOff.eventId, event: 'invoice.paid', created_at: invoice.updated_at, data: { invoice } });
+      if (!parsed.ok) throw new Error('the webhook body did not parse');
+      m.bus.publish(parsed.event);
+      await eventually(async () => ((await m.mirror.books.read.raw('invoices', invoice.id))?.status === 'paid' ? true : undefined));
+
+      await m.mirror.books.ensureFresh(['invoices']);
+      expect(await m.mirror.books.read.raw('invoices', part.id)).toMatchObject({ status: 'part_paid', balance: part.balance });
+    } finally {
+      await m.close();
+      await own.close();
     }
   });
 });
