@@ -1,6 +1,6 @@
-// Contract: the freshness contract and two holders of one file. ensureFresh reads a cold kind in full with
+// Contract: the freshness contract and two holders of one store (a file, or a Postgres database). ensureFresh reads a cold kind in full with
 // progress, then one updated_since call per kind, none for a kind just read; it reports the as-of time in
-// the service's clock and the lines coverage. Two mirrors on one file: one syncs (the lease), both read,
+// the service's clock and the lines coverage. Two mirrors on one store: one syncs (the lease), both read,
 // and both publish the events the syncing one found; the other's ensureFresh is answered by the holder.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FreshProgress } from '../../src/books/types.js';
 import { captureLogs } from '../support/logs.js';
+import { ENGINES, engineStores } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { differences, groundTruth, mirrorOn } from './books-sync-support.js';
 import { businessOps } from './events-ops.js';
@@ -59,13 +60,14 @@ describe('ensureFresh', () => {
   });
 });
 
-describe('two mirrors on one file', () => {
+describe.each(ENGINES)('two mirrors on one store (%s)', (engine) => {
+  const stores = engineStores(engine, 'books_fresh');
   it('one syncs, both read the same books, both publish what the syncing one found', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'mirror-two-')), 'books.db');
+    const location = await stores.shared(join(mkdtempSync(join(tmpdir(), 'mirror-two-')), 'books.db'));
     // Two keys of one business stand in for one key in two processes: the log tells their calls apart.
     const [keyA, keyB] = [await sb.makeKey('live'), await sb.makeKey('live')];
-    const a = await mirrorOn(sb, keyA, logs, { path, identity: 'shared', mirror: { freshMs: 0 } });
-    const b = await mirrorOn(sb, keyB, logs, { path, identity: 'shared', mirror: { freshMs: 0 } });
+    const a = await mirrorOn(sb, keyA, logs, { location, identity: 'shared', mirror: { freshMs: 0 } });
+    const b = await mirrorOn(sb, keyB, logs, { location, identity: 'shared', mirror: { freshMs: 0 } });
     try {
       const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
       await Promise.all([a.mirror.round(), b.mirror.round()]);
