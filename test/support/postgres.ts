@@ -41,6 +41,11 @@ export async function forgetMirror(url: string): Promise<void> {
 export type EngineName = 'sqlite' | 'postgres';
 export const ENGINES: readonly EngineName[] = ['sqlite', 'postgres'];
 
+/** The server's --mirror on an engine: in memory, or a new database of this file's. */
+export async function mirrorSetting(engine: EngineName, label: string): Promise<string> {
+  return engine === 'sqlite' ? 'memory' : postgresDatabase(label);
+}
+
 /**
  * Where a test's store lives on an engine: SQLite in memory, or this file's Postgres database made new.
  * `shared` gives the place several stores open together (SQLite: a file of the test's; Postgres: the database).
