@@ -7,10 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FreshProgress } from '../../src/books/types.js';
+import type { BooksEvent } from '../../src/events/event.js';
 import { captureLogs } from '../support/logs.js';
 import { ENGINES, engineStores } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { differences, groundTruth, mirrorOn } from './books-sync-support.js';
+import { differences, groundTruth, type MirrorUnderTest, mirrorOn } from './books-sync-support.js';
 import { businessOps } from './events-ops.js';
 import { eventually, signIn, sleep } from './sandbox-http.js';
 
@@ -94,6 +95,24 @@ describe.each(ENGINES)('two mirrors on one store (%s)', (engine) => {
       expect(await reader.mirror.books.read.raw('payments', Number(paid!.record.split('/').pop()))).not.toBeNull();
       const clock = (await sb.admin('GET', '/clock')).body;
       expect(Math.abs(Date.parse(fresh.asOf) - Date.parse(clock.now))).toBeLessThan(5_000);
+
+      // A webhook that reaches the process without the lease: both announce it, each once.
+      const invoice = truth.invoices!.find((i) => i.status === 'sent')!;
+      const hook: BooksEvent = {
+        id: `evt_two_${engine}`,
+        kind: 'invoice.paid',
+        createdAt: clock.now,
+        source: 'webhook',
+        record: { kind: 'invoices', id: invoice.id },
+        related: [],
+        data: { ...invoice, status: 'paid', balance: '0.00', updated_at: '2099-01-01T00:00:00+13:00' },
+      };
+      reader.bus.publish(hook);
+      const heardHook = (m: MirrorUnderTest): number => m.heard.filter((h) => h.event.id === hook.id).length;
+      await eventually(() => (heardHook(holder) > 0 ? true : undefined), 3000);
+      await sleep(300);
+      expect([heardHook(holder), heardHook(reader)]).toEqual([1, 1]);
+      expect((await holder.mirror.books.read.raw('invoices', invoice.id))?.status).toBe('paid');
     } finally {
       await a.close();
       await b.close();
