@@ -54,6 +54,18 @@ export interface MirrorStore {
   close(): Promise<void>;
 }
 
+/** What a mirror holds, read without changing it (`invoicing-mcp mirror status`), on any engine. */
+export interface MirrorBooksReport {
+  /** `<base URL>|<key ID>` the books belong to. */
+  identity: string | null;
+  schemaVersion: string | null;
+  /** False when of another schema version (a server would rebuild it). */
+  current: boolean;
+  counts: Record<MirroredKind | 'lines', number> | null;
+  coverage: LinesCoverage | null;
+  marks: Map<MirroredKind, KindMark>;
+}
+
 export interface OpenStoreOptions {
   location: Exclude<MirrorLocation, { kind: 'off' }>;
   /** The service and key the books belong to (see mirrorIdentity). */

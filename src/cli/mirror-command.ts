@@ -5,8 +5,8 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type MirrorLocation, redactedUrl, resolveMirrorLocation } from '../books/location.js';
-import type { KindMark } from '../books/store.js';
-import { type LinesCoverage, MIRRORED_KINDS, type MirroredKind } from '../books/types.js';
+import type { MirrorBooksReport } from '../books/store.js';
+import { MIRRORED_KINDS } from '../books/types.js';
 import { ConfigError, hasServiceKey, loadServiceConfig, type ServiceEnv } from './service-env.js';
 
 export const MIRROR_USAGE = `usage: invoicing-mcp mirror status [--mirror PATH|postgres://...]   what the local copy of the books holds
@@ -26,17 +26,8 @@ function mirrorLocation(setting: string | null, env: ServiceEnv): MirrorLocation
   return resolveMirrorLocation({ setting, sandbox: false, baseUrl: config?.baseUrl ?? '', keyId: config?.keyId ?? '', env });
 }
 
-interface BooksReport {
-  identity: string | null;
-  schemaVersion: string | null;
-  current: boolean;
-  counts: Record<MirroredKind | 'lines', number> | null;
-  coverage: LinesCoverage | null;
-  marks: Map<MirroredKind, KindMark>;
-}
-
 /** Whose books, then per kind how many and as of when (or that the next start rebuilds them). */
-function booksLines(report: BooksReport): { lines: string[]; current: boolean } {
+function booksLines(report: MirrorBooksReport): { lines: string[]; current: boolean } {
   const lines = [`Books of: ${report.identity?.replace('|', ', key ') ?? 'unknown'}`];
   if (!report.current)
     return { lines: [...lines, `Schema version ${report.schemaVersion ?? 'unknown'}: the next server start rebuilds it.`], current: false };

@@ -1,22 +1,15 @@
 // What a Postgres mirror holds, read without changing it (for `invoicing-mcp mirror status`), and forgetting
 // it (`mirror forget`: its schema dropped, the rest of the database untouched).
-import type { KindMark } from '../store.js';
-import type { LinesCoverage, MirroredKind } from '../types.js';
+import type { MirrorBooksReport } from '../store.js';
 import { PgDb } from './db.js';
 import { metaOf } from './open.js';
 import { SCHEMA_NAME, SCHEMA_VERSION } from './schema.js';
 import { PgSession } from './session.js';
 import { leaseHolderIn, postgresWriter } from './writer.js';
 
-export interface PostgresMirrorReport {
+export interface PostgresMirrorReport extends MirrorBooksReport {
   /** False when the database holds no mirror (yet). */
   exists: boolean;
-  identity: string | null;
-  schemaVersion: string | null;
-  current: boolean;
-  counts: Record<MirroredKind | 'lines', number> | null;
-  coverage: LinesCoverage | null;
-  marks: Map<MirroredKind, KindMark>;
   /** Who holds the sync lease now (`host/pid/...`); null when no server does. */
   holder: string | null;
   /** The space its tables and indexes take. */
