@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspectPostgresMirror } from '../../src/books/postgres/inspect.js';
 import { listAll, signIn } from '../contract/sandbox-http.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -126,6 +127,16 @@ describe('invoicing-mcp mirror', () => {
 });
 
 describe('invoicing-mcp mirror, on Postgres', () => {
+  /** Waits (reading the database in-process, not through the command) until a server holds the lease or none does. */
+  async function untilHeld(url: string, held: boolean, ms: number): Promise<number> {
+    const started = Date.now();
+    for (;;) {
+      const report = await inspectPostgresMirror(url);
+      if ((report.holder !== null && report.marks.size === 5) === held || Date.now() - started > ms) return Date.now() - started;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
   it('status names the database without its password; a crashed holder lets go at once; forget drops the mirror', async () => {
     const key = await sb.makeKey('live');
     const url = await postgresDatabase('mirror_command');
@@ -139,21 +150,21 @@ describe('invoicing-mcp mirror, on Postgres', () => {
     };
     expect((await cli(['mirror', 'status'], env)).stdout).toContain('No mirror in Postgres postgres://postgres:***@127.0.0.1:');
     const first = await spawnHttpServer([], env);
-    const finished = (s: string): boolean => s.includes('A server is syncing it now') && !s.includes('first read not finished');
-    const status = await statusUntil(env, finished, 20_000);
+    await untilHeld(url, true, 20_000);
+    const status = (await cli(['mirror', 'status'], env)).stdout;
+    expect(status).toContain('A server is syncing it now');
     expect(first.stderr()).toContain('Mirror: Postgres postgres://postgres:***@');
     await first.crash();
     const session = await signIn(sb.baseUrl, key);
     expect(status).toMatch(new RegExp(`invoices\\s+${(await listAll(session, '/api/v1/invoices')).length}\\s+read as of`));
     expect(status).toContain(`key ${key.key_id}`);
     // The lock ended with the crashed process's connection: no lease to wait out.
-    expect(await statusUntil(env, (s) => s.includes('No server is syncing it now.'), 3_000)).toContain('No server is syncing it now.');
+    expect(await untilHeld(url, false, 3_000)).toBeLessThan(3_000);
+    expect((await cli(['mirror', 'status'], env)).stdout).toContain('No server is syncing it now.');
     const restarted = await spawnHttpServer([], env);
     let refused = { code: 0, stdout: '', stderr: '' };
     try {
-      const started = Date.now();
-      await statusUntil(env, (s) => s.includes('A server is syncing it now'), 10_000);
-      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(await untilHeld(url, true, 10_000)).toBeLessThan(5_000);
       refused = await cli(['mirror', 'forget', '--mirror', url], {});
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('a server is syncing the mirror in postgres://postgres:***@');
@@ -162,7 +173,7 @@ describe('invoicing-mcp mirror, on Postgres', () => {
     }
     const forgot = await cli(['mirror', 'forget', '--mirror', url], {});
     expect(forgot.stdout).toContain('Forgot the mirror in Postgres postgres://postgres:***@');
-    expect((await cli(['mirror', 'status'], env)).stdout).toContain('No mirror in Postgres');
+    expect((await inspectPostgresMirror(url)).exists).toBe(false);
     for (const said of [status, first.stderr(), restarted.stderr(), refused.stdout, refused.stderr, forgot.stdout, forgot.stderr])
       expect(said).not.toContain(password);
   });
