@@ -81,10 +81,13 @@ describe('a mirror on Postgres', () => {
       const questions: [string, Record<string, unknown>][] = [
         ['report_received', { from: TODAY, to: TODAY, group_by: 'method' }],
         ['report_owed', { top: 100 }],
+        ['report_owed', { customer_id: big.customer.id, over_days: 30 }],
+        ['report_sales', { from: '2026-01-01', to: TODAY, group_by: 'month' }],
         ['report_sales', { from: TODAY, to: TODAY, group_by: 'customer' }],
         ['report_customer', { search: big.customer.code }],
         ['report_quotes', { expiring_days: 7 }],
         ['find_records', { search: numbers }],
+        ['report_low_stock', {}],
       ];
       for (const [name, args] of questions) {
         const answer = figures(await ask(name, args, postgres));
