@@ -104,8 +104,10 @@ describe('the sync lease', () => {
       // The holder's connection ends, as a killed process's does: no time to live to wait out.
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
+      // Only this file's database: the other files' Postgres tests hold leases of their own.
       const ended = await admin.query(
-        "SELECT pg_terminate_backend(pid) AS gone FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2",
+        `SELECT pg_terminate_backend(pid) AS gone FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
       );
       await admin.end();
       expect(ended.rows).toEqual([{ gone: true }]);

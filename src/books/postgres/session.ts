@@ -2,13 +2,15 @@
 // session advisory lock) and the LISTEN for other processes' events. A process that dies, or loses its
 // connection, loses both at once, so another takes the lease over at its next try. The connection asks the
 // server to probe it every few seconds (TCP keepalives), so a holder whose machine vanished without closing
-// its socket is let go of in about ten seconds rather than the system's two hours. A lost connection is
-// made again a second later, and what was written meanwhile is looked for once.
+// its socket is let go of in about ten seconds rather than the system's two hours; and the holder checks its
+// connection with a round trip each time it renews, so it does not go on believing in a lock the server has
+// let go of. A lost connection is made again a second later, and what was written meanwhile is looked for once.
 import pg from 'pg';
 import { scrubbed } from './db.js';
 import { EVENTS_CHANNEL } from './schema.js';
 
 const RECONNECT_MS = 1_000;
+const QUERY_TIMEOUT_MS = 5_000;
 
 export class PgSession {
   #client: pg.Client | null = null;
@@ -34,7 +36,12 @@ export class PgSession {
   #connect(): Promise<pg.Client> {
     if (this.#client) return Promise.resolve(this.#client);
     this.#connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.url, keepAlive: true, keepAliveInitialDelayMillis: 5_000 });
+      const client = new pg.Client({
+        connectionString: this.url,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 5_000,
+        query_timeout: QUERY_TIMEOUT_MS,
+      });
       const lost = (): void => this.#lost(client);
       client.on('error', lost);
       client.on('end', lost);
@@ -86,11 +93,24 @@ export class PgSession {
     return this.#guarded(async () => {
       const id = keys.join('/');
       const client = await this.#connect();
-      if (this.#held.has(id)) return true;
+      // A connection cut without a word (its network gone) would leave this process believing it holds a lock
+      // the server let go of: one round trip says it is alive, within the query timeout.
+      if (this.#held.has(id)) return this.#alive(client);
       const r = await client.query('SELECT pg_try_advisory_lock($1, $2) AS taken', [...keys]);
       if (r.rows[0]?.taken === true) this.#held.add(id);
       return this.#held.has(id);
     });
+  }
+
+  async #alive(client: pg.Client): Promise<boolean> {
+    try {
+      await client.query('SELECT 1');
+      return true;
+    } catch {
+      this.#lost(client);
+      await client.end().catch(() => undefined);
+      return false;
+    }
   }
 
   unlock(keys: readonly [number, number]): Promise<void> {
