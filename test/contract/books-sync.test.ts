@@ -39,10 +39,16 @@ function heardExactly(m: MirrorUnderTest, from: number, expected: Expected[], wh
     ).toHaveLength(1);
 }
 
+/** When this file's tests last changed the books. */
+let lastChanges = 0;
+/** Into the second after the last changes: a first read announces what changed in its own second (stamps are whole seconds). */
+const afterLastChanges = (): Promise<void> => sleep(Math.max(0, 1100 - (Date.now() - lastChanges)));
+
 describe.each(ENGINES)('the first read and each change after it, on %s', (engine) => {
   const stores = engineStores(engine, 'books_sync_first');
   it('holds every record field for field, announces nothing old, and each change once after one incremental read', async () => {
     const key = await sb.makeKey('live');
+    await afterLastChanges();
     const m = await mirrorOn(sb, key, logs, { location: await stores.fresh() });
     try {
       const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
@@ -62,6 +68,7 @@ describe.each(ENGINES)('the first read and each change after it, on %s', (engine
         await new Promise((r) => setTimeout(r, 50));
         heardExactly(m, before, expected, op.name);
       }
+      lastChanges = Date.now();
       expect(await differences(m.mirror, await groundTruth(sb, key))).toEqual([]);
       expect(m.mirror.stats().reads.invoices).toBe((reads.invoices ?? 0) + 2 * ops.length);
     } finally {
@@ -97,6 +104,7 @@ describe('changes during the first read', () => {
       await m.mirror.round();
       await new Promise((r) => setTimeout(r, 50));
       heardExactly(m, 0, expected, 'changes during the first read');
+      lastChanges = Date.now();
       expect(await differences(m.mirror, await groundTruth(sb, key))).toEqual([]);
     } finally {
       await sb.clearFaults();
@@ -105,14 +113,12 @@ describe('changes during the first read', () => {
   });
 });
 
-let lastRestartChanges = 0;
 describe.each(ENGINES)('a restart on the same store, on %s', (engine) => {
   const stores = engineStores(engine, 'books_sync_restart');
   it('announces what changed while it was down, and nothing it had announced', async () => {
     const key = await sb.makeKey('live');
     const location = await stores.shared(join(dir, 'restart.db'));
-    // Into the second after the last engine's changes: a first read announces what changed in its own second.
-    await sleep(Math.max(0, 1100 - (Date.now() - lastRestartChanges)));
+    await afterLastChanges();
     const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
     const [send, pay, accept, stock] = ops;
     const first = await mirrorOn(sb, key, logs, { location });
@@ -124,7 +130,7 @@ describe.each(ENGINES)('a restart on the same store, on %s', (engine) => {
     await first.close();
 
     const whileDown = [...(await pay!.run()), ...(await accept!.run()), ...(await stock!.run())];
-    lastRestartChanges = Date.now();
+    lastChanges = Date.now();
     const second = await mirrorOn(sb, key, logs, { location });
     try {
       const callsBefore = second.mirror.stats().calls;
