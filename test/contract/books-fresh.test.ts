@@ -1,16 +1,18 @@
-// Contract: the freshness contract and two holders of one file. ensureFresh reads a cold kind in full with
+// Contract: the freshness contract and two holders of one store (a file, or a Postgres database). ensureFresh reads a cold kind in full with
 // progress, then one updated_since call per kind, none for a kind just read; it reports the as-of time in
-// the service's clock and the lines coverage. Two mirrors on one file: one syncs (the lease), both read,
+// the service's clock and the lines coverage. Two mirrors on one store: one syncs (the lease), both read,
 // and both publish the events the syncing one found; the other's ensureFresh is answered by the holder.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FreshProgress } from '../../src/books/types.js';
+import type { BooksEvent } from '../../src/events/event.js';
 import { eventFromWebhook } from '../../src/events/from-webhook.js';
 import { captureLogs } from '../support/logs.js';
+import { ENGINES, engineStores } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { differences, groundTruth, mirrorOn } from './books-sync-support.js';
+import { differences, groundTruth, type MirrorUnderTest, mirrorOn } from './books-sync-support.js';
 import { businessOps } from './events-ops.js';
 import { eventually, get, signIn, sleep } from './sandbox-http.js';
 
@@ -60,13 +62,14 @@ describe('ensureFresh', () => {
   });
 });
 
-describe('two mirrors on one file', () => {
+describe.each(ENGINES)('two mirrors on one store (%s)', (engine) => {
+  const stores = engineStores(engine, 'books_fresh');
   it('one syncs, both read the same books, both publish what the syncing one found', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'mirror-two-')), 'books.db');
+    const location = await stores.shared(join(mkdtempSync(join(tmpdir(), 'mirror-two-')), 'books.db'));
     // Two keys of one business stand in for one key in two processes: the log tells their calls apart.
     const [keyA, keyB] = [await sb.makeKey('live'), await sb.makeKey('live')];
-    const a = await mirrorOn(sb, keyA, logs, { path, identity: 'shared', mirror: { freshMs: 0 } });
-    const b = await mirrorOn(sb, keyB, logs, { path, identity: 'shared', mirror: { freshMs: 0 } });
+    const a = await mirrorOn(sb, keyA, logs, { location, identity: 'shared', mirror: { freshMs: 0 } });
+    const b = await mirrorOn(sb, keyB, logs, { location, identity: 'shared', mirror: { freshMs: 0 } });
     try {
       const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
       await Promise.all([a.mirror.round(), b.mirror.round()]);
@@ -93,6 +96,24 @@ describe('two mirrors on one file', () => {
       expect(await reader.mirror.books.read.raw('payments', Number(paid!.record.split('/').pop()))).not.toBeNull();
       const clock = (await sb.admin('GET', '/clock')).body;
       expect(Math.abs(Date.parse(fresh.asOf) - Date.parse(clock.now))).toBeLessThan(5_000);
+
+      // A webhook that reaches the process without the lease: both announce it, each once.
+      const invoice = truth.invoices!.find((i) => i.status === 'sent')!;
+      const hook: BooksEvent = {
+        id: `evt_two_${engine}`,
+        kind: 'invoice.paid',
+        createdAt: clock.now,
+        source: 'webhook',
+        record: { kind: 'invoices', id: invoice.id },
+        related: [],
+        data: { ...invoice, status: 'paid', balance: '0.00', updated_at: '2099-01-01T00:00:00+13:00' },
+      };
+      reader.bus.publish(hook);
+      const heardHook = (m: MirrorUnderTest): number => m.heard.filter((h) => h.event.id === hook.id).length;
+      await eventually(() => (heardHook(holder) > 0 ? true : undefined), 3000);
+      await sleep(300);
+      expect([heardHook(holder), heardHook(reader)]).toEqual([1, 1]);
+      expect((await holder.mirror.books.read.raw('invoices', invoice.id))?.status).toBe('paid');
     } finally {
       await a.close();
       await b.close();
