@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // The MCP Bundles' own tests need `npm run bundle` first: `npm run test:bundle` (CI runs both).
     exclude: [...configDefaults.exclude, 'test/bundle/**'],
+    // One Postgres for the run: the Postgres engine's tests each make a database of their own in it.
+    globalSetup: ['test/support/postgres-global.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Contract and end-to-end tests start servers on loopback; two workers fit the 2-core machine.

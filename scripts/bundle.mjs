@@ -4,7 +4,7 @@
 // files, and the tools list is inlined, so a starting server loads 14 modules instead of 138 (module
 // loading was most of its start-up). What loads later stays in chunks of its own and loads when
 // first needed (the API client, the sandbox, HTTP). libsql loads a native binary for the platform,
-// so it stays in node_modules.
+// so it stays in node_modules; so does pg (the Postgres driver), which names an optional native module.
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -12,7 +12,7 @@ const root = new URL('../', import.meta.url);
 // pino and undici load workers or optional parts by name, which a bundle would break: they stay in
 // node_modules. fastify is bundled, so an install does not pull its test helper (light-my-request), whose
 // cookie package asks for Node 22.
-const EXTERNAL = ['pino', 'undici', 'libsql'];
+const EXTERNAL = ['pino', 'undici', 'libsql', 'pg'];
 const manifest = readFileSync(new URL('dist/tools/manifest.json', root), 'utf8');
 // Chunk names carry hashes: clear out the last build's.
 rmSync(new URL('dist/bin/', root), { recursive: true, force: true });

@@ -32,7 +32,7 @@ export interface MirrorOptions {
   lines?: boolean;
   /** 'on-first-use': no background work until the first ensureFresh (the embedded sandbox). */
   rounds?: 'now' | 'on-first-use';
-  /** A kind read this recently (or just updated by a webhook) is fresh without a call (ms). */
+  /** A kind read this recently is fresh without a call (ms). */
   freshMs?: number;
   budget?: BudgetOptions;
   now?: () => number;
@@ -69,7 +69,6 @@ class MirrorRuntime {
   readonly #now: () => number;
   readonly #kinds: readonly MirroredKind[];
   readonly #freshMs: number;
-  readonly #webhookAt = new Map<MirroredKind, number>();
   readonly #clock: ServiceClock;
   rounds = 0;
   #roundTimer: NodeJS.Timeout | null = null;
@@ -173,17 +172,17 @@ class MirrorRuntime {
       await store.write(kind, [incoming], [event]);
       void this.outbox.drain();
     }
-    this.#webhookAt.set(kind, this.#now());
     if (await this.lease.mayWrite())
       void this.sync.sync(kind, { background: true, signal: this.abort.signal }).catch(this.quiet('sync after a webhook'));
   }
 
-  #isFresh(kind: MirroredKind, mark: KindMark | undefined): boolean {
-    const now = this.#now();
-    return (
-      mark !== undefined &&
-      ((now - mark.syncedMs < this.#freshMs && this.#readLately(mark)) || now - (this.#webhookAt.get(kind) ?? -Infinity) < this.#freshMs)
-    );
+  /**
+   * A kind is fresh when it was read moments ago. A webhook does not make it so: its record is current, but the
+   * change it reports may have touched other records of the kind (a payment, two invoices), which only a read
+   * of the kind brings in.
+   */
+  #isFresh(mark: KindMark | undefined): boolean {
+    return mark !== undefined && this.#now() - mark.syncedMs < this.#freshMs && this.#readLately(mark);
   }
 
   /**
@@ -203,7 +202,7 @@ class MirrorRuntime {
     const signal = opts.signal ? AbortSignal.any([opts.signal, this.abort.signal]) : this.abort.signal;
     const tally = progressTally(opts.onProgress);
     const marks = await store.marks();
-    const stale = wanted.filter((kind) => !this.#isFresh(kind, marks.get(kind)));
+    const stale = wanted.filter((kind) => !this.#isFresh(marks.get(kind)));
     if (stale.length > 0 && !(await this.lease.mayWrite())) {
       // Another process holds the lease: it reads them for us.
       const asked = this.#now();

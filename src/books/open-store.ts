@@ -1,8 +1,17 @@
-// Opens the mirror's store on the engine its location names. Each engine loads only when asked for, so a
-// server with the mirror off, or not yet opened, never loads a native driver.
+// Opens the mirror's store on the engine its location names: a Postgres URL, or SQLite (a file or memory).
+// Each engine loads only when asked for, so a server with the mirror off, or not yet opened, never loads a
+// driver. A Postgres database that cannot be used leaves the mirror in memory for this run, as a file does.
 import type { MirrorStore, OpenStoreOptions } from './store.js';
 
 export async function openMirrorStore(options: OpenStoreOptions): Promise<MirrorStore> {
-  const { openSqliteStore } = await import('./sqlite/sqlite-store.js');
-  return openSqliteStore(options);
+  const sqlite = async (on: OpenStoreOptions): Promise<MirrorStore> => (await import('./sqlite/sqlite-store.js')).openSqliteStore(on);
+  const { location } = options;
+  if (location.kind !== 'postgres') return sqlite(options);
+  const { openPostgresStore } = await import('./postgres/postgres-store.js');
+  try {
+    return await openPostgresStore(location.url, options);
+  } catch (err) {
+    options.warn(`${err instanceof Error ? err.message : String(err)}: keeping the mirror in memory for this run`);
+    return sqlite({ ...options, location: { kind: 'memory' } });
+  }
 }

@@ -1,7 +1,9 @@
 // The events the sync derived, and the webhooks a process received, are written with the records that made
 // them; this publishes them to the bus, once, in every process on the mirror's file (so a second server's
 // subscribers hear of the changes the lease holder found or another process was told of; the bus drops what
-// its process heard already). Events written before this process started are not replayed.
+// its process heard already). Events written before this process started are not replayed. A store that can
+// tell when events were written (Postgres' NOTIFY) has them published at once; every store is also looked at
+// each second, which catches what a lost connection's notice missed.
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../log/logger.js';
 import type { MirrorStore } from './store.js';
@@ -16,6 +18,7 @@ export class EventOutbox {
   #again = false;
   #stopped = false;
   #relaying: unknown = null;
+  #unwatch: (() => void) | null = null;
   published = 0;
 
   constructor(
@@ -30,6 +33,16 @@ export class EventOutbox {
     void this.store.pruneEvents(Date.now() - KEEP_MS).catch(() => undefined);
     this.#timer = setInterval(() => void this.drain(), LOOK_EVERY_MS);
     this.#timer.unref();
+    this.#unwatch =
+      (await this.store
+        .watchEvents?.(() => void this.drain())
+        .catch((err: unknown) => {
+          this.logger.warn(
+            { err: err instanceof Error ? err.message : String(err) },
+            'cannot hear of mirror events as they are written; looking every second',
+          );
+          return null;
+        })) ?? null;
   }
 
   /** Publishes what is new; a call while one runs makes one more pass. */
@@ -77,6 +90,7 @@ export class EventOutbox {
 
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
+    this.#unwatch?.();
     await this.drain();
     this.#stopped = true;
   }

@@ -1,5 +1,6 @@
 // The mirror's store, as the sync and the readers see it: types only. Each engine is a folder that implements
-// it (src/books/sqlite/, the one place that holds SQL today); open-store.ts picks the engine.
+// it (src/books/sqlite/, src/books/postgres/; the SQL they share is in src/books/sql/); open-store.ts picks
+// the engine.
 import type { BooksEvent } from '../events/event.js';
 import type { MirrorLocation } from './location.js';
 import type { Rec } from './record.js';
@@ -22,7 +23,7 @@ export interface StoredEvent {
 
 export interface MirrorStore {
   readonly read: MirrorReader;
-  /** The file, or null in memory. */
+  /** Where it lives: the file, or the Postgres URL without its password; null in memory. */
   readonly path: string | null;
   /** The stored records of these ids (as the service sent them). */
   stored(kind: MirroredKind, ids: readonly number[]): Promise<Map<number, Rec>>;
@@ -37,6 +38,11 @@ export interface MirrorStore {
   eventsAfter(seq: number): Promise<StoredEvent[]>;
   lastEventSeq(): Promise<number>;
   pruneEvents(olderThanMs: number): Promise<void>;
+  /**
+   * Calls back whenever a process on the store wrote events, so they are published at once (Postgres: LISTEN).
+   * Resolves to what stops it. An engine without it is looked at every second.
+   */
+  watchEvents?(onWritten: () => void): Promise<() => void>;
   takeLease(name: string, holder: string, ttlMs: number, nowMs: number): Promise<boolean>;
   releaseLease(name: string, holder: string): Promise<void>;
   /** Who holds the named lease now (expired or not); null when no one. */
@@ -46,6 +52,18 @@ export interface MirrorStore {
   /** The kinds other processes asked for since the last call (and forgets them). */
   takeWants(): Promise<MirroredKind[]>;
   close(): Promise<void>;
+}
+
+/** What a mirror holds, read without changing it (`invoicing-mcp mirror status`), on any engine. */
+export interface MirrorBooksReport {
+  /** `<base URL>|<key ID>` the books belong to. */
+  identity: string | null;
+  schemaVersion: string | null;
+  /** False when of another schema version (a server would rebuild it). */
+  current: boolean;
+  counts: Record<MirroredKind | 'lines', number> | null;
+  coverage: LinesCoverage | null;
+  marks: Map<MirroredKind, KindMark>;
 }
 
 export interface OpenStoreOptions {

@@ -24,6 +24,11 @@ export interface ReadOptions {
   onProgress?: ((update: FreshProgress) => void) | undefined;
 }
 
+/** A read under way: a tool call joining it aborts `promoted`, which ends any wait for a background turn. */
+interface RunningOptions extends ReadOptions {
+  promoted: AbortController;
+}
+
 export interface SyncStats {
   /** List calls made. */
   calls: number;
@@ -61,7 +66,7 @@ type Lister = (
 
 export class KindSync {
   readonly stats: SyncStats = { calls: 0, records: 0, events: 0, reads: {} };
-  readonly #running = new Map<MirroredKind, { read: Promise<void>; options: ReadOptions }>();
+  readonly #running = new Map<MirroredKind, { read: Promise<void>; options: RunningOptions }>();
   readonly #now: () => number;
   /** When this process began its first read (service clock): first reads announce changes from then on. */
   #firstRead: number | null = null;
@@ -77,17 +82,38 @@ export class KindSync {
   sync(kind: MirroredKind, options: ReadOptions): Promise<void> {
     const running = this.#running.get(kind);
     if (running) {
-      if (!options.background) running.options.background = false;
+      if (!options.background) {
+        running.options.background = false;
+        running.options.promoted.abort();
+      }
       running.options.onProgress ??= options.onProgress;
       return running.read;
     }
-    const mine = { ...options };
+    const mine = { ...options, promoted: new AbortController() };
     const read = this.#read(kind, mine).finally(() => this.#running.delete(kind));
     this.#running.set(kind, { read, options: mine });
     return read;
   }
 
-  async #read(kind: MirroredKind, options: ReadOptions): Promise<void> {
+  /**
+   * Waits for the background's next turn, unless a tool call joins the read meanwhile: its wait ends then, and
+   * the call goes in the main lane (a turn still queued is given up without taking a slot).
+   */
+  async #backgroundTurn(options: RunningOptions): Promise<void> {
+    const { promoted } = options;
+    if (promoted.signal.aborted) return;
+    const signal = options.signal ? AbortSignal.any([options.signal, promoted.signal]) : promoted.signal;
+    const joined = new Promise<'joined'>((resolve) => promoted.signal.addEventListener('abort', () => resolve('joined'), { once: true }));
+    // The turn's failure is a value here, so that one ending after the race is never an unheard rejection.
+    const turn = this.deps.budget.turn(signal).then(
+      () => 'turn' as const,
+      (err: unknown) => ({ err }),
+    );
+    const outcome = await Promise.race([turn, joined]);
+    if (typeof outcome === 'object' && (!promoted.signal.aborted || options.signal?.aborted)) throw outcome.err;
+  }
+
+  async #read(kind: MirroredKind, options: RunningOptions): Promise<void> {
     const { store, clock } = this.deps;
     const mark = (await store.marks()).get(kind);
     const startedMs = this.#now();
@@ -98,7 +124,7 @@ export class KindSync {
     let seen = 0;
     for (let page = 1; ; page++) {
       if (!(await this.deps.mayWrite())) throw new LeaseLost();
-      if (options.background) await this.deps.budget.turn(options.signal);
+      if (options.background) await this.#backgroundTurn(options);
       const query: Record<string, unknown> = { page, per_page: PER_PAGE, ...(since ? { updated_since: since } : {}) };
       this.stats.calls++;
       const answer = await this.#lister(kind)(query, { cache: 'skip', background: options.background, signal: options.signal });

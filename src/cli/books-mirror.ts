@@ -6,7 +6,7 @@
 // tools see a Books that waits for it, and the banner's line says only what is known before it opens.
 
 import { RefusedQuestion } from '../books/answers/refused.js';
-import { type MirrorLocation, mirrorIdentity, resolveMirrorLocation, SANDBOX_IDENTITY } from '../books/location.js';
+import { type MirrorLocation, mirrorIdentity, redactedUrl, resolveMirrorLocation, SANDBOX_IDENTITY } from '../books/location.js';
 import type { Mirror } from '../books/mirror.js';
 import type { Books, MirroredKind, MirrorReader } from '../books/types.js';
 import type { EventBus } from '../events/bus.js';
@@ -68,7 +68,7 @@ function waitingBooks(open: () => Promise<Mirror>): Books {
  * built for another platform) from any other failure: the server then runs on without the mirror, and every
  * answer says why, once the question is asked.
  */
-async function withEngine<T>(openStore: () => Promise<T>): Promise<T> {
+async function withEngine<T>(location: MirrorLocation, openStore: () => Promise<T>): Promise<T> {
   try {
     return await openStore();
   } catch (err) {
@@ -76,7 +76,7 @@ async function withEngine<T>(openStore: () => Promise<T>): Promise<T> {
     if (code !== 'MODULE_NOT_FOUND' && code !== 'ERR_MODULE_NOT_FOUND' && code !== 'ERR_DLOPEN_FAILED') throw err;
     const reason = err instanceof Error ? (err.message.split('\n')[0] ?? err.message) : String(err);
     throw new RefusedQuestion(
-      `The books mirror cannot load on this system (its SQLite engine's native module: ${reason}), so answers are not available: the list_* and get_* tools read the service directly.`,
+      `The books mirror cannot load on this system (its ${location.kind === 'postgres' ? 'Postgres driver' : "SQLite engine's native module"}: ${reason}), so answers are not available: the list_* and get_* tools read the service directly.`,
     );
   }
 }
@@ -101,7 +101,7 @@ export function planBooksMirror(
     (opening ??= (async () => {
       const logger = await loadLogger();
       const [{ openMirrorStore }, { startMirror }] = await Promise.all([import('../books/open-store.js'), import('../books/mirror.js')]);
-      const store = await withEngine(() =>
+      const store = await withEngine(location, () =>
         openMirrorStore({
           location: off ? { kind: 'memory' } : location,
           // The embedded sandbox makes new keys (and books) at each start: its file is rebuilt, never refused.
@@ -148,15 +148,18 @@ export function planBooksMirror(
 
   function bannerLine(): string {
     if (off && !syncing) return 'Mirror: off (--mirror off); no background calls.';
-    if (sandbox && location.kind === 'file') {
-      return `Mirror: ${location.path}, read from the sandbox when a tool first asks; rebuilt at each start, since the sandbox's books are new each time (--mirror off turns it off).`;
+    const kept = location.kind === 'file' ? location.path : location.kind === 'postgres' ? `Postgres ${redactedUrl(location.url)}` : null;
+    if (sandbox && kept !== null) {
+      return `Mirror: ${kept}, read from the sandbox when a tool first asks; rebuilt at each start, since the sandbox's books are new each time (--mirror off turns it off).`;
     }
     if (sandbox) return 'Mirror: in memory, read from the sandbox when a tool first asks (--mirror off turns it off).';
     if (off) return `Mirror: off (--mirror off); changes are still read every ${pollSeconds} s for subscriptions.`;
     const where =
       location.kind === 'file'
-        ? `${location.path} (opened after the first answers; in memory instead if the file cannot be used)`
-        : 'memory';
+        ? `${kept} (opened after the first answers; in memory instead if the file cannot be used)`
+        : location.kind === 'postgres'
+          ? `${kept} (shared by every server on it; in memory instead if it cannot be used)`
+          : 'memory';
     const how = syncing
       ? `synced in the background at least every ${pollSeconds} s within a share of the rate limit`
       : 'synced when a tool reads it';

@@ -32,7 +32,7 @@ export interface ServeOptions {
   readonly sessionLimits: SessionLimits;
   /** How long SIGTERM waits for the HTTP calls in flight (ms). */
   readonly drainTimeoutMs: number;
-  /** The books mirror: a file path, `memory` or `off`; null = the default (see src/books/location.ts). */
+  /** The books mirror: a file path, a Postgres URL, `memory` or `off`; null = the default (see src/books/location.ts). */
   readonly mirror: string | null;
   /** Service calls in flight at most; null follows the key's budget (the service's stated limit). */
   readonly maxConcurrency: number | null;
@@ -42,7 +42,7 @@ export interface ServeOptions {
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
        invoicing-mcp [--webhook-port N] [--webhook-host H]   (stdio, with a webhook receiver at /webhooks)
-       invoicing-mcp [--mirror PATH|memory|off]   (the local copy of the books; mirror status|forget)
+       invoicing-mcp [--mirror PATH|postgres://...|memory|off]   (the local copy of the books; mirror status|forget)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] ...
 ${HTTP_LIMITS_USAGE}
        any of them with [--max-concurrency N]   (service calls in flight; default: as the key's limit allows)

@@ -5,7 +5,7 @@ const COMMANDS = `usage: invoicing-mcp [flags]          serve MCP over stdio (wh
        invoicing-mcp --http [flags]   serve MCP over Streamable HTTP at http://HOST:PORT/mcp
        invoicing-mcp check            sign in and print mode, business, scopes, limits and usable tools
        invoicing-mcp sandbox ...      run the emulated Invoicing Service on its own (see sandbox --help)
-       invoicing-mcp mirror status|forget [--mirror PATH]   what the local copy of the books holds; delete it
+       invoicing-mcp mirror status|forget [--mirror PATH|postgres://...]   what the local copy of the books holds; delete it
        invoicing-mcp --version        print the version
        invoicing-mcp --help           print this help`;
 

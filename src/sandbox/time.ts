@@ -30,26 +30,52 @@ interface WallClock {
   second: number;
 }
 
-function wallClock(ms: number, timeZone: string): WallClock {
+/** The offset at `ms` as the zone database says it: one `formatToParts`, the slow part of every timestamp. */
+function offsetFromIntl(ms: number, timeZone: string): number {
   const out: Record<string, number> = {};
   for (const p of formatterFor(timeZone).formatToParts(new Date(ms))) {
     if (p.type !== 'literal') out[p.type] = Number(p.value);
   }
-  return {
-    year: out.year ?? 0,
-    month: out.month ?? 0,
-    day: out.day ?? 0,
-    hour: out.hour ?? 0,
-    minute: out.minute ?? 0,
-    second: out.second ?? 0,
-  };
+  const asUtc = Date.UTC(out.year ?? 0, (out.month ?? 1) - 1, out.day ?? 1, out.hour ?? 0, out.minute ?? 0, out.second ?? 0);
+  return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60000);
 }
+
+const HOUR_MS = 3_600_000;
+/** Per zone, per hour since the epoch: the offset throughout that hour, or NaN where it changes within it. */
+const hourOffsets = new Map<string, Map<number, number>>();
+const MAX_HOURS_KEPT = 200_000;
 
 /** The zone's offset from UTC at instant `ms`, in whole minutes. */
 export function offsetMinutes(ms: number, timeZone: string): number {
-  const w = wallClock(ms, timeZone);
-  const asUtc = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
-  return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60000);
+  let hours = hourOffsets.get(timeZone);
+  if (!hours) {
+    hours = new Map();
+    hourOffsets.set(timeZone, hours);
+  }
+  const hour = Math.floor(ms / HOUR_MS);
+  let offset = hours.get(hour);
+  if (offset === undefined) {
+    // Zones change their offset at most once in an hour: the same offset at its first and last second holds
+    // for every second between.
+    const first = offsetFromIntl(hour * HOUR_MS, timeZone);
+    offset = first === offsetFromIntl((hour + 1) * HOUR_MS - 1000, timeZone) ? first : Number.NaN;
+    if (hours.size >= MAX_HOURS_KEPT) hours.clear();
+    hours.set(hour, offset);
+  }
+  return Number.isNaN(offset) ? offsetFromIntl(ms, timeZone) : offset;
+}
+
+/** The wall clock in the zone at instant `ms`, to the second. */
+function wallClock(ms: number, timeZone: string): WallClock {
+  const local = new Date(Math.floor(ms / 1000) * 1000 + offsetMinutes(ms, timeZone) * 60_000);
+  return {
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
+  };
 }
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');

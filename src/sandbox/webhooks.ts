@@ -2,7 +2,7 @@
 // keyed with the endpoint's secret; any 2xx is success, otherwise up to 5 more tries with back-off
 // base × 1, 2, 4, 8, 16.
 import { createHmac, randomUUID } from 'node:crypto';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import type { SandboxClock } from './clock.js';
 import { randomToken } from './secrets.js';
 import { formatTimestamp } from './time.js';
@@ -40,7 +40,9 @@ export class WebhookSender {
   readonly #endpoints: Endpoint[] = [];
   readonly deliveries: DeliveryAttempt[] = [];
   readonly #timers = new Set<NodeJS.Timeout>();
-  readonly #agent = new Agent({ headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS });
+  // undici loads on the first delivery: most sandboxes never send a webhook, and loading it is a third of
+  // a sandbox's start.
+  #undici: Promise<{ agent: Agent; request: typeof import('undici').request }> | null = null;
   #closed = false;
 
   constructor(
@@ -79,6 +81,11 @@ export class WebhookSender {
     };
     this.deliveries.push(record);
     try {
+      this.#undici ??= import('undici').then(({ Agent, request }) => ({
+        agent: new Agent({ headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }),
+        request,
+      }));
+      const { agent, request } = await this.#undici;
       const res = await request(endpoint.url, {
         method: 'POST',
         headers: {
@@ -86,7 +93,7 @@ export class WebhookSender {
           'x-service-signature': signatureHeader(endpoint.secret, Math.floor(nowMs / 1000), body),
         },
         body,
-        dispatcher: this.#agent,
+        dispatcher: agent,
       });
       record.status = res.statusCode;
       await res.body.dump();
@@ -109,6 +116,6 @@ export class WebhookSender {
     this.#closed = true;
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
-    await this.#agent.destroy();
+    if (this.#undici) await (await this.#undici).agent.destroy();
   }
 }

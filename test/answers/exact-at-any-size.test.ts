@@ -1,12 +1,14 @@
 // Exact at any size: invoices, payments and quotes past 20 significant digits (made on the sandbox's live
 // books through its API and admin interface), asked about through a real MCP client of the built server.
 // Every figure is checked against the test's own ground truth: the sandbox's raw HTTP API summed with the
-// tests' own BigInt decimal (test/support/exact.ts), never the server's code.
+// tests' own BigInt decimal (test/support/exact.ts), never the server's code; and a mirror on Postgres,
+// which sums them in SQL (numeric) where SQLite sums them from the rows, answers the same, figure for figure.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Json, listAll, post, type Session, signIn } from '../contract/sandbox-http.js';
 import { type Connected, connectClient, type ElicitAnswer } from '../e2e/support/clients.js';
 import { keyEnv, stdioCommand } from '../e2e/support/server.js';
 import { Exact } from '../support/exact.js';
+import { postgresDatabase } from '../support/postgres.js';
 import { ALL_SCOPES, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type BigBooks, makeBigBooks } from './big-amounts.js';
 import {
@@ -65,6 +67,40 @@ async function salesByProductOnceWhole(client: Connected): Promise<Json> {
   return products;
 }
 const ours = (): Json[] => Object.values(big.invoices);
+
+/** An answer without the moment it was made (two servers read at different moments). */
+const figures = (answer: Json): Json => JSON.parse(JSON.stringify(answer, (key, value) => (key === 'as_of' ? undefined : value)));
+
+describe('a mirror on Postgres', () => {
+  it('answers every report as the mirror in memory does, figure for figure', async () => {
+    const url = await postgresDatabase('exact_any_size');
+    const env = { ...keyEnv(sb, sb.keys.live), SVC_POLL_SECONDS: '5' };
+    const postgres = await connectClient('v2', { stdio: stdioCommand(['--mirror', url], env) });
+    try {
+      const numbers = [...ours().map((i) => i.number), ...big.quotes.map((q) => q.number)];
+      const questions: [string, Record<string, unknown>][] = [
+        ['report_received', { from: TODAY, to: TODAY, group_by: 'method' }],
+        ['report_owed', { top: 100 }],
+        ['report_owed', { customer_id: big.customer.id, over_days: 30 }],
+        ['report_sales', { from: '2026-01-01', to: TODAY, group_by: 'month' }],
+        ['report_sales', { from: TODAY, to: TODAY, group_by: 'customer' }],
+        ['report_customer', { search: big.customer.code }],
+        ['report_quotes', { expiring_days: 7 }],
+        ['find_records', { search: numbers }],
+        ['report_low_stock', {}],
+      ];
+      for (const [name, args] of questions) {
+        const answer = figures(await ask(name, args, postgres));
+        expect(answer, name).toEqual(figures(await ask(name, args)));
+      }
+      const products = figures(await salesByProductOnceWhole(postgres));
+      expect(products.lines.with_lines).toBe(products.lines.invoices);
+      expect(products).toEqual(figures(await salesByProductOnceWhole(mcp)));
+    } finally {
+      await postgres.close();
+    }
+  });
+});
 
 describe('amounts past 20 significant digits', () => {
   it('the sandbox takes them and works their lines exactly (the service line rule, half-up to 2 places)', () => {

@@ -1,17 +1,20 @@
-// Contract: the freshness contract and two holders of one file. ensureFresh reads a cold kind in full with
+// Contract: the freshness contract and two holders of one store (a file, or a Postgres database). ensureFresh reads a cold kind in full with
 // progress, then one updated_since call per kind, none for a kind just read; it reports the as-of time in
-// the service's clock and the lines coverage. Two mirrors on one file: one syncs (the lease), both read,
+// the service's clock and the lines coverage. Two mirrors on one store: one syncs (the lease), both read,
 // and both publish the events the syncing one found; the other's ensureFresh is answered by the holder.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FreshProgress } from '../../src/books/types.js';
+import type { BooksEvent } from '../../src/events/event.js';
+import { eventFromWebhook } from '../../src/events/from-webhook.js';
 import { captureLogs } from '../support/logs.js';
+import { ENGINES, engineStores } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { differences, groundTruth, mirrorOn } from './books-sync-support.js';
+import { differences, groundTruth, type MirrorUnderTest, mirrorOn } from './books-sync-support.js';
 import { businessOps } from './events-ops.js';
-import { eventually, signIn, sleep } from './sandbox-http.js';
+import { eventually, get, signIn, sleep } from './sandbox-http.js';
 
 const logs = captureLogs('error');
 let sb: TestSandbox;
@@ -59,13 +62,14 @@ describe('ensureFresh', () => {
   });
 });
 
-describe('two mirrors on one file', () => {
+describe.each(ENGINES)('two mirrors on one store (%s)', (engine) => {
+  const stores = engineStores(engine, 'books_fresh');
   it('one syncs, both read the same books, both publish what the syncing one found', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'mirror-two-')), 'books.db');
+    const location = await stores.shared(join(mkdtempSync(join(tmpdir(), 'mirror-two-')), 'books.db'));
     // Two keys of one business stand in for one key in two processes: the log tells their calls apart.
     const [keyA, keyB] = [await sb.makeKey('live'), await sb.makeKey('live')];
-    const a = await mirrorOn(sb, keyA, logs, { path, identity: 'shared', mirror: { freshMs: 0 } });
-    const b = await mirrorOn(sb, keyB, logs, { path, identity: 'shared', mirror: { freshMs: 0 } });
+    const a = await mirrorOn(sb, keyA, logs, { location, identity: 'shared', mirror: { freshMs: 0 } });
+    const b = await mirrorOn(sb, keyB, logs, { location, identity: 'shared', mirror: { freshMs: 0 } });
     try {
       const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
       await Promise.all([a.mirror.round(), b.mirror.round()]);
@@ -92,6 +96,24 @@ describe('two mirrors on one file', () => {
       expect(await reader.mirror.books.read.raw('payments', Number(paid!.record.split('/').pop()))).not.toBeNull();
       const clock = (await sb.admin('GET', '/clock')).body;
       expect(Math.abs(Date.parse(fresh.asOf) - Date.parse(clock.now))).toBeLessThan(5_000);
+
+      // A webhook that reaches the process without the lease: both announce it, each once.
+      const invoice = truth.invoices!.find((i) => i.status === 'sent')!;
+      const hook: BooksEvent = {
+        id: `evt_two_${engine}`,
+        kind: 'invoice.paid',
+        createdAt: clock.now,
+        source: 'webhook',
+        record: { kind: 'invoices', id: invoice.id },
+        related: [],
+        data: { ...invoice, status: 'paid', balance: '0.00', updated_at: '2099-01-01T00:00:00+13:00' },
+      };
+      reader.bus.publish(hook);
+      const heardHook = (m: MirrorUnderTest): number => m.heard.filter((h) => h.event.id === hook.id).length;
+      await eventually(() => (heardHook(holder) > 0 ? true : undefined), 3000);
+      await sleep(300);
+      expect([heardHook(holder), heardHook(reader)]).toEqual([1, 1]);
+      expect((await holder.mirror.books.read.raw('invoices', invoice.id))?.status).toBe('paid');
     } finally {
       await a.close();
       await b.close();
@@ -142,6 +164,68 @@ describe('a tool call joining a background read', () => {
       await background;
     } finally {
       await slow.close();
+    }
+  });
+
+  it('ends a background wait for its turn at once: the read goes on in the main lane', async () => {
+    // 12 calls a minute: a background call waits 5 s or more for its turn after the first.
+    const tight = await startTestSandbox({ rateLimit: 12 });
+    try {
+      const key = await tight.makeKey('live');
+      const m = await mirrorOn(tight, key, logs);
+      const background = m.mirror.round().catch(() => undefined);
+      // The round's first call (customers, page 1 of 2) goes at once; the second waits for its turn.
+      await eventually(async () => (await m.mirror.books.read.raw('customers', 1)) ?? undefined, 5_000);
+      const started = performance.now();
+      await m.mirror.books.ensureFresh(['customers']);
+      const waited = performance.now() - started;
+      // What the service takes for the page left, measured on the raw API just after.
+      const session = await signIn(tight.baseUrl, await tight.makeKey('live'));
+      const rawStarted = performance.now();
+      expect((await get(session, '/api/v1/customers?page=2&per_page=100')).status).toBe(200);
+      const raw = performance.now() - rawStarted;
+      expect(waited).toBeLessThan(Math.max(1_000, 10 * raw));
+      expect(m.api.stats().rateLimit.foregroundStarted).toBeGreaterThan(0);
+      await m.close();
+      await background;
+    } finally {
+      await tight.close();
+    }
+  });
+});
+
+describe('a webhook', () => {
+  it('makes its record current, not its kind: the next fresh read brings in what else its change touched', async () => {
+    const own = await startTestSandbox({ rateLimit: 6000 });
+    let ahead = 0;
+    const key = await own.makeKey('live');
+    const m = await mirrorOn(own, key, logs, { mirror: { freshMs: 60_000, now: () => Date.now() + ahead } });
+    try {
+      const live = await signIn(own.baseUrl, await own.makeKey('live'));
+      const [send, pay] = await businessOps(own, live);
+      await send!.run();
+      await m.mirror.books.ensureFresh(['invoices', 'payments']);
+      // A minute on, the kinds are no longer fresh, and the service takes 400 ms an answer. The payment pays one
+      // invoice in full and another in part; only the one paid off has a webhook (invoice.paid).
+      ahead = 61_000;
+      expect((await own.admin('PUT', '/faults', { rate: 1, kinds: ['latency'], latency_ms: 400 })).status).toBe(200);
+      const changes = await pay!.run();
+      const paidOff = changes.find((c) => c.kind === 'invoice.paid')!;
+      const partPaid = changes.find((c) => c.kind === 'payment.recorded')!.related.find((uri) => uri !== paidOff.record)!;
+      const idOf = (uri: string): number => Number(uri.split('/').pop());
+      const invoice = (await get(live, `/api/v1/invoices/${idOf(paidOff.record)}`)).body.data;
+      const part = (await get(live, `/api/v1/invoices/${idOf(partPaid)}`)).body.data;
+      expect(part.status).toBe('part_paid');
+      const parsed = eventFromWebhook({ id: paidOff.eventId, event: 'invoice.paid', created_at: invoice.updated_at, data: { invoice } });
+      if (!parsed.ok) throw new Error('the webhook body did not parse');
+      m.bus.publish(parsed.event);
+      await eventually(async () => ((await m.mirror.books.read.raw('invoices', invoice.id))?.status === 'paid' ? true : undefined));
+
+      await m.mirror.books.ensureFresh(['invoices']);
+      expect(await m.mirror.books.read.raw('invoices', part.id)).toMatchObject({ status: 'part_paid', balance: part.balance });
+    } finally {
+      await m.close();
+      await own.close();
     }
   });
 });

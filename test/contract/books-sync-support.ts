@@ -1,7 +1,8 @@
-// A mirror under test: a client of its own key on the sandbox, a store (memory or a file), a bus whose
+// A mirror under test: a client of its own key on the sandbox, a store (memory, a file or Postgres), a bus whose
 // events the test records, and the ground truth read raw from the sandbox's API.
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient, ClientOptionsInput } from '../../src/api/index.js';
+import type { MirrorLocation } from '../../src/books/location.js';
 import { type Mirror, type MirrorOptions, startMirror } from '../../src/books/mirror.js';
 import { openMirrorStore } from '../../src/books/open-store.js';
 import { MIRRORED_KINDS } from '../../src/books/types.js';
@@ -26,6 +27,8 @@ export async function mirrorOn(
   logs: LogCapture,
   options: {
     path?: string;
+    /** Where the store lives, when not memory or a file (`path`). */
+    location?: Exclude<MirrorLocation, { kind: 'off' }>;
     client?: ClientOptionsInput;
     clientDeps?: { now?: () => number };
     mirror?: Partial<MirrorOptions>;
@@ -37,7 +40,7 @@ export async function mirrorOn(
   const bus = createEventBus({ invalidate: () => undefined });
   bus.listen((event, uris) => heard.push({ event, uris }));
   const store = await openMirrorStore({
-    location: options.path ? { kind: 'file', path: options.path, explicit: true } : { kind: 'memory' },
+    location: options.location ?? (options.path ? { kind: 'file', path: options.path, explicit: true } : { kind: 'memory' }),
     identity: options.identity ?? `${sb.baseUrl}|${key.key_id}`,
     warn: (m) => logs.logger.warn({}, m),
   });

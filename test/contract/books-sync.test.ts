@@ -1,4 +1,5 @@
-// Contract: the mirror's sync against the sandbox (a live key, changes made through the admin interface).
+// Contract: the mirror's sync against the sandbox (a live key, changes made through the admin interface),
+// the first read and a restart on each engine (SQLite, Postgres).
 // The first read holds every record the API lists, field for field, and announces nothing old; each
 // business operation is in the mirror after one incremental read and its events go out exactly once,
 // also when made while the first read was still under way; a restart on the same file announces what
@@ -8,10 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogs } from '../support/logs.js';
+import { ENGINES, engineStores } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { differences, groundTruth, type MirrorUnderTest, mirrorOn } from './books-sync-support.js';
 import { businessOps, type Expected, matches } from './events-ops.js';
-import { signIn } from './sandbox-http.js';
+import { signIn, sleep } from './sandbox-http.js';
 
 const logs = captureLogs('warn');
 const dir = mkdtempSync(join(tmpdir(), 'mirror-sync-'));
@@ -37,10 +39,17 @@ function heardExactly(m: MirrorUnderTest, from: number, expected: Expected[], wh
     ).toHaveLength(1);
 }
 
-describe('the first read and each change after it', () => {
+/** When this file's tests last changed the books. */
+let lastChanges = 0;
+/** Into the second after the last changes: a first read announces what changed in its own second (stamps are whole seconds). */
+const afterLastChanges = (): Promise<void> => sleep(Math.max(0, 1100 - (Date.now() - lastChanges)));
+
+describe.each(ENGINES)('the first read and each change after it, on %s', (engine) => {
+  const stores = engineStores(engine, 'books_sync_first');
   it('holds every record field for field, announces nothing old, and each change once after one incremental read', async () => {
     const key = await sb.makeKey('live');
-    const m = await mirrorOn(sb, key, logs);
+    await afterLastChanges();
+    const m = await mirrorOn(sb, key, logs, { location: await stores.fresh() });
     try {
       const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
       await m.mirror.round();
@@ -59,13 +68,16 @@ describe('the first read and each change after it', () => {
         await new Promise((r) => setTimeout(r, 50));
         heardExactly(m, before, expected, op.name);
       }
+      lastChanges = Date.now();
       expect(await differences(m.mirror, await groundTruth(sb, key))).toEqual([]);
       expect(m.mirror.stats().reads.invoices).toBe((reads.invoices ?? 0) + 2 * ops.length);
     } finally {
       await m.close();
     }
   });
+});
 
+describe('changes during the first read', () => {
   // A state reached and left again before the read reaches its record (sent, then paid) cannot be seen by
   // any reading of lists: each case keeps the changes made during one read to states that last.
   it.each([
@@ -92,6 +104,7 @@ describe('the first read and each change after it', () => {
       await m.mirror.round();
       await new Promise((r) => setTimeout(r, 50));
       heardExactly(m, 0, expected, 'changes during the first read');
+      lastChanges = Date.now();
       expect(await differences(m.mirror, await groundTruth(sb, key))).toEqual([]);
     } finally {
       await sb.clearFaults();
@@ -100,13 +113,15 @@ describe('the first read and each change after it', () => {
   });
 });
 
-describe('a restart on the same file', () => {
+describe.each(ENGINES)('a restart on the same store, on %s', (engine) => {
+  const stores = engineStores(engine, 'books_sync_restart');
   it('announces what changed while it was down, and nothing it had announced', async () => {
     const key = await sb.makeKey('live');
-    const path = join(dir, 'restart.db');
+    const location = await stores.shared(join(dir, 'restart.db'));
+    await afterLastChanges();
     const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
     const [send, pay, accept, stock] = ops;
-    const first = await mirrorOn(sb, key, logs, { path });
+    const first = await mirrorOn(sb, key, logs, { location });
     await first.mirror.round();
     const announced = await send!.run();
     await first.mirror.round();
@@ -115,7 +130,8 @@ describe('a restart on the same file', () => {
     await first.close();
 
     const whileDown = [...(await pay!.run()), ...(await accept!.run()), ...(await stock!.run())];
-    const second = await mirrorOn(sb, key, logs, { path });
+    lastChanges = Date.now();
+    const second = await mirrorOn(sb, key, logs, { location });
     try {
       const callsBefore = second.mirror.stats().calls;
       await second.mirror.round();

@@ -52,7 +52,8 @@ const LISTS = ['invoices', 'payments', 'quotes', 'products'].map((kind) => `/api
  * updated_since) is then done, so a change made now is news.
  */
 async function pollerPastBaseline(sb: TestSandbox, key: KeyPair): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  // A wait for a state, not a measure: on a busy machine the first full read takes longer.
+  const deadline = Date.now() + 25_000;
   while (Date.now() < deadline) {
     const paths = (await sb.requests(key.key_id))
       .filter((r) => r.method === 'GET' && r.path.includes('updated_since='))
@@ -60,7 +61,7 @@ async function pollerPastBaseline(sb: TestSandbox, key: KeyPair): Promise<void> 
     if (LISTS.every((list) => paths.filter((p) => p === list).length >= 2)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('the mirror made no second incremental round of list calls within 10 s');
+  throw new Error('the mirror made no second incremental round of list calls within 25 s');
 }
 
 // Each block has books and a server of its own: the blocks run side by side.

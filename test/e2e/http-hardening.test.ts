@@ -1,7 +1,8 @@
 // The HTTP server against a hostile page or a careless client, over real sockets: a DNS-rebinding page
 // reaches no loopback address we bind to (whatever its spelling), a refused request (401, 403, 413) ends
 // its connection without the body being read, and what the SDK refuses is logged without the body.
-// After each, a normal client still gets its answers.
+// After each, a normal client still gets its answers. Each block starts a server of its own and runs beside
+// the others; the tests of a block share it, one after the other.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -37,7 +38,7 @@ async function withHost(url: string, host: string, body: string, origin?: string
   return rawExchange(url, head + body, 5_000);
 }
 
-describe.each(['127.0.0.2', '127.1.2.3', '127.0.0.001', 'LOCALHOST'])('bound to loopback as --host %s', (host) => {
+describe.each(['127.0.0.2', '127.1.2.3', '127.0.0.001', 'LOCALHOST'])('bound to loopback as --host %s', { concurrent: true }, (host) => {
   let sb: TestSandbox;
   let server: HttpServer;
   beforeAll(async () => {
@@ -71,26 +72,26 @@ describe.each(['127.0.0.2', '127.1.2.3', '127.0.0.001', 'LOCALHOST'])('bound to 
   });
 });
 
-describe('refusals end the connection, before any body is read', () => {
+describe('refusals end the connection, before any body is read', { concurrent: true }, () => {
   let server: HttpServer;
   beforeAll(async () => {
     server = await spawnHttpServer(['--http-token', TOKEN, '--log-level', 'debug']);
   });
   afterAll(() => server?.close());
 
-  it('401: a request without the token promising 1 MB gets its answer and is hung up on at once', async () => {
+  it.sequential('401: a request without the token promising 1 MB gets its answer and is hung up on at once', async () => {
     const res = await rawExchange(server.url, `${postHead(server.url, 1_000_000)}{"jsonrpc"`, 3_000);
     expect(res.status).toBe(401);
     expect(res.closedAfterMs).toBeLessThan(1_000);
   });
 
-  it('403: a foreign Host is hung up on even with the token', async () => {
+  it.sequential('403: a foreign Host is hung up on even with the token', async () => {
     const res = await rawExchange(server.url, postHead(server.url, 1_000_000, { host: EVIL, authorization: `Bearer ${TOKEN}` }), 3_000);
     expect(res.status).toBe(403);
     expect(res.closedAfterMs).toBeLessThan(1_000);
   });
 
-  it('413: a body over 1 MiB with the token is refused and the connection closed', async () => {
+  it.sequential('413: a body over 1 MiB with the token is refused and the connection closed', async () => {
     const body = Buffer.alloc(1024 * 1024 + 10, 0x20);
     const res = await rawExchange(
       server.url,
@@ -100,7 +101,7 @@ describe('refusals end the connection, before any body is read', () => {
     expect(res.status).toBe(413);
   });
 
-  it('arguments nested 5,000 deep get 400 (not 500), the refusal is logged without the body, and calls go on', async () => {
+  it.sequential('arguments nested 5,000 deep get 400 (not 500), the refusal is logged without the body, and calls go on', async () => {
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
     const body = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"list_customers","arguments":{"search":${deep}}}}`;
     const before = server.stderr().length;
@@ -118,7 +119,7 @@ describe('refusals end the connection, before any body is read', () => {
   });
 });
 
-describe("the stdio mode's --webhook-port listener", () => {
+describe("the stdio mode's --webhook-port listener", { concurrent: true }, () => {
   it('holds a silent or trickling connection no longer than its timeouts, and still takes a delivery', async () => {
     const sb = await startTestSandbox();
     const port = await freePort();

@@ -1,13 +1,15 @@
 // `invoicing-mcp mirror status` and `mirror forget`, as shipped: what a server on a real key left in its
 // mirror file, counted again by the test from the sandbox's raw API; forgetting deletes it, and refuses
-// while a server is syncing it.
+// while a server is syncing it. The same on a Postgres mirror, whose password shows nowhere.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inspectPostgresMirror } from '../../src/books/postgres/inspect.js';
 import { listAll, signIn } from '../contract/sandbox-http.js';
+import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { CLI, serverEnv, spawnHttpServer } from './support/server.js';
 
@@ -121,5 +123,52 @@ describe('invoicing-mcp mirror', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('on the embedded sandbox the mirror lives in memory');
     expect((await cli(['mirror', 'status', '--mirror', 'memory'], {})).stdout).toContain('there is no file');
+  });
+});
+
+describe('invoicing-mcp mirror, on Postgres', () => {
+  /** Waits (reading the database in-process, not through the command) until a server holds the lease, read in full, or none does. */
+  async function untilHeld(url: string, held: boolean, ms: number): Promise<number> {
+    const started = Date.now();
+    for (;;) {
+      const report = await inspectPostgresMirror(url);
+      if ((report.holder !== null && report.marks.size === 5) === held || Date.now() - started > ms) return Date.now() - started;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  it('status names the database without its password; a crashed holder lets go at once; forget drops the mirror', async () => {
+    const key = await sb.makeKey('live');
+    const url = await postgresDatabase('mirror_command');
+    const password = new URL(url).password;
+    const env = {
+      SVC_BASE_URL: sb.baseUrl,
+      SVC_KEY_ID: key.key_id,
+      SVC_SECRET: key.secret,
+      SVC_POLL_SECONDS: '240',
+      INVOICING_MCP_MIRROR: url,
+    };
+    expect((await cli(['mirror', 'status'], env)).stdout).toContain('No mirror in Postgres postgres://postgres:***@127.0.0.1:');
+    const first = await spawnHttpServer([], env);
+    await untilHeld(url, true, 20_000);
+    const status = (await cli(['mirror', 'status'], env)).stdout;
+    expect(status).toContain('A server is syncing it now');
+    expect(first.stderr()).toContain('Mirror: Postgres postgres://postgres:***@');
+    const refused = await cli(['mirror', 'forget', '--mirror', url], {});
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('a server is syncing the mirror in postgres://postgres:***@');
+    await first.crash();
+    const session = await signIn(sb.baseUrl, key);
+    expect(status).toMatch(new RegExp(`invoices\\s+${(await listAll(session, '/api/v1/invoices')).length}\\s+read as of`));
+    expect(status).toContain(`key ${key.key_id}`);
+    // The lock ended with the crashed process's connection: nothing to wait out, the next process takes it at
+    // its first try (the contract tests' lease test shows the taking).
+    expect(await untilHeld(url, false, 3_000)).toBeLessThan(3_000);
+    expect((await cli(['mirror', 'status'], env)).stdout).toContain('No server is syncing it now.');
+    const forgot = await cli(['mirror', 'forget', '--mirror', url], {});
+    expect(forgot.stdout).toContain('Forgot the mirror in Postgres postgres://postgres:***@');
+    expect((await inspectPostgresMirror(url)).exists).toBe(false);
+    for (const said of [status, first.stderr(), refused.stdout, refused.stderr, forgot.stdout, forgot.stderr])
+      expect(said).not.toContain(password);
   });
 });

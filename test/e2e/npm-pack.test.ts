@@ -70,7 +70,7 @@ describe('the packed package, installed into an empty directory', () => {
   });
 
   it('installs as dependencies only what the bundle imports', () => {
-    expect(Object.keys(pkg.dependencies).sort()).toEqual(['libsql', 'pino', 'undici']);
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['libsql', 'pg', 'pino', 'undici']);
     for (const bundled of ['zod', 'lru-cache', '@modelcontextprotocol/server', 'fastify']) {
       expect(existsSync(join(app, 'node_modules', bundled)), bundled).toBe(false);
     }

@@ -1,143 +1,32 @@
-// A record as the service sent it, split into the typed columns the mirror's queries filter on. Amounts and
-// dates stay the service's strings; ids are integers; a missing field is null. The raw JSON is kept beside
-// them, so fields we do not know survive.
+// The typed columns every engine has (../sql/columns.ts), and SQLite's own: each summed invoice amount also
+// as whole units of its last decimal place and those places, for exact sums in SQL (exact-sums.ts).
 import type { Rec } from '../record.js';
+import {
+  type Cell,
+  SUMMED_INVOICE_AMOUNTS,
+  summedAmountsOf,
+  TYPED_COLUMNS,
+  INTEGER_COLUMNS as TYPED_INTEGERS,
+  typedCells,
+} from '../sql/columns.js';
 import type { MirroredKind } from '../types.js';
 import { unitsOf } from './exact-sums.js';
 
-export type Cell = string | number | null;
-
-const text = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === 'string' ? v : String(v));
-const int = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
-const flag = (v: unknown): number => (v === true ? 1 : 0);
-const obj = (v: unknown): Record<string, unknown> => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+const UNIT_COLUMNS = SUMMED_INVOICE_AMOUNTS.flatMap((a) => {
+  const name = a === 'tax_total' ? 'tax' : a;
+  return [`${name}_units`, `${name}_places`];
+});
 
 /** The typed columns of each kind's table, in order (after `id`; `stamp` and `raw` follow them). */
 export const COLUMNS: Record<MirroredKind, readonly string[]> = {
-  customers: ['code', 'name', 'email', 'status'],
-  invoices: [
-    'number',
-    'status',
-    'customer_id',
-    'customer_name',
-    'issue_date',
-    'due_date',
-    'currency',
-    'subtotal',
-    'tax_total',
-    'total',
-    'balance',
-    'sales_channel',
-    'balance_units',
-    'balance_places',
-    'subtotal_units',
-    'subtotal_places',
-    'tax_units',
-    'tax_places',
-    'total_units',
-    'total_places',
-  ],
-  quotes: ['number', 'status', 'customer_id', 'customer_name', 'issue_date', 'valid_until', 'total', 'currency', 'accepted_at'],
-  payments: ['customer_id', 'customer_name', 'amount', 'currency', 'payment_date', 'method', 'reference'],
-  products: ['name', 'sku', 'barcode', 'type', 'default_price', 'is_active', 'track_stock', 'on_hand', 'reorder_level', 'low'],
+  ...TYPED_COLUMNS,
+  invoices: [...TYPED_COLUMNS.invoices, ...UNIT_COLUMNS],
 };
 
 /** Columns that hold integers (the rest hold text). */
-export const INTEGER_COLUMNS = new Set([
-  'customer_id',
-  'is_active',
-  'track_stock',
-  'low',
-  'product_id',
-  'invoice_id',
-  'position',
-  'payment_id',
-  'balance_units',
-  'balance_places',
-  'subtotal_units',
-  'subtotal_places',
-  'tax_units',
-  'tax_places',
-  'total_units',
-  'total_places',
-]);
+export const INTEGER_COLUMNS = new Set([...TYPED_INTEGERS, ...UNIT_COLUMNS]);
 
 export function cellsOf(kind: MirroredKind, r: Rec): Cell[] {
-  const customer = obj(r.customer);
-  switch (kind) {
-    case 'customers':
-      return [text(r.code), text(r.name), text(r.email), text(r.status)];
-    case 'invoices':
-      return [
-        text(r.number),
-        text(r.status),
-        int(customer.id),
-        text(customer.name),
-        text(r.issue_date),
-        text(r.due_date),
-        text(r.currency),
-        text(r.subtotal),
-        text(r.tax_total),
-        text(r.total),
-        text(r.balance),
-        text(r.sales_channel),
-        // The amounts also as whole units of their last place, for exact sums in SQL (exact-sums.ts).
-        ...unitsOf(text(r.balance)),
-        ...unitsOf(text(r.subtotal)),
-        ...unitsOf(text(r.tax_total)),
-        ...unitsOf(text(r.total)),
-      ];
-    case 'quotes':
-      return [
-        text(r.number),
-        text(r.status),
-        int(customer.id),
-        text(customer.name),
-        text(r.issue_date),
-        text(r.valid_until),
-        text(r.total),
-        text(r.currency),
-        text(r.accepted_at),
-      ];
-    case 'payments':
-      return [
-        int(customer.id),
-        text(customer.name),
-        text(r.amount),
-        text(r.currency),
-        text(r.payment_date),
-        text(r.method),
-        text(r.reference),
-      ];
-    case 'products': {
-      const stock = r.stock === null || r.stock === undefined ? null : obj(r.stock);
-      return [
-        text(r.name),
-        text(r.sku),
-        text(r.barcode),
-        text(r.type),
-        text(r.default_price),
-        flag(r.is_active),
-        flag(r.track_stock),
-        stock ? text(stock.on_hand) : null,
-        stock ? text(stock.reorder_level) : null,
-        stock ? flag(stock.low) : null,
-      ];
-    }
-  }
-}
-
-/** A payment's allocations as rows: invoice_id, invoice_number, amount. */
-export function allocationsOf(payment: Rec): [number | null, string | null, string | null][] {
-  const list = Array.isArray(payment.allocations) ? (payment.allocations as unknown[]) : [];
-  return list.map((a) => [int(obj(a).invoice_id), text(obj(a).invoice_number), text(obj(a).amount)]);
-}
-
-/** An invoice's lines (`items`) as rows: description, quantity, unit_price, tax_amount, line_total, product_id. */
-export function linesOf(items: unknown): Cell[][] {
-  const list = Array.isArray(items) ? (items as unknown[]) : [];
-  return list.map((l) => {
-    const o = obj(l);
-    return [text(o.description), text(o.quantity), text(o.unit_price), text(o.tax_amount), text(o.line_total), int(o.product_id)];
-  });
+  const cells = typedCells(kind, r);
+  return kind === 'invoices' ? [...cells, ...summedAmountsOf(r).flatMap(unitsOf)] : cells;
 }

@@ -1,23 +1,13 @@
 // What a mirror file holds, read without changing it (for `invoicing-mcp mirror status` and `forget`).
 
 import { holderIsGone, localPid } from '../lease-holder.js';
-import type { KindMark } from '../store.js';
-import type { LinesCoverage, MirroredKind } from '../types.js';
+import type { MirrorBooksReport } from '../store.js';
 import { Db, type SqlValue } from './db.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { sqliteWriter } from './writer.js';
 
-export interface MirrorFileReport {
-  /** `<base URL>|<key ID>` the file belongs to. */
-  identity: string | null;
-  schemaVersion: string | null;
-  /** False when the file is of another schema version (a server would rebuild it). */
-  current: boolean;
-  counts: Record<MirroredKind | 'lines', number> | null;
-  coverage: LinesCoverage | null;
-  marks: Map<MirroredKind, KindMark>;
-  /** Epoch ms until which a live server holds the sync lease; null when none does. */
-  leaseUntil: number | null;
+export interface MirrorFileReport extends MirrorBooksReport {
+  /** Epoch ms until which a live server holds the sync lease; null when none does. */ leaseUntil: number | null;
   /** The process of this machine that holds or held the lease, when it is gone (a crash): the next start takes over. */
   goneHolderPid: number | null;
 }

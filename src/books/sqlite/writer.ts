@@ -3,9 +3,10 @@
 
 import type { BooksEvent } from '../../events/event.js';
 import { type Rec, stampOf } from '../record.js';
+import { allocationsOf, linesOf } from '../sql/columns.js';
 import type { KindMark, StoredEvent } from '../store.js';
 import type { LinesCoverage, MirroredKind } from '../types.js';
-import { allocationsOf, COLUMNS, cellsOf, linesOf } from './columns.js';
+import { COLUMNS, cellsOf } from './columns.js';
 import type { Db, SqlStatement, SqlValue } from './db.js';
 import { unitsOf } from './exact-sums.js';
 

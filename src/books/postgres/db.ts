@@ -1,0 +1,115 @@
+// The connections the mirror's SQL runs on in Postgres, through node-postgres (`pg`): a small pool for reads
+// and writes, every connection in the mirror's own schema. Queries are written with `?` placeholders, as
+// the SQL shared with SQLite is, and numbered here. Rows come back as arrays; numeric and bigint values as
+// strings, which the readers keep (amounts) or count with (ids). No error leaves here with the password.
+import pg from 'pg';
+import type { Arg, Cells } from '../sql/rows.js';
+import { MirrorStoreFull } from '../store-full.js';
+import { SCHEMA_NAME } from './schema.js';
+
+/** An error of the engine, its message rid of the connection string's password. */
+export class PostgresMirrorError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+    this.name = 'PostgresMirrorError';
+  }
+}
+
+/** The connection string's password, as written and decoded, never to be shown. */
+export function secretsOf(url: string): string[] {
+  try {
+    const parsed = new URL(url);
+    const secrets = [parsed.password, ...['password', 'sslpassword'].map((p) => parsed.searchParams.get(p) ?? '')];
+    return secrets.flatMap((s) => [s, safeDecode(s)]).filter((s) => s.length > 0);
+  } catch {
+    return [url];
+  }
+}
+
+const safeDecode = (s: string): string => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+export function scrubbed(err: unknown, secrets: readonly string[]): PostgresMirrorError | MirrorStoreFull {
+  let message = err instanceof Error ? err.message : String(err);
+  for (const secret of secrets) message = message.split(secret).join('***');
+  const code = (err as { code?: unknown } | null)?.code;
+  // 53100: the server's disk is full. What is stored stays; writes resume when space returns.
+  if (code === '53100') return new MirrorStoreFull(message);
+  return new PostgresMirrorError(/postgres/i.test(message) ? message : `Postgres: ${message}`, typeof code === 'string' ? code : undefined);
+}
+
+/** `?` placeholders numbered `$1`, `$2`, ... (the shared SQL holds no `?` of its own). */
+export function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/** A query's argument: a value, or an array (for `= ANY(?)`). */
+export type PgArg = Arg | readonly number[];
+export type Query = (sql: string, args?: readonly PgArg[]) => Promise<Cells[]>;
+
+export class PgDb {
+  readonly #pool: pg.Pool;
+  readonly secrets: string[];
+
+  constructor(readonly url: string) {
+    this.secrets = secretsOf(url);
+    this.#pool = new pg.Pool({ connectionString: url, max: 4, keepAlive: true, idleTimeoutMillis: 30_000 });
+    // A connection of the pool is queried in order: this runs before anything else on it.
+    this.#pool.on('connect', (client) => void client.query(`SET search_path TO ${SCHEMA_NAME}`).catch(() => undefined));
+    // An idle connection that fails is dropped by the pool; the next query makes a new one.
+    this.#pool.on('error', () => undefined);
+  }
+
+  #fail(err: unknown): never {
+    throw scrubbed(err, this.secrets);
+  }
+
+  rows: Query = async (sql, args = []) => {
+    try {
+      const r = await this.#pool.query({ text: numbered(sql), values: [...args], rowMode: 'array' });
+      return r.rows as Cells[];
+    } catch (err) {
+      this.#fail(err);
+    }
+  };
+
+  async value(sql: string, args: readonly PgArg[] = []): Promise<Cells[number]> {
+    return (await this.rows(sql, args))[0]?.[0] ?? null;
+  }
+
+  /** One transaction on one connection: all of it or none. */
+  async transaction<T>(work: (query: Query) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect().catch((err: unknown) => this.#fail(err));
+    const query: Query = async (sql, args = []) =>
+      (await client.query({ text: numbered(sql), values: [...args], rowMode: 'array' })).rows as Cells[];
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      const result = await work(query);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      // A connection that cannot even roll back is not given back to the pool.
+      broken = await client.query('ROLLBACK').then(
+        () => false,
+        () => true,
+      );
+      this.#fail(err);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,43 @@
+// Preparing the mirror's schema in a Postgres database: made when missing, rebuilt when of another version
+// (or, for the embedded sandbox, of another start), refused when it holds another key's books. Processes
+// starting together prepare it one at a time (a lock held for the transaction).
+import { SANDBOX_IDENTITY } from '../location.js';
+import { str } from '../sql/rows.js';
+import type { PgDb, Query } from './db.js';
+import { SCHEMA, SCHEMA_NAME, SCHEMA_VERSION } from './schema.js';
+import { lockKeys } from './writer.js';
+
+export class PostgresMirrorOfAnotherKey extends Error {
+  constructor(where: string) {
+    super(`the Postgres mirror at ${where} holds the books of another key or service`);
+    this.name = 'PostgresMirrorOfAnotherKey';
+  }
+}
+
+/** The mirror's meta values (schema_version, identity), none when it has no schema yet. */
+export async function metaOf(query: Query): Promise<Map<string, string>> {
+  const [[exists] = []] = await query(`SELECT to_regclass('${SCHEMA_NAME}.meta') IS NOT NULL`);
+  if (exists !== true) return new Map();
+  return new Map((await query(`SELECT key, value FROM ${SCHEMA_NAME}.meta`)).map(([k, v]) => [str(k), str(v)]));
+}
+
+export async function prepareSchema(db: PgDb, identity: string, where: string): Promise<void> {
+  await db.transaction(async (query) => {
+    await query('SELECT pg_advisory_xact_lock(?, ?)', lockKeys('setup'));
+    const meta = await metaOf(query);
+    const owner = meta.get('identity') ?? null;
+    const version = meta.get('schema_version') ?? null;
+    const sandboxes = owner?.startsWith(SANDBOX_IDENTITY) && identity.startsWith(SANDBOX_IDENTITY);
+    if (owner !== null && owner !== identity && !sandboxes) throw new PostgresMirrorOfAnotherKey(where);
+    if ((version !== null && version !== String(SCHEMA_VERSION)) || (owner !== identity && sandboxes))
+      await query(`DROP SCHEMA ${SCHEMA_NAME} CASCADE`);
+    await query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA_NAME}`);
+    for (const statement of SCHEMA) await query(statement);
+    await query('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
+      'schema_version',
+      String(SCHEMA_VERSION),
+      'identity',
+      identity,
+    ]);
+  });
+}

@@ -1,0 +1,104 @@
+// The mirror's queries (MirrorReader) over Postgres: the plain reads shared by every engine (../sql/), and
+// the sums, which Postgres adds in `numeric`, exactly at any size, and hands back as decimal strings.
+import { plainReads } from '../sql/plain-reads.js';
+import { invoiceRows, num, str } from '../sql/rows.js';
+import { type Dialect, invoiceWhere } from '../sql/where.js';
+import type { CurrencySums, LineSums, MirrorReader } from '../types.js';
+import type { PgDb } from './db.js';
+import { receivable } from './schema.js';
+
+/** Letter case aside as SQLite's NOCASE takes it (the shared WHERE folds ASCII texts only). */
+const POSTGRES: Dialect = {
+  equalsNoCase: (expression) => `lower(${expression}) = lower(?::text)`,
+  likeNoCase: (column) => `${column} ILIKE ? ESCAPE '\\'`,
+  receivable,
+};
+
+export function postgresReader(db: PgDb): MirrorReader {
+  return {
+    ...plainReads(db.rows, POSTGRES),
+    async lineSums(filter) {
+      const w = invoiceWhere(POSTGRES, filter, 'i.');
+      const from = `FROM lines l JOIN invoices i ON i.id = l.invoice_id${w}`;
+      const groups = await db.rows(
+        `SELECT l.product_id, i.currency, SUM(l.total_n)::text, SUM(l.tax_n)::text, SUM(l.quantity_n)::text, COUNT(DISTINCT l.invoice_id),
+                COUNT(*) FILTER (WHERE l.total_n IS NULL OR l.tax_n IS NULL OR l.quantity_n IS NULL),
+                (array_agg(l.description ORDER BY l.invoice_id, l.position))[1]
+         ${from} GROUP BY l.product_id, i.currency`,
+        w.args,
+      );
+      if (groups.some((g) => num(g[6]) > 0)) return null;
+      const products = groups.map(([productId, currency, total, tax, quantity, invoices, , description]) => ({
+        product_id: productId === null ? null : num(productId),
+        currency: str(currency),
+        invoices: num(invoices),
+        line_total: [str(total)],
+        tax_amount: [str(tax)],
+        quantity: [str(quantity)],
+        description: str(description),
+      }));
+      const withLines = num(await db.value(`SELECT COUNT(DISTINCT l.invoice_id) ${from}`, w.args));
+      return { products, withLines } satisfies LineSums;
+    },
+    async invoiceSums(filter) {
+      const w = invoiceWhere(POSTGRES, filter);
+      const groups = await db.rows(
+        `SELECT currency, COUNT(*), COUNT(*) FILTER (WHERE subtotal_n IS NULL OR tax_n IS NULL OR total_n IS NULL),
+                SUM(subtotal_n)::text, SUM(tax_n)::text, SUM(total_n)::text
+         FROM invoices${w} GROUP BY currency`,
+        w.args,
+      );
+      if (groups.some((g) => num(g[2]) > 0)) return null;
+      return groups.map(
+        ([currency, count, , subtotal, tax, total]): CurrencySums => ({
+          currency: str(currency),
+          count: num(count),
+          subtotal: [str(subtotal)],
+          tax: [str(tax)],
+          total: [str(total)],
+        }),
+      );
+    },
+    async owing(q) {
+      const w = invoiceWhere(POSTGRES, { receivable: true, ...(q.customerId !== undefined ? { customerId: q.customerId } : {}) });
+      if (q.dueBefore !== undefined) w.add('due_date < ?', q.dueBefore);
+      // As on SQLite: a balance that is not plain, or a currency's balances written with different places, is
+      // summed from the rows (the answer then says each balance with the places it was written with).
+      const mixed = await db.value(
+        `SELECT COUNT(*) FROM (SELECT currency FROM invoices${w} GROUP BY currency
+           HAVING COUNT(balance_n) < COUNT(*) OR COUNT(DISTINCT scale(balance_n)) > 1) m`,
+        w.args,
+      );
+      if (num(mixed) > 0) return null;
+      const byDueDate = (
+        await db.rows(`SELECT currency, due_date, COUNT(*), SUM(balance_n)::text FROM invoices${w} GROUP BY currency, due_date`, w.args)
+      ).map(([currency, due, count, balance]) => ({
+        currency: str(currency),
+        due_date: str(due),
+        count: num(count),
+        balance: str(balance),
+      }));
+      const topCustomers = (
+        await db.rows(
+          `SELECT g.currency, g.customer_id, i.customer_name, g.n, g.balance, g.oldest FROM (
+             SELECT currency, customer_id, COUNT(*) AS n, SUM(balance_n)::text AS balance, MIN(due_date) AS oldest, MIN(id) AS first_id,
+                    ROW_NUMBER() OVER (PARTITION BY currency ORDER BY SUM(balance_n) DESC, customer_id) AS place
+             FROM invoices${w} GROUP BY currency, customer_id) g
+           JOIN invoices i ON i.id = g.first_id WHERE g.place <= ? ORDER BY g.currency, g.place`,
+          [...w.args, q.top],
+        )
+      ).map(([currency, customerId, name, count, balance, oldest]) => ({
+        currency: str(currency),
+        customer_id: num(customerId),
+        customer_name: str(name),
+        count: num(count),
+        balance: str(balance),
+        oldest_due: str(oldest),
+      }));
+      const oldest = (
+        await db.rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY due_date, id LIMIT ?`, [...w.args, q.limit])
+      ).map(invoiceRows.row);
+      return { byDueDate, topCustomers, oldest };
+    },
+  };
+}

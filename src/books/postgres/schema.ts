@@ -1,0 +1,68 @@
+// The mirror's tables on Postgres, in a schema of their own (invoicing_mcp), so a database that holds other
+// tables keeps them apart. SCHEMA_VERSION changes whenever they do: a mirror of another version is rebuilt,
+// never misread. Amounts stay the service's text, and each summed one has a `numeric` twin (`<name>_n`,
+// null when the text is not a plain decimal), which SQL compares and adds exactly at any size.
+import { SUMMED_INVOICE_AMOUNTS, TYPED_COLUMNS } from '../sql/columns.js';
+import { MIRRORED_KINDS, type MirroredKind } from '../types.js';
+
+export const SCHEMA_VERSION = 1;
+export const SCHEMA_NAME = 'invoicing_mcp';
+/** Where the processes on one mirror hear that events were written. */
+export const EVENTS_CHANNEL = 'invoicing_mcp_events';
+
+const INTEGERS = new Set(['is_active', 'track_stock', 'low']);
+const BIGINTS = new Set(['customer_id']);
+
+/** The numeric twins of an invoice's summed amounts, in SUMMED_INVOICE_AMOUNTS' order. */
+export const INVOICE_NUMERIC = SUMMED_INVOICE_AMOUNTS.map((a) => `${a === 'tax_total' ? 'tax' : a}_n`);
+
+/** The columns of each kind's table after `id` (then `stamp` and `raw`). */
+export const COLUMNS: Record<MirroredKind, readonly string[]> = {
+  ...TYPED_COLUMNS,
+  invoices: [...TYPED_COLUMNS.invoices, ...INVOICE_NUMERIC],
+};
+
+// Text compares and sorts byte for byte, as in SQLite (and lower() folds ASCII only), whatever the database's locale.
+const TEXT = 'text COLLATE "C"';
+const columnType = (name: string): string =>
+  name.endsWith('_n') ? 'numeric' : BIGINTS.has(name) ? 'bigint' : INTEGERS.has(name) ? 'integer' : TEXT;
+
+function kindTable(kind: MirroredKind): string {
+  const cols = COLUMNS[kind].map((c) => `${c} ${columnType(c)}`).join(', ');
+  // lines_stamp: the invoice's stamp when its lines were stored (lines match the header when equal).
+  const extra = kind === 'invoices' ? `, lines_stamp ${TEXT}` : '';
+  return `CREATE TABLE IF NOT EXISTS ${kind} (id bigint PRIMARY KEY, ${cols}, stamp ${TEXT}, raw text NOT NULL${extra})`;
+}
+
+/**
+ * Receivable: not draft or void, and a balance above zero; a balance that is not a plain decimal is judged by
+ * its text as the SQLite engine judges every one (no minus sign, a digit other than 0).
+ */
+export const receivable = (p = ''): string =>
+  `${p}status NOT IN ('draft', 'void') AND (${p}balance_n > 0 OR (${p}balance_n IS NULL AND ${p}balance NOT LIKE '-%' AND ${p}balance ~ '[1-9]'))`;
+
+export const SCHEMA: readonly string[] = [
+  'CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL)',
+  ...MIRRORED_KINDS.map(kindTable),
+  'CREATE INDEX IF NOT EXISTS invoices_issue ON invoices (issue_date)',
+  'CREATE INDEX IF NOT EXISTS invoices_status ON invoices (status)',
+  'CREATE INDEX IF NOT EXISTS invoices_customer ON invoices (customer_id)',
+  'CREATE INDEX IF NOT EXISTS invoices_number ON invoices (lower(number))',
+  'CREATE INDEX IF NOT EXISTS quotes_number ON quotes (lower(number))',
+  `CREATE INDEX IF NOT EXISTS invoices_receivable ON invoices (currency, due_date, customer_id) WHERE ${receivable()}`,
+  'CREATE INDEX IF NOT EXISTS invoices_lines ON invoices (lines_stamp, stamp)',
+  'CREATE INDEX IF NOT EXISTS payments_date ON payments (payment_date)',
+  `CREATE TABLE IF NOT EXISTS lines (invoice_id bigint NOT NULL, position integer NOT NULL, description ${TEXT}, quantity ${TEXT},
+     unit_price ${TEXT}, tax_amount ${TEXT}, line_total ${TEXT}, product_id bigint, total_n numeric, tax_n numeric, quantity_n numeric,
+     PRIMARY KEY (invoice_id, position))`,
+  `CREATE TABLE IF NOT EXISTS allocations (payment_id bigint NOT NULL, position integer NOT NULL, invoice_id bigint,
+     invoice_number ${TEXT}, amount ${TEXT}, PRIMARY KEY (payment_id, position))`,
+  'CREATE INDEX IF NOT EXISTS allocations_invoice ON allocations (invoice_id)',
+  'CREATE TABLE IF NOT EXISTS marks (kind text PRIMARY KEY, watermark text, synced_at text NOT NULL, synced_ms bigint NOT NULL)',
+  // Written with the records that made them, in the order they commit (see writer.ts): every process on the
+  // mirror publishes each once.
+  'CREATE TABLE IF NOT EXISTS events (seq bigserial PRIMARY KEY, at_ms bigint NOT NULL, body text NOT NULL)',
+  // Who holds the sync lease, for `mirror status`: the lease itself is an advisory lock (lease.ts).
+  'CREATE TABLE IF NOT EXISTS lease (name text PRIMARY KEY, holder text NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS wants (kind text PRIMARY KEY, at_ms bigint NOT NULL)',
+];

@@ -1,0 +1,145 @@
+// The one connection of a process that holds what lives only as long as a connection: the sync lease (a
+// session advisory lock) and the LISTEN for other processes' events. A process that dies, or loses its
+// connection, loses both at once, so another takes the lease over at its next try. The connection asks the
+// server to probe it every few seconds (TCP keepalives), so a holder whose machine vanished without closing
+// its socket is let go of in about ten seconds rather than the system's two hours; and the holder checks its
+// connection with a round trip each time it renews, so it does not go on believing in a lock the server has
+// let go of. A lost connection is made again a second later, and what was written meanwhile is looked for once.
+import pg from 'pg';
+import { scrubbed } from './db.js';
+import { EVENTS_CHANNEL } from './schema.js';
+
+const RECONNECT_MS = 1_000;
+const QUERY_TIMEOUT_MS = 5_000;
+
+export class PgSession {
+  #client: pg.Client | null = null;
+  #connecting: Promise<pg.Client> | null = null;
+  #held = new Set<string>();
+  #closed = false;
+  #timer: NodeJS.Timeout | null = null;
+  readonly #listeners = new Set<() => void>();
+
+  constructor(
+    private readonly url: string,
+    private readonly secrets: readonly string[],
+  ) {}
+
+  async #guarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (err) {
+      throw scrubbed(err, this.secrets);
+    }
+  }
+
+  #connect(): Promise<pg.Client> {
+    if (this.#client) return Promise.resolve(this.#client);
+    this.#connecting ??= (async () => {
+      const client = new pg.Client({
+        connectionString: this.url,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 5_000,
+        query_timeout: QUERY_TIMEOUT_MS,
+      });
+      const lost = (): void => this.#lost(client);
+      client.on('error', lost);
+      client.on('end', lost);
+      client.on('notification', () => {
+        for (const listener of this.#listeners) listener();
+      });
+      try {
+        await client.connect();
+        await client.query('SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 2; SET tcp_keepalives_count = 3');
+        await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+      } catch (err) {
+        client.removeAllListeners();
+        await client.end().catch(() => undefined);
+        throw err;
+      }
+      this.#client = client;
+      return client;
+    })().finally(() => {
+      this.#connecting = null;
+    });
+    return this.#connecting;
+  }
+
+  #lost(client: pg.Client): void {
+    if (this.#client !== client) return;
+    this.#client = null;
+    this.#held.clear();
+    client.removeAllListeners('notification');
+    this.#reconnectSoon();
+  }
+
+  /** While someone listens, the connection is made again (every second until it is), and they are told once. */
+  #reconnectSoon(): void {
+    if (this.#closed || this.#listeners.size === 0 || this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.#connect().then(
+        () => {
+          for (const listener of this.#listeners) listener();
+        },
+        () => this.#reconnectSoon(),
+      );
+    }, RECONNECT_MS);
+    this.#timer.unref();
+  }
+
+  /** Takes the lock (keys: two positive 32-bit integers) or keeps it; false when another connection has it. */
+  tryLock(keys: readonly [number, number]): Promise<boolean> {
+    return this.#guarded(async () => {
+      const id = keys.join('/');
+      const client = await this.#connect();
+      // A connection cut without a word (its network gone) would leave this process believing it holds a lock
+      // the server let go of: one round trip says it is alive, within the query timeout.
+      if (this.#held.has(id)) return this.#alive(client);
+      const r = await client.query('SELECT pg_try_advisory_lock($1, $2) AS taken', [...keys]);
+      if (r.rows[0]?.taken === true) this.#held.add(id);
+      return this.#held.has(id);
+    });
+  }
+
+  async #alive(client: pg.Client): Promise<boolean> {
+    try {
+      await client.query('SELECT 1');
+      return true;
+    } catch {
+      this.#lost(client);
+      await client.end().catch(() => undefined);
+      return false;
+    }
+  }
+
+  unlock(keys: readonly [number, number]): Promise<void> {
+    return this.#guarded(async () => {
+      const id = keys.join('/');
+      const client = this.#client;
+      if (!this.#held.delete(id) || !client) return;
+      await client.query('SELECT pg_advisory_unlock($1, $2)', [...keys]);
+    });
+  }
+
+  /** Calls back when a process on the mirror (this one too) wrote events; the connection is made now. */
+  listen(onWritten: () => void): Promise<() => void> {
+    this.#listeners.add(onWritten);
+    return this.#guarded(async () => {
+      await this.#connect().catch((err: unknown) => {
+        this.#reconnectSoon();
+        throw err;
+      });
+      return () => void this.#listeners.delete(onWritten);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    const client = this.#client ?? (await this.#connecting?.catch(() => null)) ?? null;
+    this.#client = null;
+    this.#held.clear();
+    await client?.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,133 @@
+// The mirror's queries that read rows as they are stored (MirrorReader less its sums), the same SQL on every
+// engine but for its dialect. Each engine adds the sums, which it does in its own exact arithmetic.
+import type {
+  AllocationRow,
+  CustomerFilter,
+  InvoiceFilter,
+  MirroredKind,
+  MirrorReader,
+  PaymentFilter,
+  PaymentRow,
+  ProductFilter,
+  ProductRow,
+  QuoteFilter,
+} from '../types.js';
+import {
+  type Arg,
+  type Cells,
+  chunks,
+  customerRows,
+  invoiceRows,
+  lineRows,
+  num,
+  PRODUCT_COLUMNS,
+  paymentRows,
+  productRow,
+  quoteRows,
+  str,
+} from './rows.js';
+import { type Dialect, invoiceWhere, Where } from './where.js';
+
+/** Rows as arrays of their columns, in the SELECT's order; `?` placeholders. */
+export type RowsOf = (sql: string, args?: readonly Arg[]) => Promise<Cells[]>;
+
+export type PlainReads = Omit<MirrorReader, 'lineSums' | 'invoiceSums' | 'owing'>;
+
+export function plainReads(rows: RowsOf, dialect: Dialect): PlainReads {
+  async function allocationsOf(paymentIds: readonly number[]): Promise<Map<number, AllocationRow[]>> {
+    const allocations = new Map<number, AllocationRow[]>();
+    for (const chunk of chunks(paymentIds)) {
+      const w = new Where(dialect);
+      w.in('payment_id', chunk);
+      for (const [paymentId, invoiceId, invoiceNumber, amount] of await rows(
+        `SELECT payment_id, invoice_id, invoice_number, amount FROM allocations${w} ORDER BY payment_id, position`,
+        w.args,
+      )) {
+        const list = allocations.get(num(paymentId)) ?? [];
+        list.push({ invoice_id: num(invoiceId), invoice_number: str(invoiceNumber), amount: str(amount) });
+        allocations.set(num(paymentId), list);
+      }
+    }
+    return allocations;
+  }
+
+  return {
+    async customers(filter: CustomerFilter = {}) {
+      const w = new Where(dialect);
+      w.match(filter.match, ['code', 'email', 'name']);
+      return (await rows(`SELECT ${customerRows.columns} FROM customers${w} ORDER BY id`, w.args)).map(customerRows.row);
+    },
+    async customer(id) {
+      const [r] = await rows(`SELECT ${customerRows.columns} FROM customers WHERE id = ?`, [id]);
+      return r ? customerRows.row(r) : null;
+    },
+    async invoices(filter: InvoiceFilter = {}) {
+      const w = invoiceWhere(dialect, filter);
+      return (await rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY id`, w.args)).map(invoiceRows.row);
+    },
+    async lines(filter) {
+      const columns = lineRows.columns
+        .split(', ')
+        .map((c) => `l.${c}`)
+        .join(', ');
+      const query = async (w: Where) =>
+        (
+          await rows(`SELECT ${columns} FROM lines l JOIN invoices i ON i.id = l.invoice_id${w} ORDER BY l.invoice_id, l.position`, w.args)
+        ).map(lineRows.row);
+      if (!filter.ids) return query(invoiceWhere(dialect, filter, 'i.'));
+      const found = [];
+      for (const chunk of chunks([...filter.ids].sort((a, b) => a - b))) {
+        const w = invoiceWhere(dialect, filter, 'i.');
+        w.in('id', chunk);
+        found.push(...(await query(w)));
+      }
+      return found;
+    },
+    async quotes(filter: QuoteFilter = {}) {
+      const w = new Where(dialect);
+      w.in('status', filter.statuses);
+      if (filter.customerId !== undefined) w.add('customer_id = ?', filter.customerId);
+      if (filter.number !== undefined) w.add(dialect.equalsNoCase('number'), filter.number.trim());
+      return (await rows(`SELECT ${quoteRows.columns} FROM quotes${w} ORDER BY id`, w.args)).map(quoteRows.row);
+    },
+    async payments(filter: PaymentFilter = {}) {
+      const w = new Where(dialect);
+      if (filter.from) w.add('payment_date >= ?', filter.from);
+      if (filter.to) w.add('payment_date <= ?', filter.to);
+      if (filter.customerId !== undefined) w.add('customer_id = ?', filter.customerId);
+      const found = (await rows(`SELECT ${paymentRows.columns} FROM payments${w} ORDER BY id`, w.args)).map(paymentRows.row);
+      const allocations = await allocationsOf(found.map((p) => p.id));
+      return found.map((p): PaymentRow => ({ ...p, allocations: allocations.get(p.id) ?? [] }));
+    },
+    async products(filter: ProductFilter = {}) {
+      const query = async (w: Where): Promise<ProductRow[]> =>
+        (await rows(`SELECT ${PRODUCT_COLUMNS} FROM products${w} ORDER BY id`, w.args)).map(productRow);
+      const base = (): Where => {
+        const w = new Where(dialect);
+        w.match(filter.match, ['sku', 'barcode']);
+        return w;
+      };
+      if (!filter.ids) return query(base());
+      const found: ProductRow[] = [];
+      for (const chunk of chunks(filter.ids)) {
+        const w = base();
+        w.in('id', chunk);
+        found.push(...(await query(w)));
+      }
+      return found.sort((a, b) => a.id - b.id);
+    },
+    async productNames(ids) {
+      const names = new Map<number, string>();
+      for (const chunk of chunks(ids)) {
+        const w = new Where(dialect);
+        w.in('id', chunk);
+        for (const [id, name] of await rows(`SELECT id, name FROM products${w}`, w.args)) names.set(num(id), str(name));
+      }
+      return names;
+    },
+    async raw(kind: MirroredKind, id: number) {
+      const [r] = await rows(`SELECT raw FROM ${kind} WHERE id = ?`, [id]);
+      return r ? (JSON.parse(str(r[0])) as Record<string, unknown>) : null;
+    },
+  };
+}

@@ -1,0 +1,162 @@
+// The Postgres engine's own rules, on the run's embedded Postgres (a database of this file's): a database of
+// another key is refused and one of another schema version rebuilt; the password shows nowhere; the sync lease
+// is one connection's advisory lock, let go of the moment that connection ends; and every store on the
+// database hears of events as they are committed, each once, in order, however many processes write them.
+import pg from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { redactedUrl } from '../../src/books/location.js';
+import { openMirrorStore } from '../../src/books/open-store.js';
+import type { Rec } from '../../src/books/record.js';
+import type { MirrorStore } from '../../src/books/store.js';
+import type { BooksEvent } from '../../src/events/event.js';
+import { forgetMirror, postgresDatabase } from '../support/postgres.js';
+import { eventually } from './sandbox-http.js';
+
+const identity = 'https://books.example|svck_live_pg';
+let url: string;
+let password: string;
+const warnings: string[] = [];
+const warn = (m: string): void => void warnings.push(m);
+const open = (at = url, as = identity): Promise<MirrorStore> =>
+  openMirrorStore({ location: { kind: 'postgres', url: at }, identity: as, warn });
+
+const customer = (id: number, name = `Customer ${id}`): Rec => ({
+  id,
+  code: `C${id}`,
+  name,
+  email: null,
+  status: 'active',
+  updated_at: '2026-01-01T00:00:00+13:00',
+});
+const event = (n: number): BooksEvent => ({
+  id: `poll_${n}`,
+  kind: 'invoice.sent',
+  createdAt: '2026-01-01T00:00:00+13:00',
+  source: 'poll',
+  record: { kind: 'invoices', id: n },
+  related: [],
+  data: { id: n },
+});
+
+beforeAll(async () => {
+  url = await postgresDatabase('books_pg');
+  password = new URL(url).password;
+  expect(password.length).toBeGreaterThan(8);
+});
+
+describe('the database', () => {
+  it('keeps its own books across opens, refuses another key (memory instead, with a warning), rebuilds another schema version', async () => {
+    await forgetMirror(url);
+    const mine = await open();
+    expect(mine.path).toBe(redactedUrl(url));
+    await mine.write('customers', [customer(1), customer(2)], []);
+    await mine.close();
+    warnings.length = 0;
+    const other = await open(url, 'https://books.example|svck_live_other');
+    expect(other.path).toBeNull();
+    expect((await other.counts()).customers).toBe(0);
+    expect(warnings.join()).toMatch(/holds the books of another key or service: keeping the mirror in memory/);
+    await other.close();
+    const again = await open();
+    expect((await again.counts()).customers).toBe(2);
+    await again.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query("UPDATE invoicing_mcp.meta SET value = '0' WHERE key = 'schema_version'");
+    await client.end();
+    const rebuilt = await open();
+    expect((await rebuilt.counts()).customers).toBe(0);
+    await rebuilt.close();
+  });
+
+  it('shows no password: not where it says the store lives, nor in the warning of a database it cannot use', async () => {
+    const wrong = new URL(url);
+    wrong.password = 'not-the-password-at-all';
+    const missing = new URL(url);
+    missing.pathname = '/no_such_database';
+    const closed = new URL(url);
+    closed.port = '9';
+    for (const at of [wrong, missing, closed]) {
+      warnings.length = 0;
+      const store = await open(at.toString());
+      expect(store.path).toBeNull();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('keeping the mirror in memory');
+      expect(warnings[0]).not.toContain(at.password);
+      expect(warnings[0]).not.toContain(password);
+      await store.close();
+    }
+    expect(redactedUrl(url)).toBe(url.replace(`:${password}@`, ':***@'));
+    expect(redactedUrl('postgres://u@h/db?password=s3cret&sslmode=require')).toBe('postgres://u@h/db?password=***&sslmode=require');
+    expect(redactedUrl('postgres://u:p@[bad')).toBe('postgres://***');
+  });
+});
+
+describe('the sync lease', () => {
+  it('is held by one connection at a time, and let go of the moment that connection ends', async () => {
+    await forgetMirror(url);
+    const [a, b] = [await open(), await open()];
+    try {
+      expect(await a.takeLease('sync', 'host/1/a', 30_000, 0)).toBe(true);
+      expect(await a.takeLease('sync', 'host/1/a', 30_000, 1)).toBe(true);
+      expect(await b.takeLease('sync', 'host/2/b', 30_000, 2)).toBe(false);
+      expect(await b.leaseHolder('sync')).toBe('host/1/a');
+      // The holder's connection ends, as a killed process's does: no time to live to wait out.
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      // Only this file's database: the other files' Postgres tests hold leases of their own.
+      const ended = await admin.query(
+        `SELECT pg_terminate_backend(pid) AS gone FROM pg_locks WHERE locktype = 'advisory' AND granted AND objsubid = 2
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      );
+      await admin.end();
+      expect(ended.rows).toEqual([{ gone: true }]);
+      await eventually(async () => ((await b.leaseHolder('sync')) === null ? true : undefined), 3000);
+      expect(await b.takeLease('sync', 'host/2/b', 30_000, 3)).toBe(true);
+      expect(await a.takeLease('sync', 'host/1/a', 30_000, 4)).toBe(false);
+      await b.releaseLease('sync', 'host/2/b');
+      expect(await b.leaseHolder('sync')).toBeNull();
+      expect(await a.takeLease('sync', 'host/1/a', 30_000, 5)).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+describe('events', () => {
+  it('reach every store as they commit, each once and in order, while two stores write side by side', async () => {
+    await forgetMirror(url);
+    const [a, b, reader] = [await open(), await open(), await open()];
+    try {
+      let told = 0;
+      const stop = await reader.watchEvents?.(() => void told++);
+      expect(stop).toBeTypeOf('function');
+      const start = await reader.lastEventSeq();
+      await a.write('invoices', [], [event(0)]);
+      // Told by NOTIFY, not found by looking.
+      await eventually(() => (told > 0 ? true : undefined), 2000);
+      const seen: string[] = [];
+      let last = start;
+      const drain = async (): Promise<void> => {
+        for (const { seq, event: e } of await reader.eventsAfter(last)) {
+          expect(seq).toBeGreaterThan(last);
+          last = seq;
+          seen.push(e.id);
+        }
+      };
+      const writes = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? a : b).write('customers', [customer(i)], [event(i + 1)]));
+      let done = false;
+      const writing = Promise.all(writes).finally(() => {
+        done = true;
+      });
+      while (!done) await drain();
+      await writing;
+      await drain();
+      expect([...seen].sort()).toEqual(['poll_0', ...Array.from({ length: 40 }, (_, i) => `poll_${i + 1}`)].sort());
+      stop?.();
+    } finally {
+      await Promise.all([a.close(), b.close(), reader.close()]);
+    }
+  });
+});
