@@ -81,23 +81,9 @@ const cpuMs = (pid) => {
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 const sb = await startSandboxProcess(['--scale', '100', '--rate-limit', '1000000000', '--sign-in-limit', '100000']);
-const setLatency = async (ms) => {
-  const res = await fetch(`${sb.base_url}/_sandbox/faults`, {
-    method: ms ? 'PUT' : 'DELETE',
-    headers: { authorization: `Bearer ${sb.admin_token}`, ...(ms ? { 'content-type': 'application/json' } : {}) },
-    body: ms ? JSON.stringify({ rate: 1, kinds: ['latency'], latency_ms: ms }) : undefined,
-  });
-  if (res.status >= 300) throw new Error(`sandbox faults: ${res.status} ${await res.text()}`);
-};
+const setLatency = (ms) => sb.setFaults(ms ? { rate: 1, kinds: ['latency'], latency_ms: ms } : null);
 const scratch = mkdtempSync(join(tmpdir(), 'http-bench-'));
-const env = {
-  ...process.env,
-  SVC_BASE_URL: sb.base_url,
-  SVC_KEY_ID: sb.keys.live.key_id,
-  SVC_SECRET: sb.keys.live.secret,
-  INVOICING_MCP_LOG_LEVEL: 'warn',
-  XDG_CACHE_HOME: scratch,
-};
+const env = sb.serverEnv(scratch);
 const servers = {};
 
 try {

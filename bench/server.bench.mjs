@@ -44,24 +44,9 @@ async function spawnToList(args, env) {
 }
 
 const sb = await startSandboxProcess(['--scale', '25', '--rate-limit', '1000000000', '--sign-in-limit', '100000']);
-const sandboxFaults = async (settings) => {
-  const res = await fetch(`${sb.base_url}/_sandbox/faults`, {
-    method: settings ? 'PUT' : 'DELETE',
-    headers: { authorization: `Bearer ${sb.admin_token}`, ...(settings ? { 'content-type': 'application/json' } : {}) },
-    body: settings ? JSON.stringify(settings) : undefined,
-  });
-  if (res.status >= 300) throw new Error(`sandbox faults: ${res.status} ${await res.text()}`);
-};
 // The servers keep their default books mirror; its file goes to a temp dir removed at the end, not the user's cache.
 const scratch = mkdtempSync(join(tmpdir(), 'server-bench-'));
-const env = {
-  ...process.env,
-  SVC_BASE_URL: sb.base_url,
-  SVC_KEY_ID: sb.keys.live.key_id,
-  SVC_SECRET: sb.keys.live.secret,
-  INVOICING_MCP_LOG_LEVEL: 'warn',
-  XDG_CACHE_HOME: scratch,
-};
+const env = sb.serverEnv(scratch);
 try {
   const ours = [];
   const theirs = [];
@@ -114,9 +99,9 @@ try {
   // The stdio hop alone: the same invoice again, answered by the server's cache.
   const hopMs = await timeEach(viaMcp, CALLS, () => 1);
   // A service over a network: the sandbox holds each answer back 10 ms.
-  await sandboxFaults({ rate: 1, kinds: ['latency'], latency_ms: SERVICE_MS });
+  await sb.setFaults({ rate: 1, kinds: ['latency'], latency_ms: SERVICE_MS });
   const remote = await compareCalls(REMOTE_CALLS);
-  await sandboxFaults(null);
+  await sb.setFaults(null);
   await client.close();
   await api.close();
 
