@@ -42,6 +42,16 @@ export const dateArg = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'send YYYY-MM-DD,
 /** A list of answer rows; their fields are described by the tool's text and the README. */
 export const rows = z.array(z.unknown());
 
+/** A report over a date range: its bounds, its totals per currency and its groups (those past the limit counted). */
+export const rangeReport = {
+  ...asOf,
+  from: z.string(),
+  to: z.string(),
+  totals: rows,
+  groups: rows,
+  groups_left_out: z.number().int(),
+};
+
 export const rangeArgs = {
   range: z.enum(NAMED_RANGES).optional().describe('this_* end today; one of range, days or from/to'),
   days: z.number().int().min(1).max(3660).optional().describe('The last N days, today included'),

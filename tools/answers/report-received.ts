@@ -3,7 +3,7 @@ import * as z from 'zod/v4';
 import { checkRangeRequest, rangeWords, resolveRange } from '../../src/books/answers/dates.js';
 import { answerReceived, RECEIVED_GROUPS, type ReceivedAnswer } from '../../src/books/answers/received.js';
 import { defineTool, READ_HINTS } from '../define.js';
-import { asOf, asOfFields, asOfLine, freshBooks, limit, money, rangeArgs, rows, shownOf } from './fresh.js';
+import { asOfFields, asOfLine, freshBooks, limit, money, rangeArgs, rangeReport, rows, shownOf } from './fresh.js';
 
 function receivedText(a: ReceivedAnswer, head: string, groupBy: string | undefined): string {
   const out = [head];
@@ -38,12 +38,7 @@ export const reportReceived = defineTool({
     limit: limit(400, 20),
   }),
   output: z.object({
-    ...asOf,
-    from: z.string(),
-    to: z.string(),
-    totals: rows,
-    groups: rows,
-    groups_left_out: z.number().int(),
+    ...rangeReport,
     payments: rows,
     payments_left_out: z.number().int(),
   }),

@@ -15,7 +15,7 @@ import {
 } from '../../src/books/answers/sales.js';
 import { defineTool, READ_HINTS } from '../define.js';
 import { INVOICE_STATUSES } from '../params.js';
-import { asOf, asOfFields, asOfLine, freshBooks, limit, rangeArgs, rows, shownOf } from './fresh.js';
+import { asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeReport, rows, shownOf } from './fresh.js';
 
 const figuresText = (f: SalesFigures): string =>
   `${f.currency} ${f.count} invoices, subtotal ${f.subtotal}, tax ${f.tax}, total ${f.total}`;
@@ -54,12 +54,7 @@ export const reportSales = defineTool({
     limit: limit(400, 50),
   }),
   output: z.object({
-    ...asOf,
-    from: z.string(),
-    to: z.string(),
-    totals: rows,
-    groups: rows,
-    groups_left_out: z.number().int(),
+    ...rangeReport,
     lines: z.object({ with_lines: z.number().int(), invoices: z.number().int() }).optional(),
   }),
   annotations: READ_HINTS,

@@ -28,15 +28,7 @@ export interface FoundQuote {
   customer_name: string;
   total: string;
 }
-export interface FoundProduct {
-  id: number;
-  name: string;
-  sku: string | null;
-  barcode: string | null;
-  type: string;
-  default_price: string;
-  is_active: boolean;
-}
+export type FoundProduct = Pick<ProductRow, 'id' | 'name' | 'sku' | 'barcode' | 'type' | 'default_price' | 'is_active'>;
 
 export interface FoundTerm {
   term: string;
