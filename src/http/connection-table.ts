@@ -8,8 +8,8 @@
 // (undici does). No idle socket is closed here: closing one as its client writes a request on it fails that
 // request in a way the client cannot tell from a crash, and a loaded client or server reads late, so
 // whatever a client has been told, the instant is never safe; idle sockets are left to the HTTP server's
-// own keep-alive timeout. A request whose body has stalled for a second (a slow sender) is answered 408 and
-// closed to make room. A connection answering a whole request (a call, a notification stream) is never closed.
+// own keep-alive timeout. A request whose head or body is still arriving a second after it began (a slow
+// sender) is closed to make room, with a 408 once its head is in. A connection answering a whole request (a call, a notification stream) is never closed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -51,6 +51,8 @@ interface Conn {
   served: boolean;
   /** When it last changed state: accepted, a request began, an answer ended. */
   since: number;
+  /** Bytes read from it when it last came to rest (accepted, an answer ended): more since is a request's head arriving. */
+  readAtRest: number;
 }
 
 /** Closes a connection: a request still arriving is answered 408 first, as the HTTP server's own timeouts do. */
@@ -117,6 +119,7 @@ export class ConnectionTable {
       conn.res = null;
       conn.served = true;
       conn.since = this.options.now();
+      conn.readAtRest = conn.socket.bytesRead;
     };
     res.once('finish', ended);
     res.once('close', ended);
@@ -160,6 +163,7 @@ export class ConnectionTable {
       closing: false,
       served: false,
       since: this.options.now(),
+      readAtRest: socket.bytesRead,
     });
     this.held.set(address, (this.held.get(address) ?? 0) + 1);
     socket.once('close', () => this.left(socket));
@@ -218,8 +222,10 @@ export class ConnectionTable {
     let best: Conn | null = null;
     let bestHeld = 0;
     for (const conn of this.open.values()) {
-      // Only a request still arriving: a socket with no request is its client's to reuse (or to drop).
-      if (conn.req === null || conn.req.complete || conn.since > now - this.options.graceMs) continue;
+      // Only a request still arriving, its head or its body: a socket that has sent nothing since it came to
+      // rest is its client's to reuse (or to drop).
+      const arriving = conn.req === null ? conn.socket.bytesRead > conn.readAtRest : !conn.req.complete;
+      if (!arriving || conn.since > now - this.options.graceMs) continue;
       const held = this.held.get(conn.address) ?? 0;
       if (best === null || held > bestHeld || (held === bestHeld && conn.since < best.since)) {
         best = conn;

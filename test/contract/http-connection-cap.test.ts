@@ -99,3 +99,24 @@ it('at the cap, the address holding the most is told to close after its answer; 
   expect(theirs.socket.destroyed).toBe(false);
   for (const c of [theirs, ...mine, newcomer]) c.socket.destroy();
 });
+
+it('at the cap, a connection whose request head is still arriving after the grace makes room for a newcomer', async () => {
+  const origin = await start(4, { graceMs: 100, tickMs: 20 });
+  const { port } = new URL(origin);
+  const slow = await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      const socket = connect(Number(port), '127.0.0.1');
+      await once(socket, 'connect');
+      socket.on('error', () => undefined);
+      socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+      return socket;
+    }),
+  );
+  const closed = slow.map((s) => once(s, 'close').then(() => true));
+  const started = performance.now();
+  expect(await post(pool(origin, 1, '127.0.0.2'))).toBe('ok');
+  // Long before the headers timeout (15 s) would have freed a place.
+  expect(performance.now() - started).toBeLessThan(3_000);
+  expect(await Promise.race([Promise.any(closed), new Promise((r) => setTimeout(() => r(false), 1_000))])).toBe(true);
+  for (const s of slow) s.destroy();
+});
