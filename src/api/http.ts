@@ -1,9 +1,10 @@
 // The wire: one undici dispatcher per client, JSON in and out, query strings encoded exactly, and the
 // failures with no answer (reset, refused, timeout) turned into NetworkFault. Also the back-off rule.
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { NetworkFault } from './errors.js';
 import { redactText } from './redact.js';
 import type { ServiceTime } from './service-time.js';
+import { Agent, dispatch } from './undici-core.js';
 
 export type QueryValue = string | number | boolean | Date | null | undefined;
 export type Query = Record<string, QueryValue>;
@@ -154,7 +155,7 @@ export class Transport {
     const timeout = req.timeoutMs ?? this.#options.timeoutMs;
     const time = this.#options.serviceTime;
     const sentAt = time?.ourNow() ?? 0;
-    const res = await this.#dispatcher.request({
+    const res = await dispatch(this.#dispatcher, {
       origin: this.#origin,
       path: `${this.#basePath}${req.path}${queryString(req.query)}`,
       method: req.method,

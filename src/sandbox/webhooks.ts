@@ -42,7 +42,7 @@ export class WebhookSender {
   readonly #timers = new Set<NodeJS.Timeout>();
   // undici loads on the first delivery: most sandboxes never send a webhook, and loading it is a third of
   // a sandbox's start.
-  #undici: Promise<{ agent: Agent; request: typeof import('undici').request }> | null = null;
+  #undici: Promise<{ agent: Agent; dispatch: typeof import('../api/undici-core.js').dispatch }> | null = null;
   #closed = false;
 
   constructor(
@@ -81,19 +81,21 @@ export class WebhookSender {
     };
     this.deliveries.push(record);
     try {
-      this.#undici ??= import('undici').then(({ Agent, request }) => ({
+      this.#undici ??= import('../api/undici-core.js').then(({ Agent, dispatch }) => ({
         agent: new Agent({ headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }),
-        request,
+        dispatch,
       }));
-      const { agent, request } = await this.#undici;
-      const res = await request(endpoint.url, {
+      const { agent, dispatch } = await this.#undici;
+      const url = new URL(endpoint.url);
+      const res = await dispatch(agent, {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           'x-service-signature': signatureHeader(endpoint.secret, Math.floor(nowMs / 1000), body),
         },
         body,
-        dispatcher: agent,
       });
       record.status = res.statusCode;
       await res.body.dump();

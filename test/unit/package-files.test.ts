@@ -28,8 +28,9 @@ function packedFiles(): Set<string> {
 }
 
 // As esbuild writes them: static imports at the start of a line, dynamic import("..."), and require calls
-// of bundled CommonJS (__require); not the same words inside strings of generated code.
-const IMPORT_RE = /^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|\bimport\("([^"]+)"\)|\b__require\("([^"]+)"\)/gm;
+// of bundled CommonJS (__require) and of createRequire's function (which esbuild names require2); not the
+// same words inside strings of generated code.
+const IMPORT_RE = /^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|\bimport\("([^"]+)"\)|\b(?:__require|require\d)\("([^"]+)"\)/gm;
 const importsOf = (source: string): string[] => [...source.matchAll(IMPORT_RE)].map((m) => (m[1] ?? m[2] ?? m[3]) as string);
 const relativeImports = (source: string): string[] => importsOf(source).filter((spec) => spec.startsWith('./') || spec.startsWith('../'));
 
