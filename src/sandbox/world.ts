@@ -1,8 +1,9 @@
 // Everything the sandbox knows: the businesses and their books, keys and sessions, limits, the audit log,
-// idempotency records, faults and webhooks. One object, passed to every route; nothing at module level.
+// idempotency records, faults and webhooks. One object, passed to every route; nothing at module level
+// (the sample books it starts from are copies of books made once: seed/sample-books.ts).
 
 import { AuditLog } from './audit.js';
-import type { BusinessProfile, IdSequences, Mode } from './books.js';
+import type { BooksData, BusinessProfile, IdSequences, Mode } from './books.js';
 import { newIdSequences } from './books.js';
 import { SandboxClock } from './clock.js';
 import { Books } from './collection.js';
@@ -10,7 +11,8 @@ import { Faults } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
 import { KeyRegistry } from './keys.js';
 import { FixedWindowLimiter } from './rate-limit.js';
-import { generateBooks, MAIN_BUSINESS, OTHER_BUSINESS } from './seed/index.js';
+import { MAIN_BUSINESS, OTHER_BUSINESS } from './seed/index.js';
+import { sampleBooks } from './seed/sample-books.js';
 import { addDays, localDate, zonedMidnight } from './time.js';
 import { applyTimeRules } from './time-rules.js';
 import type { ViewContext } from './views.js';
@@ -62,16 +64,21 @@ export class World {
     this.callLimiter = new FixedWindowLimiter(options.rateLimit, options.rateWindowSeconds * 1000);
     this.signInLimiter = new FixedWindowLimiter(options.signInLimit, 60_000);
     this.webhooks = new WebhookSender(this.clock, options.webhookBackoffMs);
-    // Live books draw from the shared sequences; the frozen test books are an identical copy (a clone: the
-    // same draws on fresh sequences would give the same records, at twice the cost). Each business's books
-    // end the day before its own today.
+    // The live books are a copy of the sample books, which drew ids from the shared sequences; the frozen
+    // test books are an identical copy. Each business's books end the day before its own today.
     const now = this.clock.now();
-    for (const profile of [MAIN_BUSINESS, OTHER_BUSINESS]) {
-      const data = generateBooks(profile, this.ids, {
-        scale: profile.id === MAIN_BUSINESS.id ? options.scale : 1,
-        seed: options.seed + profile.id,
-        today: localDate(now, profile.timeZone),
-      });
+    const profiles = [MAIN_BUSINESS, OTHER_BUSINESS];
+    const sample = sampleBooks(
+      {
+        scale: options.scale,
+        seed: options.seed,
+        businesses: profiles.map((profile) => ({ profile, today: localDate(now, profile.timeZone) })),
+      },
+      MAIN_BUSINESS.id,
+    );
+    Object.assign(this.ids, sample.ids);
+    for (const profile of profiles) {
+      const data = sample.books.get(profile.id) as BooksData;
       const test = new Books(structuredClone(data));
       this.businesses.set(profile.id, { profile, live: new Books(data), test, apiAccess: true });
     }
