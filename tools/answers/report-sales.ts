@@ -15,7 +15,7 @@ import {
 } from '../../src/books/answers/sales.js';
 import { defineTool, READ_HINTS } from '../define.js';
 import { INVOICE_STATUSES } from '../params.js';
-import { asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeReport, rows, shownOf } from './fresh.js';
+import { asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeReport, shownOf } from './fresh.js';
 
 const figuresText = (f: SalesFigures): string =>
   `${f.currency} ${f.count} invoices, subtotal ${f.subtotal}, tax ${f.tax}, total ${f.total}`;
