@@ -1,23 +1,37 @@
 // The package as a user meets it: `npm pack`, installed into an empty directory (dependencies from npm's
 // cache when it can), then `npx invoicing-mcp --version`, `check` and a stdio session through the SDK
 // client, and the sandbox imported as a library through the package's export. The install holds only
-// what the bundle needs.
+// what the bundle needs. What the pack holds is what runs: the bundle (the bin and its chunks), the
+// sandbox library and its types, LICENSE, README and server.json, and no tsc output or source maps;
+// every relative import of a packed module is packed too; what the bundles leave to node_modules is
+// exactly the package's dependencies.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../tools/index.js';
 import { connectClient } from './support/clients.js';
 import { serverEnv } from './support/server.js';
 
 const root = new URL('../../', import.meta.url).pathname;
-const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  version: string;
+  bin: Record<string, string>;
+  dependencies: Record<string, string>;
+  exports: Record<string, { types: string; import: string } | string>;
+  repository: { url: string };
+  homepage: string;
+  bugs: { url: string };
+  scripts: Record<string, string>;
+};
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
 let tmp: string;
 let app: string;
 let installLog: string;
+/** The paths `npm pack` put in the package. */
+let files: Set<string>;
 
 const inApp = (command: string, args: string[]): string =>
   execFileSync(command, args, {
@@ -36,6 +50,7 @@ beforeAll(() => {
       stdio: ['ignore', 'pipe', 'ignore'],
     }),
   );
+  files = new Set((packed[0].files as Array<{ path: string }>).map((f) => f.path));
   app = join(tmp, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-test', private: true, type: 'module' }));
@@ -48,6 +63,13 @@ beforeAll(() => {
   installLog = `${install.stdout}${install.stderr}`;
   if (install.status !== 0) throw new Error(`npm install failed:\n${installLog}`);
 }, 180_000);
+
+// As esbuild writes them: static imports at the start of a line, dynamic import("..."), and require calls
+// of bundled CommonJS (__require) and of createRequire's function (which esbuild names require2); not the
+// same words inside strings of generated code.
+const IMPORT_RE = /^(?:import|export)\b[^;]*?\bfrom\s*"([^"]+)"|\bimport\("([^"]+)"\)|\b(?:__require|require\d)\("([^"]+)"\)/gm;
+const importsOf = (source: string): string[] => [...source.matchAll(IMPORT_RE)].map((m) => (m[1] ?? m[2] ?? m[3]) as string);
+const relativeImports = (source: string): string[] => importsOf(source).filter((spec) => spec.startsWith('./') || spec.startsWith('../'));
 
 afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
@@ -110,4 +132,74 @@ describe('the packed package, installed into an empty directory', () => {
     expect(out.test).toBe('svck_test_');
     expect(out.status).toBeGreaterThanOrEqual(200);
   }, 30_000);
+});
+
+describe('what `npm pack` puts in the package', () => {
+  it('holds the bundle, the sandbox library with its types, LICENSE, README and server.json', () => {
+    for (const f of [
+      'dist/bin/invoicing-mcp.mjs',
+      'dist/lib/sandbox.mjs',
+      'dist/types/sandbox/index.d.ts',
+      'LICENSE',
+      'README.md',
+      'server.json',
+      'package.json',
+    ]) {
+      expect(files.has(f), f).toBe(true);
+    }
+  });
+
+  it('holds no tsc output, source maps or sources', () => {
+    expect(
+      [...files].filter(
+        (f) =>
+          f.startsWith('dist/src/') ||
+          f.startsWith('dist/tools/') ||
+          f.startsWith('dist/build/') ||
+          f.endsWith('.map') ||
+          (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+      ),
+    ).toEqual([]);
+  });
+
+  it('holds every module a packed module imports', () => {
+    const modules = [...files].filter((f) => f.endsWith('.mjs'));
+    expect(modules.length).toBeGreaterThan(5);
+    const missing = modules.flatMap((file) =>
+      relativeImports(readFileSync(`${root}${file}`, 'utf8'))
+        .map((spec) => posix.normalize(posix.join(posix.dirname(file), spec)))
+        .filter((target) => !files.has(target))
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('depends on exactly the packages the bundles import from node_modules', () => {
+    expect(pkg.bin['invoicing-mcp']).toBe('dist/bin/invoicing-mcp.mjs');
+    const bundled = [...files].filter((f) => f.endsWith('.mjs'));
+    const packages = new Set(
+      bundled.flatMap((file) =>
+        importsOf(readFileSync(`${root}${file}`, 'utf8'))
+          .filter((spec) => !spec.startsWith('.') && !spec.startsWith('node:'))
+          .map((spec) =>
+            spec
+              .split('/')
+              .slice(0, spec.startsWith('@') ? 2 : 1)
+              .join('/'),
+          ),
+      ),
+    );
+    expect([...packages].sort()).toEqual(Object.keys(pkg.dependencies).sort());
+  });
+
+  it('exports the sandbox with types, and says where it lives', () => {
+    expect(pkg.exports['./sandbox']).toEqual({ types: './dist/types/sandbox/index.d.ts', import: './dist/lib/sandbox.mjs' });
+    expect(pkg.repository.url).toMatch(/^git\+https:\/\/github\.com\//);
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+    expect(pkg.bugs.url).toMatch(/^https:\/\//);
+  });
+
+  it('has no install script for its users to approve', () => {
+    for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) expect(pkg.scripts[script], script).toBeUndefined();
+  });
 });
