@@ -1,15 +1,23 @@
 // One Postgres for the whole test run (vitest's globalSetup), from the registry's binaries: no docker (see
-// postgres-server.ts). Its URL is provided to the test files (inject('postgres')); when it cannot start, the
-// reason is provided instead, and every Postgres test fails with it.
+// postgres-server.ts). It starts while the first test files run (making its data folder takes seconds that
+// no test needs to wait for): the test files get its URL and a status file at once (inject('postgres')),
+// and a Postgres test waits for the status file, which says it is ready or why it could not start; then
+// every Postgres test fails with that reason.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startPostgres } from './postgres-server.js';
 
-export type PostgresForTests = { url: string } | { error: string };
+export interface PostgresForTests {
+  url: string;
+  /** Written once Postgres is up (`{"ready":true}`) or has failed (`{"error":"..."}`). */
+  statusFile: string;
+}
+
+export type PostgresStatus = { ready: true } | { error: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -30,20 +38,29 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const folder = mkdtempSync(join(tmpdir(), 'invoicing-mcp-pg-'));
   const password = randomBytes(12).toString('hex');
   const port = await freePort();
+  const statusFile = join(folder, 'status.json');
   const log: string[] = [];
-  let stop = async (): Promise<void> => undefined;
-  try {
-    const server = await startPostgres(folder, port, password, log);
-    stop = () => server.stop();
-    project.provide('postgres', { url: server.url });
-    if (process.env.POSTGRES_TIMING)
-      process.stderr.write(`Postgres for the tests started in ${Math.round(performance.now() - started)} ms\n`);
-  } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
-    project.provide('postgres', { error: `${reason}; its log: ${log.join('').slice(-2000)}` });
-  }
+  const tell = (status: PostgresStatus): void => {
+    // Whole or not at all: a test never reads half a status.
+    writeFileSync(`${statusFile}.part`, JSON.stringify(status));
+    renameSync(`${statusFile}.part`, statusFile);
+  };
+  project.provide('postgres', { url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`, statusFile });
+  const server = startPostgres(folder, port, password, log).then(
+    (s) => {
+      tell({ ready: true });
+      if (process.env.POSTGRES_TIMING)
+        process.stderr.write(`Postgres for the tests started in ${Math.round(performance.now() - started)} ms\n`);
+      return s;
+    },
+    (err: unknown) => {
+      const reason = err instanceof Error ? err.message : String(err);
+      tell({ error: `${reason}; its log: ${log.join('').slice(-2000)}` });
+      return null;
+    },
+  );
   return async () => {
-    await stop().catch(() => undefined);
+    await (await server)?.stop().catch(() => undefined);
     rmSync(folder, { recursive: true, force: true });
   };
 }

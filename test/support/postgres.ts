@@ -1,20 +1,33 @@
 // The run's one Postgres (postgres-global.ts), as a test file uses it: a database of the file's own, and the
 // engines a store test runs on. A Postgres that did not start fails the test with the reason, never skips it.
+import { existsSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { MirrorLocation } from '../../src/books/location.js';
+import type { PostgresStatus } from './postgres-global.js';
 
 let made = 0;
+let ready: Promise<string> | null = null;
 
-function serverUrl(): string {
-  const postgres = inject('postgres');
-  if ('error' in postgres) throw new Error(`the tests' Postgres did not start: ${postgres.error}`);
-  return postgres.url;
+/** The run's Postgres, once its status file says it is up (it starts beside the first test files). */
+function serverUrl(): Promise<string> {
+  ready ??= (async () => {
+    const { url, statusFile } = inject('postgres');
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(statusFile)) {
+      if (Date.now() > deadline) throw new Error("the tests' Postgres did not say it was ready within 60 s");
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const status = JSON.parse(readFileSync(statusFile, 'utf8')) as PostgresStatus;
+    if ('error' in status) throw new Error(`the tests' Postgres did not start: ${status.error}`);
+    return url;
+  })();
+  return ready;
 }
 
 /** A new database of this test file's (its name from `label`); its URL, password included. */
 export async function postgresDatabase(label: string): Promise<string> {
-  const url = new URL(serverUrl());
+  const url = new URL(await serverUrl());
   const name = `${label.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_${process.pid}_${++made}_${Date.now() % 1_000_000}`;
   const admin = new pg.Client({ connectionString: url.toString() });
   await admin.connect();
