@@ -40,27 +40,27 @@ function offsetFromIntl(ms: number, timeZone: string): number {
   return Math.round((asUtc - Math.floor(ms / 1000) * 1000) / 60000);
 }
 
-const HOUR_MS = 3_600_000;
-/** Per zone, per hour since the epoch: the offset throughout that hour, or NaN where it changes within it. */
-const hourOffsets = new Map<string, Map<number, number>>();
-const MAX_HOURS_KEPT = 200_000;
+const DAY_MS = 86_400_000;
+/** Per zone, per UTC day since the epoch: the offset throughout that day, or NaN where it changes within it. */
+const dayOffsets = new Map<string, Map<number, number>>();
+const MAX_DAYS_KEPT = 100_000;
 
 /** The zone's offset from UTC at instant `ms`, in whole minutes. */
 export function offsetMinutes(ms: number, timeZone: string): number {
-  let hours = hourOffsets.get(timeZone);
-  if (!hours) {
-    hours = new Map();
-    hourOffsets.set(timeZone, hours);
+  let days = dayOffsets.get(timeZone);
+  if (!days) {
+    days = new Map();
+    dayOffsets.set(timeZone, days);
   }
-  const hour = Math.floor(ms / HOUR_MS);
-  let offset = hours.get(hour);
+  const day = Math.floor(ms / DAY_MS);
+  let offset = days.get(day);
   if (offset === undefined) {
-    // Zones change their offset at most once in an hour: the same offset at its first and last second holds
-    // for every second between.
-    const first = offsetFromIntl(hour * HOUR_MS, timeZone);
-    offset = first === offsetFromIntl((hour + 1) * HOUR_MS - 1000, timeZone) ? first : Number.NaN;
-    if (hours.size >= MAX_HOURS_KEPT) hours.clear();
-    hours.set(hour, offset);
+    // Zones change their offset at most once in a day (twice a year at most): the same offset at its first
+    // and last second holds for every second between. Two years of books touch ~730 days, not ~17,000 hours.
+    const first = offsetFromIntl(day * DAY_MS, timeZone);
+    offset = first === offsetFromIntl((day + 1) * DAY_MS - 1000, timeZone) ? first : Number.NaN;
+    if (days.size >= MAX_DAYS_KEPT) days.clear();
+    days.set(day, offset);
   }
   return Number.isNaN(offset) ? offsetFromIntl(ms, timeZone) : offset;
 }
