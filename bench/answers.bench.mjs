@@ -1,13 +1,15 @@
-// The answer tools on a warm mirror at --scale 25 (about 11,800 invoices and every invoice's lines), each
-// asked through a real MCP client of the built server over stdio, with the sandbox answering every call in
-// 10 ms (its latency fault; the rate limit lifted). For each answer tool:
+// The answer tools on a warm mirror at --scale 25 (about 11,800 invoices and every invoice's lines), on each
+// engine (a SQLite file, a Postgres database), each asked through a real MCP client of the built server over
+// stdio, with the sandbox answering every call in 10 ms (its latency fault; the rate limit lifted). For each
+// answer tool:
 //   - its time against one get_invoice call through the same server (a distinct invoice each time, so the
 //     server's cache never answers), the median of 3 calls each made once the mirror's few fresh seconds
 //     have passed (so each reads what changed first)                                  goal <= 5x
 //   - the service calls it made: just after the mirror was read (within its few fresh seconds) goal 0
 //     and once those seconds have passed                                 goal <= 1 per kind it reads
-// The mirror is warmed by a first server (background rounds and the lines fetcher) in a file; the measured
-// server opens that file with background rounds off, so every call counted is the answer's own.
+//   - on Postgres, its time against the same answer on SQLite (both after the fresh seconds) goal <= 2x
+// Each mirror is warmed by a first server (background rounds and the lines fetcher); the measured server
+// opens it with background rounds off, so every call counted is the answer's own.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +17,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startSandboxProcess } from './sandbox-process.mjs';
+import { startBenchPostgres } from './support/postgres.mjs';
 
 const cli = new URL('../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
 const FRESH_MS = 5_000;
@@ -26,7 +29,7 @@ const median = (xs) => {
 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function connect(sb, file, pollSeconds) {
+async function connect(sb, mirror, pollSeconds) {
   const client = new Client({ name: 'answers-bench', version: '1.0.0' });
   const env = {
     ...process.env,
@@ -36,7 +39,7 @@ async function connect(sb, file, pollSeconds) {
     SVC_POLL_SECONDS: String(pollSeconds),
   };
   await client.connect(
-    new StdioClientTransport({ command: process.execPath, args: [cli, '--mirror', file, '--log-level', 'error'], env, stderr: 'ignore' }),
+    new StdioClientTransport({ command: process.execPath, args: [cli, '--mirror', mirror, '--log-level', 'error'], env, stderr: 'ignore' }),
   );
   return client;
 }
@@ -58,28 +61,29 @@ const admin = async (method, path, body) => {
 };
 const apiCalls = async () => (await admin('GET', '/logs?kind=requests')).data.filter((e) => e.path.startsWith('/api/v1/')).length;
 const dir = mkdtempSync(join(tmpdir(), 'answers-bench-'));
-const file = join(dir, 'books.db');
+const postgres = await startBenchPostgres();
 
-try {
-  // Warm: the first server reads every kind and fetches every invoice's lines in the background.
+/** Reads every kind and fetches every invoice's lines into the mirror, in the background of a first server. */
+async function warm(engine, mirror) {
   const t0 = performance.now();
-  const warm = await connect(sb, file, 5);
+  const client = await connect(sb, mirror, 5);
   const everything = { from: '2000-01-01', to: '2099-12-31', group_by: 'product', limit: 1 };
-  let lines = (await call(warm, 'report_sales', everything)).lines;
+  let lines = (await call(client, 'report_sales', everything)).lines;
   while (lines.with_lines < lines.invoices) {
     await sleep(1000);
-    lines = (await call(warm, 'report_sales', everything)).lines;
+    lines = (await call(client, 'report_sales', everything)).lines;
   }
-  await warm.close();
+  await client.close();
   console.log(
-    `warm mirror: lines of ${lines.with_lines} of ${lines.invoices} invoices, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `${engine}: warm mirror, lines of ${lines.with_lines} of ${lines.invoices} invoices, in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
+}
 
-  const client = await connect(sb, file, 0);
+/** Each question's figures on one engine's warm mirror; whether every goal of its own was met. */
+async function measure(engine, mirror) {
+  const client = await connect(sb, mirror, 0);
   const customer = (await call(client, 'list_customers', { per_page: 1, status: 'active' })).data[0];
   const branch = (await call(client, 'list_products', { per_page: 1, track_stock: true })).data[0].stock.branches[0].branch;
-  await admin('PUT', '/faults', { rate: 1, kinds: ['latency'], latency_ms: 10 });
-
   const ids = (await call(client, 'list_invoices', { per_page: 100, page: 7 })).data.map((i) => i.id);
   await call(client, 'get_invoice', { id: ids[0] });
   const single = [];
@@ -89,7 +93,7 @@ try {
     single.push(performance.now() - t);
   }
   const base = median(single);
-  console.log(`one get_invoice to a service 10 ms away: median ${base.toFixed(1)} ms over ${single.length} distinct invoices`);
+  console.log(`${engine}: one get_invoice to a service 10 ms away: median ${base.toFixed(1)} ms over ${single.length} distinct invoices`);
 
   const questions = [
     ['report_owed', {}, 1],
@@ -104,6 +108,7 @@ try {
   // As get_invoice's first call is left out above, each answer's first call in this process (code not yet
   // compiled by V8) is reported on its own; the ratio is of the calls after it.
   let met = true;
+  const staleMs = [];
   for (const [name, args, kinds] of questions) {
     let t = performance.now();
     await call(client, name, args);
@@ -129,15 +134,36 @@ try {
     const ratio = median(stale) / base;
     const ok = ratio <= 5 && staleCalls <= kinds && freshCalls === 0;
     met &&= ok;
+    staleMs.push([`${name} ${JSON.stringify(args)}`, median(stale)]);
     console.log(
-      `${name} ${JSON.stringify(args)}: after the fresh seconds median ${median(stale).toFixed(1)} ms = ${ratio.toFixed(2)}x one get_invoice, ` +
+      `${engine}: ${name} ${JSON.stringify(args)}: after the fresh seconds median ${median(stale).toFixed(1)} ms = ${ratio.toFixed(2)}x one get_invoice, ` +
         `at most ${staleCalls} service calls (${kinds} kinds read); just read: median ${median(fresh).toFixed(1)} ms = ${(median(fresh) / base).toFixed(2)}x, ` +
         `${freshCalls} calls in 5 answers; first call in the process ${firstMs.toFixed(1)} ms: ${ok ? 'meets the goals' : 'MISSES a goal'}`,
     );
   }
-  console.log(met ? 'answers: every goal met' : 'answers: a goal is missed (see above)');
   await client.close();
+  return { met, staleMs };
+}
+
+try {
+  const engines = [
+    ['SQLite', join(dir, 'books.db')],
+    ['Postgres', await postgres.database('answers_bench')],
+  ];
+  for (const [engine, mirror] of engines) await warm(engine, mirror);
+  await admin('PUT', '/faults', { rate: 1, kinds: ['latency'], latency_ms: 10 });
+  const results = [];
+  for (const [engine, mirror] of engines) results.push(await measure(engine, mirror));
+  let met = results.every((r) => r.met);
+  const [sqlite, pg] = results;
+  for (const [i, [question, ms]] of pg.staleMs.entries()) {
+    const ratio = ms / sqlite.staleMs[i][1];
+    met &&= ratio <= 2;
+    console.log(`Postgres against SQLite: ${question}: ${ratio.toFixed(2)}x (goal <= 2x): ${ratio <= 2 ? 'met' : 'MISSED'}`);
+  }
+  console.log(met ? 'answers: every goal met' : 'answers: a goal is missed (see above)');
 } finally {
   await sb.stop();
+  await postgres.stop();
   rmSync(dir, { recursive: true, force: true });
 }

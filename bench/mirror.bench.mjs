@@ -1,6 +1,7 @@
 // The books mirror's cost (issue item 5), at --scale 1 and --scale 25 (about 10,500 invoices) in one run,
 // each against a sandbox in its own process (rate limit lifted, so the figures are the mirror's own):
 //   1. service calls for the first full sync, against the floor (records / 100 per kind)   goal <= 1.02x
+//      (into a SQLite file, and again into a Postgres database)
 //   2. calls for an incremental sync with nothing changed                                 goal: 1 per kind
 //   3. how long a tool call waits behind background work (every call given 10 ms of latency by the
 //      sandbox; extra median wait of a tool call while the mirror reads and fetches lines, against one
@@ -26,6 +27,8 @@ const { startMirror } = await import('../dist/src/books/mirror.js');
 const { openMirrorStore } = await import('../dist/src/books/open-store.js');
 const { MIRRORED_KINDS } = await import('../dist/src/books/types.js');
 const { signIn, startSandboxProcess } = await import('./sandbox-process.mjs');
+const { startBenchPostgres } = await import('./support/postgres.mjs');
+const postgres = await startBenchPostgres();
 
 const logger = createLogger({ level: 'error' });
 const TOOL_CALLS = 150;
@@ -57,9 +60,11 @@ function holdingProcess(sb, key, path, fresh) {
 /** The hold with the median RSS (its heap and counts with it). */
 const medianHold = (holds) => [...holds].sort((a, b) => a.rss - b.rss)[Math.floor(holds.length / 2)];
 
-async function openMirror(api, path, options = {}) {
+const fileAt = (path) => ({ kind: 'file', path, explicit: true });
+
+async function openMirror(api, location, options = {}) {
   const store = await openMirrorStore({
-    location: path ? { kind: 'file', path, explicit: true } : { kind: 'memory' },
+    location,
     identity: 'bench',
     warn: () => undefined,
   });
@@ -102,7 +107,7 @@ async function atScale(scale) {
     const api = createApiClient({ baseUrl: sb.base_url, keyId: key.key_id, secret: key.secret }, { logger });
     await api.ping();
     const path = join(mkdtempSync(join(tmpdir(), 'mirror-bench-')), 'books.db');
-    let m = await openMirror(api, path);
+    let m = await openMirror(api, fileAt(path));
     const rssEmpty = rssMiB();
 
     let t0 = performance.now();
@@ -131,8 +136,20 @@ async function atScale(scale) {
     const heldFull = medianHold(holds.full);
     const heldEmpty = medianHold(holds.empty);
 
+    // The same first sync into a Postgres database.
+    const onPostgres = await openMirror(api, { kind: 'postgres', url: await postgres.database(`mirror_bench_${scale}`) });
+    t0 = performance.now();
+    await onPostgres.mirror.round();
+    const pgColdMs = performance.now() - t0;
+    const pgColdCalls = onPostgres.mirror.stats().calls;
+    t0 = performance.now();
+    await onPostgres.mirror.linesSettled();
+    const pgLinesMs = performance.now() - t0;
+    const pgLineCalls = onPostgres.mirror.stats().lineCalls;
+    await onPostgres.close();
+
     // Restart on the same file.
-    m = await openMirror(api, path, { freshMs: 0 });
+    m = await openMirror(api, fileAt(path), { freshMs: 0 });
     t0 = performance.now();
     await m.mirror.books.ensureFresh(MIRRORED_KINDS);
     const restartMs = performance.now() - t0;
@@ -143,7 +160,7 @@ async function atScale(scale) {
     await admin('PUT', '/faults', { rate: 1, kinds: ['latency'], latency_ms: 10 });
     const ids = Array.from({ length: TOOL_CALLS }, (_, i) => 1 + ((i * 7919) % totals.invoices));
     const alone = await toolLatencies(api, ids);
-    const busy = await openMirror(api, null);
+    const busy = await openMirror(api, { kind: 'memory' });
     void busy.mirror.round().catch(() => undefined);
     await new Promise((r) => setTimeout(r, 200));
     const beside = await toolLatencies(api, ids);
@@ -163,6 +180,10 @@ async function atScale(scale) {
       floor,
       coldCalls,
       coldMs,
+      pgColdCalls,
+      pgColdMs,
+      pgLineCalls,
+      pgLinesMs,
       incremental,
       lineCalls,
       linesMs,
@@ -195,6 +216,9 @@ for (const scale of (process.env.MIRROR_BENCH_SCALES ?? '1,25').split(',').map(N
     `first full sync: ${r.coldCalls} calls against a floor of ${r.floor} = ${(r.coldCalls / r.floor).toFixed(3)}x (goal <= 1.02x: ${verdict(r.coldCalls / r.floor <= 1.02)}), ${(r.coldMs / 1000).toFixed(2)} s`,
   );
   console.log(
+    `first full sync on Postgres: ${r.pgColdCalls} calls against a floor of ${r.floor} = ${(r.pgColdCalls / r.floor).toFixed(3)}x (goal <= 1.02x: ${verdict(r.pgColdCalls / r.floor <= 1.02)}), ${(r.pgColdMs / 1000).toFixed(2)} s; every invoice's lines: ${r.pgLineCalls} calls, ${(r.pgLinesMs / 1000).toFixed(2)} s`,
+  );
+  console.log(
     `incremental sync, nothing changed: ${r.incremental} calls for ${MIRRORED_KINDS.length} kinds = ${(r.incremental / MIRRORED_KINDS.length).toFixed(2)} per kind (goal 1: ${verdict(r.incremental === MIRRORED_KINDS.length)})`,
   );
   console.log(
@@ -214,3 +238,4 @@ for (const scale of (process.env.MIRROR_BENCH_SCALES ?? '1,25').split(',').map(N
     `restart on the same file: fresh after ${r.restartCalls} calls in ${(r.restartMs / 1000).toFixed(2)} s, ${(100 * r.coldRestartRatio).toFixed(1)} % of the first sync's time (goal one call per kind: ${verdict(r.restartCalls === MIRRORED_KINDS.length)})`,
   );
 }
+await postgres.stop();

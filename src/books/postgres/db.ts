@@ -62,9 +62,12 @@ export class PgDb {
 
   constructor(readonly url: string) {
     this.secrets = secretsOf(url);
-    this.#pool = new pg.Pool({ connectionString: url, max: 4, keepAlive: true, idleTimeoutMillis: 30_000 });
-    // A connection of the pool is queried in order: this runs before anything else on it.
-    this.#pool.on('connect', (client) => void client.query(`SET search_path TO ${SCHEMA_NAME}`).catch(() => undefined));
+    // The schema is set when each connection starts (a startup option, kept after the URL's own), not by a
+    // query on connect: pg-pool hands a new connection to its first query at once, and two queries at a time
+    // on one connection are deprecated in pg 8 and refused in pg 9.
+    const own = new URL(url).searchParams.get('options');
+    const options = `${own ? `${own} ` : ''}-c search_path=${SCHEMA_NAME}`;
+    this.#pool = new pg.Pool({ connectionString: url, options, max: 4, keepAlive: true, idleTimeoutMillis: 30_000 });
     // An idle connection that fails is dropped by the pool; the next query makes a new one.
     this.#pool.on('error', () => undefined);
   }
