@@ -91,7 +91,8 @@ describe('over HTTP with a bearer token', { concurrent: true }, () => {
   it('guards /mcp only: /webhooks answers by the signature (204 signed, 400 forged), never 401', async () => {
     const { port, env } = await webhookEndpoint();
     const token = 'a-token-for-the-webhook-test';
-    const server = await spawnHttpServer(['--port', String(port), '--http-token', token], env);
+    // No mirror: what is checked is who may post where, not where a delivery goes.
+    const server = await spawnHttpServer(['--port', String(port), '--http-token', token, '--mirror', 'off'], env);
     // Connections of this test's own, closed before the server is stopped: a kept-alive one would hold it up.
     const connections = new Agent();
     try {
