@@ -18,8 +18,10 @@ const INTERVAL_MS = 200;
 const LIMIT_MS = INTERVAL_MS + 2000;
 const BUSINESS = 2;
 
-/** A sandbox of the scenario's own, so that scenarios run side by side without touching each other's records. */
-// A limit of 60,000 a minute lets the mirror read every 0.2 s within its share.
+/**
+ * A sandbox of the scenario's own, so that scenarios run side by side without touching each other's records;
+ * a limit of 60,000 a minute lets the mirror read every 0.2 s within its share.
+ */
 const booksOfItsOwn = (): Promise<OwnBooks> => ownBooks({ rateLimit: 60_000, rateWindowSeconds: 60 });
 
 /** A key of its own for each server, so that its calls can be told apart in the sandbox's log. */
