@@ -55,8 +55,9 @@ describe('invoicing-mcp mirror', { concurrent: true }, () => {
     const after = (await cli(['mirror', 'status'], env)).stdout;
     expect(after).toContain('No server is syncing it now.');
     expect(after).toMatch(/The server that last synced it \(process \d+\) is no longer running: the next start takes over at once\./);
-    const started = Date.now();
     const restarted = spawnStdioServer([], env);
+    await restarted.serving();
+    const started = Date.now();
     try {
       await untilMirror(folder, (r) => r.leaseUntil !== null && r.marks.size === 5, 20_000);
       const status = (await cli(['mirror', 'status'], env)).stdout;

@@ -12,6 +12,8 @@ import { CLI, type Env, serverEnv } from './server.js';
 export interface StdioChild {
   pid: number;
   stderr(): string;
+  /** Resolves once the server has printed its banner (its last line names the mirror): it serves. */
+  serving(): Promise<void>;
   /** SIGTERM, and the exit awaited: the server lets its lease go on the way out. */
   close(): Promise<void>;
   /** SIGKILL, as a crash would: nothing of ours runs on the way out. */
@@ -30,7 +32,14 @@ export function spawnStdioServer(args: string[], env: Env): StdioChild {
   const child = spawn(process.execPath, [CLI, ...args], { env: serverEnv(env), stdio: ['pipe', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => (stderr += chunk));
+  const serving = new Promise<void>((resolve, reject) => {
+    child.stderr.on('data', (chunk: string) => {
+      stderr += chunk;
+      if (/^Mirror: /m.test(stderr)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`server exited (${code}) before serving:\n${stderr}`)));
+  });
+  serving.catch(() => undefined);
   child.stdin.on('error', () => undefined);
   child.stdin.write(`${INITIALIZE}\n`);
   const stop = async (signal: NodeJS.Signals): Promise<void> => {
@@ -39,7 +48,13 @@ export function spawnStdioServer(args: string[], env: Env): StdioChild {
     child.kill(signal);
     await exited;
   };
-  return { pid: child.pid as number, stderr: () => stderr, close: () => stop('SIGTERM'), crash: () => stop('SIGKILL') };
+  return {
+    pid: child.pid as number,
+    stderr: () => stderr,
+    serving: () => serving,
+    close: () => stop('SIGTERM'),
+    crash: () => stop('SIGKILL'),
+  };
 }
 
 /** The one mirror file the servers of a key made in a cache folder's `invoicing-mcp`. */
