@@ -10,7 +10,7 @@ import { BackgroundBudget, type BudgetOptions } from './budget.js';
 import { freshness, holderCaughtUp, progressTally } from './freshness.js';
 import { SyncLease } from './lease.js';
 import { LinesFetcher } from './lines.js';
-import { EventOutbox } from './outbox.js';
+import { EventOutbox, LOOK_EVERY_MS } from './outbox.js';
 import { type Rec, stampOf } from './record.js';
 import { ServiceClock } from './service-clock.js';
 import type { KindMark, MirrorStore } from './store.js';
@@ -85,7 +85,8 @@ class MirrorRuntime {
     this.#budget = new BackgroundBudget(api, { now: this.#now, ...options.budget });
     this.lease = new SyncLease(store, this.#now, this.abort.signal);
     const mayWrite = (): Promise<boolean> => this.lease.mayWrite();
-    this.outbox = new EventOutbox(store, options.bus, this.#logger);
+    const pollMs = options.pollSeconds * 1000;
+    this.outbox = new EventOutbox(store, options.bus, this.#logger, pollMs > 0 ? Math.min(LOOK_EVERY_MS, pollMs) : LOOK_EVERY_MS);
     const clock = new ServiceClock(api, this.#now);
     this.#clock = clock;
     this.sync = new KindSync({ api, store, clock, budget: this.#budget, mayWrite, onEvents: () => this.outbox.drain(), now: this.#now });
@@ -124,8 +125,9 @@ class MirrorRuntime {
   #tellIfWidened(): void {
     const allowance = this.#budget.busyAllowance();
     if (this.#widenedTold || allowance === null) return;
-    const roundSeconds = Math.ceil((this.#budget.windowMs * this.#kinds.length) / allowance / 1000);
-    if (roundSeconds <= this.options.pollSeconds) return;
+    const roundMs = (this.#budget.windowMs * this.#kinds.length) / allowance;
+    if (roundMs <= this.options.pollSeconds * 1000) return;
+    const roundSeconds = Math.ceil(roundMs / 1000);
     this.#widenedTold = true;
     const limit = this.options.api.stats().rateLimit.limit;
     this.#logger.warn(
@@ -134,12 +136,16 @@ class MirrorRuntime {
     );
   }
 
-  /** The gap to the next round: the poll interval, or less when a tenth of the limit, spread evenly, allows. */
+  /**
+   * The gap to the next round: the poll interval, or less when a tenth of the limit, spread evenly, allows; a
+   * second at least, unless the interval itself is finer (SVC_POLL_MS, the tests' setting).
+   */
   #roundGapMs(): number {
     this.#tellIfWidened();
     const limit = this.options.api.stats().rateLimit.limit;
     const even = limit === null ? Infinity : (this.#budget.windowMs * this.#kinds.length) / Math.max(1, Math.floor(limit / 10));
-    return Math.max(1_000, Math.min(this.options.pollSeconds * 1000, even));
+    const pollMs = this.options.pollSeconds * 1000;
+    return Math.max(Math.min(1_000, pollMs), Math.min(pollMs, even));
   }
 
   scheduleRounds(): void {

@@ -3,12 +3,13 @@
 // subscribers hear of the changes the lease holder found or another process was told of; the bus drops what
 // its process heard already). Events written before this process started are not replayed. A store that can
 // tell when events were written (Postgres' NOTIFY) has them published at once; every store is also looked at
-// each second, which catches what a lost connection's notice missed.
+// each second (or at each poll, for a mirror polling the service more often), which catches what a lost
+// connection's notice missed.
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../log/logger.js';
 import type { MirrorStore } from './store.js';
 
-const LOOK_EVERY_MS = 1_000;
+export const LOOK_EVERY_MS = 1_000;
 const KEEP_MS = 24 * 3600 * 1000;
 
 export class EventOutbox {
@@ -25,13 +26,15 @@ export class EventOutbox {
     private readonly store: MirrorStore,
     private readonly bus: EventBus | null,
     private readonly logger: Logger,
+    /** How often the store is looked at; a mirror that polls the service more often than each second looks as often. */
+    private readonly lookEveryMs = LOOK_EVERY_MS,
   ) {}
 
   async start(): Promise<void> {
     if (!this.bus) return;
     this.#seq = await this.store.lastEventSeq();
     void this.store.pruneEvents(Date.now() - KEEP_MS).catch(() => undefined);
-    this.#timer = setInterval(() => void this.drain(), LOOK_EVERY_MS);
+    this.#timer = setInterval(() => void this.drain(), this.lookEveryMs);
     this.#timer.unref();
     this.#unwatch =
       (await this.store

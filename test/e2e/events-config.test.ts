@@ -1,7 +1,7 @@
 // How the event settings are refused or reported when the server starts: a webhook port with nothing to
 // check deliveries with, or in HTTP mode, exits 2 saying what to set; a secret without a port in stdio mode
 // is pointed out in the banner; the embedded sandbox offers no subscriptions.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { connectBuiltServer } from '../support/stdio-server.js';
 import { CLI, type Env, serverEnv } from './support/server.js';
@@ -13,39 +13,44 @@ const KEYS: Env = {
 };
 const WEBHOOK_SECRET = `whsec_${'w'.repeat(32)}`;
 
-function start(args: string[], env: Env): { status: number | null; stderr: string } {
-  const run = spawnSync(process.execPath, [CLI, ...args], { env: serverEnv(env), input: '', encoding: 'utf8', timeout: 10_000 });
-  return { status: run.status, stderr: run.stderr };
+/** Starts the server with nothing on its stdin; resolves with how it exited and what it said. Each test's runs side by side. */
+function start(args: string[], env: Env): Promise<{ status: number | null; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: serverEnv(env), stdio: ['pipe', 'ignore', 'pipe'], timeout: 10_000 });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.end();
+  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stderr })));
 }
 
-describe('refused at start, exit 2', () => {
-  it('--webhook-port without SVC_WEBHOOK_SECRET', () => {
-    const run = start(['--webhook-port', '8787'], { ...KEYS, SVC_POLL_SECONDS: '0' });
+describe('refused at start, exit 2', { concurrent: true }, () => {
+  it('--webhook-port without SVC_WEBHOOK_SECRET', async () => {
+    const run = await start(['--webhook-port', '8787'], { ...KEYS, SVC_POLL_SECONDS: '0' });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('--webhook-port needs SVC_WEBHOOK_SECRET');
   });
 
-  it('--webhook-port on the embedded sandbox', () => {
-    const run = start(['--webhook-port', '8787'], {});
+  it('--webhook-port on the embedded sandbox', async () => {
+    const run = await start(['--webhook-port', '8787'], {});
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('the built-in sandbox sends this server no webhooks');
   });
 
-  it('--webhook-port with --http', () => {
-    const run = start(['--http', '--webhook-port', '8787'], { ...KEYS, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET });
+  it('--webhook-port with --http', async () => {
+    const run = await start(['--http', '--webhook-port', '8787'], { ...KEYS, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain("with --http the service's webhooks come to /webhooks on the same server");
   });
 
-  it('a webhook secret that is not one, without echoing it', () => {
-    const run = start([], { ...KEYS, SVC_WEBHOOK_SECRET: 'svc_live_not_a_webhook_secret' });
+  it('a webhook secret that is not one, without echoing it', async () => {
+    const run = await start([], { ...KEYS, SVC_WEBHOOK_SECRET: 'svc_live_not_a_webhook_secret' });
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('SVC_WEBHOOK_SECRET must be');
     expect(run.stderr).not.toContain('svc_live_not_a_webhook_secret');
   });
 });
 
-it('in stdio mode, a webhook secret without --webhook-port is pointed out, and the secret never shown', async () => {
+it.concurrent('in stdio mode, a webhook secret without --webhook-port is pointed out, and the secret never shown', async () => {
   const child = spawn(process.execPath, [CLI], {
     env: serverEnv({ ...KEYS, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET, SVC_POLL_SECONDS: '0' }),
     stdio: ['pipe', 'ignore', 'pipe'],
@@ -68,7 +73,7 @@ it('in stdio mode, a webhook secret without --webhook-port is pointed out, and t
   expect(stderr).not.toContain(WEBHOOK_SECRET);
 });
 
-it('on the embedded sandbox, subscriptions are not offered (nothing changes its books on its own)', async () => {
+it.concurrent('on the embedded sandbox, subscriptions are not offered (nothing changes its books on its own)', async () => {
   const client = await connectBuiltServer();
   try {
     expect(client.getServerCapabilities()?.resources?.subscribe).toBeFalsy();

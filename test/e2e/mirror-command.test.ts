@@ -1,6 +1,9 @@
 // `invoicing-mcp mirror status` and `mirror forget`, as shipped: what a server on a real key left in its
 // mirror file, counted again by the test from the sandbox's raw API; forgetting deletes it, and refuses
-// while a server is syncing it. The same on a Postgres mirror, whose password shows nowhere.
+// while a server is syncing it. The same on a Postgres mirror, whose password shows nowhere. The servers
+// watch the sandbox's small second business (a first read of a few dozen invoices), and the test waits for
+// each state by reading the file or the database itself; the command runs once for each state it is
+// asked about.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,8 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectPostgresMirror } from '../../src/books/postgres/inspect.js';
 import { listAll, signIn } from '../contract/sandbox-http.js';
 import { postgresDatabase } from '../support/postgres.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { CLI, serverEnv, spawnHttpServer } from './support/server.js';
+import { ALL_SCOPES, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { spawnStdioServer, untilMirror } from './support/mirror-servers.js';
+import { CLI, serverEnv } from './support/server.js';
 
 const run = promisify(execFile);
 let sb: TestSandbox;
@@ -32,43 +36,31 @@ async function cli(args: string[], env: Record<string, string>): Promise<{ code:
   }
 }
 
-async function statusUntil(env: Record<string, string>, done: (status: string) => boolean, ms: number): Promise<string> {
-  const deadline = Date.now() + ms;
-  let status = '';
-  while (Date.now() < deadline) {
-    status = (await cli(['mirror', 'status'], env)).stdout;
-    if (done(status)) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return status;
+/** A live key of the small second business, and the environment of a server on it. */
+async function smallBooks(extra: Record<string, string>) {
+  const key = await sb.makeKey('live', ALL_SCOPES, 2);
+  return { key, env: { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: key.key_id, SVC_SECRET: key.secret, ...extra } };
 }
 
-describe('invoicing-mcp mirror', () => {
+// Each test has a key, and so a file or database, of its own: they run side by side.
+describe('invoicing-mcp mirror', { concurrent: true }, () => {
   it('after a crash: status tells the dead holder from a live one, forget goes ahead, and a restart syncs at once', async () => {
-    const key = await sb.makeKey('live');
     const cache = mkdtempSync(join(tmpdir(), 'mirror-crash-'));
+    const folder = { folder: join(cache, 'invoicing-mcp') };
     // A long poll interval: a restarted server that waited for the lease to lapse would then wait for this.
-    const env = {
-      SVC_BASE_URL: sb.baseUrl,
-      SVC_KEY_ID: key.key_id,
-      SVC_SECRET: key.secret,
-      SVC_POLL_SECONDS: '240',
-      XDG_CACHE_HOME: cache,
-    };
-    const first = await spawnHttpServer([], env);
-    await statusUntil(env, (s) => s.includes('A server is syncing it now.'), 20_000);
+    const { env } = await smallBooks({ SVC_POLL_SECONDS: '240', XDG_CACHE_HOME: cache });
+    const first = spawnStdioServer([], env);
+    expect(await untilMirror(folder, (r) => r.leaseUntil !== null, 20_000), 'the first server syncs').not.toBeNull();
     await first.crash();
     const after = (await cli(['mirror', 'status'], env)).stdout;
     expect(after).toContain('No server is syncing it now.');
     expect(after).toMatch(/The server that last synced it \(process \d+\) is no longer running: the next start takes over at once\./);
-    const restarted = await spawnHttpServer([], env);
+    const restarted = spawnStdioServer([], env);
+    await restarted.serving();
+    const started = Date.now();
     try {
-      const started = Date.now();
-      const status = await statusUntil(
-        env,
-        (s) => s.includes('A server is syncing it now.') && !s.includes('first read not finished'),
-        20_000,
-      );
+      await untilMirror(folder, (r) => r.leaseUntil !== null && r.marks.size === 5, 20_000);
+      const status = (await cli(['mirror', 'status'], env)).stdout;
       expect(status).toContain('A server is syncing it now.');
       expect(status).not.toContain('first read not finished');
       expect(Date.now() - started).toBeLessThan(5_000);
@@ -81,21 +73,16 @@ describe('invoicing-mcp mirror', () => {
   });
 
   it('status prints what a server stored; forget refuses while it syncs, then deletes the file', async () => {
-    const key = await sb.makeKey('live');
     const cache = mkdtempSync(join(tmpdir(), 'mirror-cmd-'));
-    const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: key.key_id, SVC_SECRET: key.secret, SVC_POLL_SECONDS: '1', XDG_CACHE_HOME: cache };
-    const server = await spawnHttpServer([], env);
+    const { key, env } = await smallBooks({ SVC_POLL_SECONDS: '1', XDG_CACHE_HOME: cache });
+    const server = spawnStdioServer([], env);
     let status = '';
     try {
       const session = await signIn(sb.baseUrl, key);
       const invoices = (await listAll(session, '/api/v1/invoices')).length;
       const customers = (await listAll(session, '/api/v1/customers')).length;
-      const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline) {
-        status = (await cli(['mirror', 'status'], env)).stdout;
-        if (!status.includes('first read not finished') && status.includes('invoices')) break;
-        await new Promise((r) => setTimeout(r, 300));
-      }
+      await untilMirror({ folder: join(cache, 'invoicing-mcp') }, (r) => r.marks.size === 5, 20_000);
+      status = (await cli(['mirror', 'status'], env)).stdout;
       expect(status).toMatch(new RegExp(`Mirror: ${cache}/invoicing-mcp/mirror-[0-9a-f]+\\.db \\(`));
       expect(status).toContain(`key ${key.key_id}`);
       expect(status).not.toContain(key.secret);
@@ -119,37 +106,30 @@ describe('invoicing-mcp mirror', () => {
   });
 
   it('says there is no file on the embedded sandbox or with --mirror memory', async () => {
-    const none = await cli(['mirror', 'status'], {});
+    const [none, memory] = await Promise.all([cli(['mirror', 'status'], {}), cli(['mirror', 'status', '--mirror', 'memory'], {})]);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('on the embedded sandbox the mirror lives in memory');
-    expect((await cli(['mirror', 'status', '--mirror', 'memory'], {})).stdout).toContain('there is no file');
+    expect(memory.stdout).toContain('there is no file');
   });
 });
 
-describe('invoicing-mcp mirror, on Postgres', () => {
+describe('invoicing-mcp mirror, on Postgres', { concurrent: true }, () => {
   /** Waits (reading the database in-process, not through the command) until a server holds the lease, read in full, or none does. */
   async function untilHeld(url: string, held: boolean, ms: number): Promise<number> {
     const started = Date.now();
     for (;;) {
       const report = await inspectPostgresMirror(url);
       if ((report.holder !== null && report.marks.size === 5) === held || Date.now() - started > ms) return Date.now() - started;
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 50));
     }
   }
 
   it('status names the database without its password; a crashed holder lets go at once; forget drops the mirror', async () => {
-    const key = await sb.makeKey('live');
     const url = await postgresDatabase('mirror_command');
     const password = new URL(url).password;
-    const env = {
-      SVC_BASE_URL: sb.baseUrl,
-      SVC_KEY_ID: key.key_id,
-      SVC_SECRET: key.secret,
-      SVC_POLL_SECONDS: '240',
-      INVOICING_MCP_MIRROR: url,
-    };
+    const { key, env } = await smallBooks({ SVC_POLL_SECONDS: '240', INVOICING_MCP_MIRROR: url });
     expect((await cli(['mirror', 'status'], env)).stdout).toContain('No mirror in Postgres postgres://postgres:***@127.0.0.1:');
-    const first = await spawnHttpServer([], env);
+    const first = spawnStdioServer([], env);
     await untilHeld(url, true, 20_000);
     const status = (await cli(['mirror', 'status'], env)).stdout;
     expect(status).toContain('A server is syncing it now');

@@ -1,20 +1,22 @@
 // Two server processes on one mirror file (two desktop clients with the same key): one syncs, the other
 // only reads the file; the file stays consistent with the API, and subscribers of both servers hear of a
-// change the syncing one found.
+// change the syncing one found. On the sandbox's small second business, polled every 0.2 s (SVC_POLL_MS,
+// the tests' finer form of SVC_POLL_SECONDS).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inspectMirrorFile } from '../../src/books/sqlite/inspect.js';
-import { businessOps } from '../contract/events-ops.js';
 import { listAll, signIn } from '../contract/sandbox-http.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { businessOps } from './support/business-ops.js';
 import { modernWatcher } from './support/mcp-watchers.js';
+import { untilMirror } from './support/mirror-servers.js';
 import { type HttpServer, spawnHttpServer } from './support/server.js';
 
 let sb: TestSandbox;
 beforeAll(async () => {
-  sb = await startTestSandbox({ rateLimit: 6000 });
+  sb = await startTestSandbox({ rateLimit: 60_000 });
 });
 afterAll(async () => {
   await sb?.close();
@@ -29,30 +31,26 @@ const serviceCalls = (server: HttpServer): number =>
 
 describe('two servers on one mirror file', () => {
   it('one syncs, both announce, and the file matches the API', async () => {
-    const key = await sb.makeKey('live');
+    const ops = await businessOps(sb, 2);
+    const key = await sb.makeKey('live', undefined, 2);
     const path = join(mkdtempSync(join(tmpdir(), 'mirror-two-')), 'books.db');
-    const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: key.key_id, SVC_SECRET: key.secret, SVC_POLL_SECONDS: '1' };
+    const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: key.key_id, SVC_SECRET: key.secret, SVC_POLL_MS: '200' };
     const args = ['--mirror', path, '--log-level', 'debug'];
-    const servers = [await spawnHttpServer(args, env), await spawnHttpServer(args, env)];
-    const watchers = [await modernWatcher({ http: servers[0]!.url }), await modernWatcher({ http: servers[1]!.url })];
+    const servers = await Promise.all([spawnHttpServer(args, env), spawnHttpServer(args, env)]);
+    const watchers = await Promise.all(servers.map((s) => modernWatcher({ http: s.url })));
     try {
       const session = await signIn(sb.baseUrl, key);
       const invoices = (await listAll(session, '/api/v1/invoices')).length;
-      const deadline = Date.now() + 20_000;
-      let report = await inspectMirrorFile(path);
-      while (Date.now() < deadline && report.marks.size < 5) {
-        await new Promise((r) => setTimeout(r, 200));
-        report = await inspectMirrorFile(path);
-      }
-      expect(report.counts?.invoices).toBe(invoices);
-      const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
+      const report = await untilMirror({ path }, (r) => r.marks.size === 5, 20_000);
+      expect(report?.counts?.invoices).toBe(invoices);
+      const invoice = await ops.draftInvoice();
       for (const w of watchers) await w.subscribe(['invoicing://events']);
       const since = Date.now();
-      const [sent] = await ops[0]!.run();
+      await ops.sendInvoice(invoice.id);
       for (const w of watchers) await w.updated('invoicing://events', since, 6000);
       for (const w of watchers) {
         const feed = await w.readJson('invoicing://events');
-        expect(JSON.stringify(feed)).toContain(`"id":${Number(sent!.record.split('/').pop())}`);
+        expect(JSON.stringify(feed)).toContain(`"id":${invoice.id}`);
       }
       const calls = servers.map(serviceCalls);
       expect(
@@ -65,6 +63,7 @@ describe('two servers on one mirror file', () => {
     } finally {
       for (const w of watchers) await w.close().catch(() => undefined);
       for (const s of servers) await s.close();
+      await ops.close();
     }
   }, 60_000);
 });

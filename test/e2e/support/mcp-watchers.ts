@@ -1,12 +1,15 @@
 // A subscriber of the server's resources, in either protocol era: the v2 client pinned to 2026-07-28
 // (subscriptions/listen) or the v1 SDK client on the 2025-11-25 handshake (resources/subscribe), over
 // stdio (spawning the built server) or Streamable HTTP. It records when each URI was announced updated.
+// Over HTTP each watcher has connections of its own, closed with it: a kept-alive one left in the process's
+// shared pool would hold the server's SIGTERM up for seconds (it waits for its connections to end).
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Agent } from 'undici';
 import type { StdioCommand } from './server.js';
 
 export type Era = 'legacy' | 'modern';
@@ -57,11 +60,24 @@ class Updates {
 
 const text = (result: { contents: unknown[] }): string => (result.contents[0] as { text: string }).text;
 
+/** A fetch on connections of its own, and the closing of them. */
+function ownConnections(): { fetch: typeof fetch; close(): Promise<void> } {
+  const agent = new Agent();
+  return {
+    fetch: (url, init) => fetch(url, { ...init, dispatcher: agent } as RequestInit),
+    close: () => agent.close(),
+  };
+}
+
 export async function modernWatcher(where: Where): Promise<Watcher> {
   const updates = new Updates();
   const client = new ModernClient({ name: 'watcher', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   client.setNotificationHandler('notifications/resources/updated', (n) => updates.record(n.params.uri));
-  const transport = 'stdio' in where ? new ModernStdio({ ...where.stdio, stderr: 'ignore' }) : new ModernHttp(new URL(where.http));
+  const connections = ownConnections();
+  const transport =
+    'stdio' in where
+      ? new ModernStdio({ ...where.stdio, stderr: 'ignore' })
+      : new ModernHttp(new URL(where.http), { fetch: connections.fetch });
   await client.connect(transport);
   const subscriptions: { close(): Promise<void> }[] = [];
   return {
@@ -74,6 +90,7 @@ export async function modernWatcher(where: Where): Promise<Watcher> {
     close: async () => {
       for (const s of subscriptions) await s.close().catch(() => undefined);
       await client.close();
+      await connections.close();
     },
   };
 }
@@ -82,7 +99,11 @@ export async function legacyWatcher(where: Where): Promise<Watcher> {
   const updates = new Updates();
   const client = new LegacyClient({ name: 'watcher', version: '1.0.0' });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updates.record(n.params.uri));
-  const transport = 'stdio' in where ? new LegacyStdio({ ...where.stdio, stderr: 'ignore' }) : new LegacyHttp(new URL(where.http));
+  const connections = ownConnections();
+  const transport =
+    'stdio' in where
+      ? new LegacyStdio({ ...where.stdio, stderr: 'ignore' })
+      : new LegacyHttp(new URL(where.http), { fetch: connections.fetch });
   await client.connect(transport);
   return {
     era: 'legacy',
@@ -93,6 +114,9 @@ export async function legacyWatcher(where: Where): Promise<Watcher> {
     },
     readJson: async (uri) => JSON.parse(text((await client.readResource({ uri })) as { contents: unknown[] })),
     updated: (uri, since, timeoutMs) => updates.wait(uri, since, timeoutMs),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await connections.close();
+    },
   };
 }
