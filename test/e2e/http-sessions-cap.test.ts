@@ -33,7 +33,7 @@ beforeAll(async () => {
     SVC_POLL_SECONDS: '0',
   };
   // Every client here is on one address: its share of sessions is lifted to the whole cap.
-  const args = ['--port', String(port), '--headers-timeout', '1', '--request-timeout', '1.5', '--idle-timeout', '2'];
+  const args = ['--port', String(port), '--headers-timeout', '2', '--request-timeout', '3', '--idle-timeout', '2'];
   server = await spawnHttpServer([...args, '--max-sessions-per-client', '1000'], env);
 }, 30_000);
 
@@ -81,7 +81,7 @@ it('1,000 sessions opened while 100 clients listen: past the cap, 503 with Retry
   expect(refused.every((a) => Number(a.retryAfter) >= 1)).toBe(true);
 
   // Past the request timeout: the listeners' streams are not requests still arriving, so they stay.
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  await new Promise((resolve) => setTimeout(resolve, 3_500));
   const since = Date.now();
   const body = JSON.stringify({
     id: 'evt_session_cap',
