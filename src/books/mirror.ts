@@ -3,6 +3,7 @@
 // straight into the store, and the freshness contract (ensureFresh) for whatever reads it.
 
 import type { ApiClient } from '../api/client.js';
+import { REAL_TIMERS, type Timers } from '../api/timers.js';
 import type { EventBus } from '../events/bus.js';
 import type { BooksEvent } from '../events/event.js';
 import type { Logger } from '../log/logger.js';
@@ -36,6 +37,10 @@ export interface MirrorOptions {
   freshMs?: number;
   budget?: BudgetOptions;
   now?: () => number;
+  /** The timer between background rounds; a real one unless given. */
+  timers?: Timers;
+  /** Records a list call of the sync asks for (100 unless given). */
+  perPage?: number;
 }
 
 export interface MirrorStats extends SyncStats {
@@ -71,7 +76,8 @@ class MirrorRuntime {
   readonly #freshMs: number;
   readonly #clock: ServiceClock;
   rounds = 0;
-  #roundTimer: NodeJS.Timeout | null = null;
+  #roundTimer: unknown = null;
+  readonly #timers: Timers;
   #roundsStarted = false;
   linesRun: Promise<void> = Promise.resolve();
   roundRun: Promise<void> = Promise.resolve();
@@ -82,13 +88,23 @@ class MirrorRuntime {
     this.#now = options.now ?? Date.now;
     this.#kinds = options.kinds ?? MIRRORED_KINDS;
     this.#freshMs = options.freshMs ?? 5_000;
+    this.#timers = options.timers ?? REAL_TIMERS;
     this.#budget = new BackgroundBudget(api, { now: this.#now, ...options.budget });
     this.lease = new SyncLease(store, this.#now, this.abort.signal);
     const mayWrite = (): Promise<boolean> => this.lease.mayWrite();
     this.outbox = new EventOutbox(store, options.bus, this.#logger);
     const clock = new ServiceClock(api, this.#now);
     this.#clock = clock;
-    this.sync = new KindSync({ api, store, clock, budget: this.#budget, mayWrite, onEvents: () => this.outbox.drain(), now: this.#now });
+    this.sync = new KindSync({
+      api,
+      store,
+      clock,
+      budget: this.#budget,
+      mayWrite,
+      onEvents: () => this.outbox.drain(),
+      now: this.#now,
+      perPage: options.perPage,
+    });
     this.lines = options.lines === false ? null : new LinesFetcher({ api, store, budget: this.#budget, mayWrite });
   }
 
@@ -150,8 +166,7 @@ class MirrorRuntime {
         .catch(this.quiet('sync round'))
         .finally(() => {
           if (this.abort.signal.aborted) return;
-          this.#roundTimer = setTimeout(go, this.#roundGapMs());
-          this.#roundTimer.unref();
+          this.#roundTimer = this.#timers.set(go, this.#roundGapMs(), true);
         });
     };
     go();
@@ -228,7 +243,7 @@ class MirrorRuntime {
 
   async stop(): Promise<void> {
     this.abort.abort();
-    if (this.#roundTimer) clearTimeout(this.#roundTimer);
+    if (this.#roundTimer) this.#timers.clear(this.#roundTimer);
     await this.roundRun;
     await this.linesRun;
     await this.outbox.stop();
