@@ -41,6 +41,11 @@ export interface MirrorOptions {
   timers?: Timers;
   /** Records a list call of the sync asks for (100 unless given). */
   perPage?: number;
+  /**
+   * How often it looks at the store for what other processes on it asked or did (kinds to read, events written,
+   * kinds read for it) when it is not told at once (ms); unless given, 250 ms, and a second for events.
+   */
+  lookEveryMs?: number;
 }
 
 export interface MirrorStats extends SyncStats {
@@ -92,7 +97,7 @@ class MirrorRuntime {
     this.#budget = new BackgroundBudget(api, { now: this.#now, ...options.budget });
     this.lease = new SyncLease(store, this.#now, this.abort.signal);
     const mayWrite = (): Promise<boolean> => this.lease.mayWrite();
-    this.outbox = new EventOutbox(store, options.bus, this.#logger);
+    this.outbox = new EventOutbox(store, options.bus, this.#logger, options.lookEveryMs);
     const clock = new ServiceClock(api, this.#now);
     this.#clock = clock;
     this.sync = new KindSync({
@@ -222,17 +227,17 @@ class MirrorRuntime {
       // Another process holds the lease: it reads them for us.
       const asked = this.#now();
       await store.requestSync(stale, asked);
-      await holderCaughtUp(store, stale, asked, this.#now, signal);
+      await holderCaughtUp(store, stale, asked, this.#now, signal, this.options.lookEveryMs);
     } else {
       // Each kind is its own list: read side by side, one round trip's wait instead of one per kind.
       const reads = stale.map((kind) => this.sync.sync(kind, { background: false, signal, onProgress: tally(kind) }));
       const full = (await Promise.allSettled(reads)).map(failureOf).find((err) => err !== null);
       if (full) {
-        const fresh = await freshness(store, wanted, { signal, onProgress: opts.onProgress });
+        const fresh = await freshness(store, wanted, { signal, onProgress: opts.onProgress, lookEveryMs: this.options.lookEveryMs });
         return { ...fresh, warning: `${full.message}: the mirror is not being updated, so this answer is as of ${fresh.asOf}` };
       }
     }
-    return freshness(store, wanted, { signal, onProgress: opts.onProgress });
+    return freshness(store, wanted, { signal, onProgress: opts.onProgress, lookEveryMs: this.options.lookEveryMs });
   }
 
   /** The lease holder reads at once what other processes on the file asked for. */
@@ -262,7 +267,10 @@ export async function startMirror(options: MirrorOptions): Promise<Mirror> {
   const runtime = new MirrorRuntime(options);
   const unlisten = options.bus?.listen((event) => void runtime.onWebhook(event).catch(runtime.quiet('storing a webhook record')));
   // Also keeps the holder's lease alive between rounds.
-  const wantsTimer = setInterval(() => void runtime.answerWants().catch(runtime.quiet('reading for another process')), WANTS_EVERY_MS);
+  const wantsTimer = setInterval(
+    () => void runtime.answerWants().catch(runtime.quiet('reading for another process')),
+    options.lookEveryMs ?? WANTS_EVERY_MS,
+  );
   wantsTimer.unref();
   await runtime.outbox.start();
   if (options.rounds !== 'on-first-use') runtime.scheduleRounds();

@@ -25,13 +25,14 @@ export class EventOutbox {
     private readonly store: MirrorStore,
     private readonly bus: EventBus | null,
     private readonly logger: Logger,
+    private readonly lookEveryMs = LOOK_EVERY_MS,
   ) {}
 
   async start(): Promise<void> {
     if (!this.bus) return;
     this.#seq = await this.store.lastEventSeq();
     void this.store.pruneEvents(Date.now() - KEEP_MS).catch(() => undefined);
-    this.#timer = setInterval(() => void this.drain(), LOOK_EVERY_MS);
+    this.#timer = setInterval(() => void this.drain(), this.lookEveryMs);
     this.#timer.unref();
     this.#unwatch =
       (await this.store
