@@ -1,7 +1,7 @@
 // A mirror under test: a client of its own key on the sandbox, a store (memory, a file or Postgres), a bus whose
 // events the test records, and the ground truth read raw from the sandbox's API.
 import { isDeepStrictEqual } from 'node:util';
-import type { ApiClient, ClientOptionsInput } from '../../src/api/index.js';
+import type { ApiClient, ApiClientDeps, ClientOptionsInput } from '../../src/api/index.js';
 import type { MirrorLocation } from '../../src/books/location.js';
 import { type Mirror, type MirrorOptions, startMirror } from '../../src/books/mirror.js';
 import { openMirrorStore } from '../../src/books/open-store.js';
@@ -30,7 +30,7 @@ export async function mirrorOn(
     /** Where the store lives, when not memory or a file (`path`). */
     location?: Exclude<MirrorLocation, { kind: 'off' }>;
     client?: ClientOptionsInput;
-    clientDeps?: { now?: () => number };
+    clientDeps?: Pick<ApiClientDeps, 'now' | 'timers'>;
     mirror?: Partial<MirrorOptions>;
     identity?: string;
   } = {},

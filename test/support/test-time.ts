@@ -94,16 +94,17 @@ export async function skippingTime(sb: TestSandbox, busy: () => boolean): Promis
     if (driving) return;
     driving = true;
     try {
-      for (let next = due.earliest(); next && !stopped; next = due.earliest()) {
+      // Each look comes a moment after the last: what set a timer or fired one starts its calls meanwhile (and
+      // so counts as busy), or a call in flight ends.
+      for (await aMoment(); !stopped; await aMoment()) {
+        const next = due.earliest();
+        if (!next) return;
         const wait = next.at - now();
         if (wait <= 0) due.fire(next);
         else if (!busy()) {
           await sb.advanceClock(wait / 1000);
           offset += wait;
-          continue;
         }
-        // What the timer set going starts its call meanwhile (so counts as busy), or a call in flight ends.
-        await aMoment();
       }
     } catch {
       stopped = true; // the sandbox has closed
