@@ -1,5 +1,7 @@
 // Time a test moves instead of waiting for it, handed to our code as its clock and timers. `manualTime` moves
-// only when the test says (a unit with no service behind it). `skippingTime` runs with real time but skips the
+// only when the test says (a unit with no service behind it). `steppingTime` runs with real time, and each
+// sleep moves it on at once (one caller waiting at a time, on waits the service does not see: back-off).
+// `skippingTime` runs with real time but skips the
 // stretches where nothing is under way: when every timer left is due later and `busy()` says no call is in
 // flight, it moves the sandbox's clock on to the next timer, then ours by the same step, and fires it. So the
 // service and our code keep one time, and a wait of seconds for a rate window costs a call to the admin clock.
@@ -77,6 +79,20 @@ export function manualTime(start = 1_000_000): TestTime & { advance(ms: number):
       }
       now = until;
     },
+  };
+}
+
+/** Real time plus the sleeps so far: a sleep moves the clock on by its length, at once. */
+export function steppingTime(): Pick<TestTime, 'now' | 'sleep'> & { slept(): number } {
+  let slept = 0;
+  return {
+    now: () => Date.now() + slept,
+    sleep(ms, signal) {
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      slept += Math.max(0, ms);
+      return Promise.resolve();
+    },
+    slept: () => slept,
   };
 }
 
