@@ -11,11 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FreshProgress } from '../../src/books/types.js';
 import type { BooksEvent } from '../../src/events/event.js';
 import { eventFromWebhook } from '../../src/events/from-webhook.js';
-import { OTHER_BUSINESS } from '../../src/sandbox/seed/profiles.js';
 import { captureLogs } from '../support/logs.js';
 import { ENGINES, engineStores } from '../support/postgres.js';
 import { ALL_SCOPES, type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { differences, groundTruth, type MirrorUnderTest, mirrorOn } from './books-sync-support.js';
+import { differences, groundTruth, type MirrorUnderTest, mirrorOn, smallBusinessDay } from './books-sync-support.js';
 import { businessOps } from './events-ops.js';
 import { eventually, get, signIn, sleep } from './sandbox-http.js';
 
@@ -37,9 +36,6 @@ afterAll(async () => {
 });
 
 const smallKey = (mode: 'live' | 'test' = 'live'): Promise<KeyPair> => sb.makeKey(mode, ALL_SCOPES, SMALL);
-/** The small business's day at the sandbox's clock. */
-const smallToday = (clockNow: string): string =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: OTHER_BUSINESS.timeZone }).format(Date.parse(clockNow));
 /**
  * A background budget whose clock stands still, so every turn after the first waits: the first `atOnce` waits
  * end at once, the next one only when the read stops waiting for it (as on a tight rate limit); `waiting`
@@ -79,7 +75,7 @@ describe('ensureFresh', () => {
       // The service's clock and the business's day, as the sandbox's own clock says.
       const clock = (await sb.admin('GET', '/clock')).body;
       expect(Math.abs(Date.parse(cold.asOf) - Date.parse(clock.now))).toBeLessThan(5_000);
-      expect(cold.today).toBe(smallToday(clock.now));
+      expect(cold.today).toBe(smallBusinessDay(clock.now));
       expect(cold.lines).toEqual({ withLines: 0, invoices: total });
 
       const calls = m.mirror.stats().calls;

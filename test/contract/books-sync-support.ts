@@ -8,6 +8,7 @@ import { openMirrorStore } from '../../src/books/open-store.js';
 import { MIRRORED_KINDS } from '../../src/books/types.js';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import type { BooksEvent } from '../../src/events/event.js';
+import { OTHER_BUSINESS } from '../../src/sandbox/seed/profiles.js';
 import { makeClient } from '../support/client.js';
 import type { LogCapture } from '../support/logs.js';
 import type { KeyPair, TestSandbox } from '../support/sandbox.js';
@@ -56,6 +57,11 @@ export async function mirrorOn(
       await api.close();
     },
   };
+}
+
+/** The small second business's day (its own time zone) at instant `at` of the sandbox's clock. */
+export function smallBusinessDay(at: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: OTHER_BUSINESS.timeZone }).format(Date.parse(at));
 }
 
 /** Every record of every kind, raw from the API. */

@@ -11,11 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIRRORED_KINDS } from '../../src/books/types.js';
-import { OTHER_BUSINESS } from '../../src/sandbox/seed/profiles.js';
 import { captureLogs } from '../support/logs.js';
 import { ENGINES, engineStores } from '../support/postgres.js';
 import { ALL_SCOPES, type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { differences, groundTruth, type MirrorUnderTest, mirrorOn } from './books-sync-support.js';
+import { differences, groundTruth, type MirrorUnderTest, mirrorOn, smallBusinessDay } from './books-sync-support.js';
 import { businessOps, type Expected, matches, type Op } from './events-ops.js';
 import { dayNumber, signIn } from './sandbox-http.js';
 
@@ -202,7 +201,7 @@ describe('time passing', () => {
     const m = await mirrorOn(sb, key, logs, { mirror: { perPage: PER_PAGE } });
     try {
       await m.mirror.round();
-      const today = new Intl.DateTimeFormat('en-CA', { timeZone: OTHER_BUSINESS.timeZone }).format(Date.parse((await sb.clock()).now));
+      const today = smallBusinessDay((await sb.clock()).now);
       const open = (await groundTruth(sb, key)).invoices!.filter(
         (i) => ['issued', 'sent', 'viewed'].includes(i.status) && i.due_date >= today && !/^0(\.0+)?$/.test(i.balance),
       );
