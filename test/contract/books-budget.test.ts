@@ -40,6 +40,17 @@ async function mirrorTime(
   };
 }
 
+/**
+ * `eventually`, with its bound on the test's clock as well: a wait that skipped past the bound (a mirror held
+ * back far longer than it should be) fails as it would have on a real clock.
+ */
+async function within<T>(time: TestTime, ms: number, check: () => T | undefined | Promise<T | undefined>): Promise<T> {
+  const started = time.now();
+  const value = await eventually(check, ms);
+  expect(time.now() - started, `waited on the test's clock`).toBeLessThan(ms);
+  return value;
+}
+
 /** The most calls in any `windowMs` span of the log. */
 function busiestWindow(entries: RequestEntry[], windowMs: number): number {
   const times = entries.map((e) => Date.parse(e.at)).sort((a, b) => a - b);
@@ -88,6 +99,10 @@ describe('lines in the background (24 calls per 0.2 s window)', { concurrent: tr
       expect(ids).toEqual([...ids].sort((a, b) => b - a));
       expect(calls.filter((c) => c.status === 429)).toEqual([]);
       expect(busiestWindow(calls, 200)).toBeLessThanOrEqual(21);
+      // Spread by the budget's spacing, not held back by the pacer's reserve: that would hold the background until
+      // its figures were a minute old, in every window.
+      const at = calls.map((c) => Date.parse(c.at));
+      expect(Math.max(...at) - Math.min(...at)).toBeLessThan(10_000);
       // Lines as the service sent them, for one invoice checked raw.
       const session = await signIn(sb.baseUrl, await smallKey(sb));
       const one = (await fetch(`${sb.baseUrl}/api/v1/invoices/${ids[7]}`, {
@@ -140,7 +155,7 @@ describe('tool calls flat out (60 calls per 3 s window)', { concurrent: true }, 
     await Promise.all(tools);
     const stoppedAt = time.now();
     const truth = await groundTruth(sb, owner);
-    await eventually(async () => ((await differences(m.mirror, truth)).length === 0 ? true : undefined), 30_000);
+    await within(time, 30_000, async () => ((await differences(m.mirror, truth)).length === 0 ? true : undefined));
     await m.close();
     time.stop();
     const calls = await apiCalls(sb, key.key_id);
@@ -243,12 +258,12 @@ describe('faults', { concurrent: true }, () => {
     const m = await mirrorOn(sb, key, capture, { client: { maxRetries: 0 }, clientDeps: client, mirror: { ...mirror, pollSeconds: 1 } });
     api = m.api;
     try {
-      await eventually(() => (m.mirror.stats().reads.products ? true : undefined), 10_000);
+      await within(time, 10_000, () => (m.mirror.stats().reads.products ? true : undefined));
       await sb.faults(1, ['500']);
-      await eventually(() => (capture.text().includes('sync round failed; the next round goes on') ? true : undefined), 5000);
+      await within(time, 5000, () => (capture.text().includes('sync round failed; the next round goes on') ? true : undefined));
       await sb.clearFaults();
       const reads = m.mirror.stats().reads.products ?? 0;
-      await eventually(() => ((m.mirror.stats().reads.products ?? 0) > reads ? true : undefined), 10_000);
+      await within(time, 10_000, () => ((m.mirror.stats().reads.products ?? 0) > reads ? true : undefined));
       expect(capture.lines().find((l) => l.msg === 'sync round failed; the next round goes on')?.level).toBe(40);
     } finally {
       await sb.clearFaults();

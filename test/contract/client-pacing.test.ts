@@ -58,6 +58,8 @@ describe('pacing', () => {
     expect(served.filter((r) => r.status === 429).length).toBeLessThanOrEqual(8);
     // Six windows' calls: five turns of the window at the least (less a tenth for where the first began).
     expect(time.now() - started).toBeGreaterThan(4_500);
+    // And no more than it takes: held no longer than the windows ask (on a real clock, the test's time limit).
+    expect(time.now() - started).toBeLessThan(20_000);
   });
 
   it('a call that would wait longer than its bound fails with RateLimited and says when', async () => {
