@@ -12,6 +12,7 @@ import { RequestCore } from './request.js';
 import { type Ping, PingSchema, type ResourceKind } from './schemas.js';
 import { ServiceTime } from './service-time.js';
 import { SessionManager } from './session.js';
+import type { Timers } from './timers.js';
 import { baseUrlProblem } from './url.js';
 import { decoder } from './validate.js';
 
@@ -70,6 +71,8 @@ export interface ApiClientDeps {
   now?: () => number;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The pacer's timers (waits for the rate limit); real ones unless given. */
+  timers?: Timers;
 }
 
 export interface SessionInfo {
@@ -135,7 +138,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
     timeoutMs: options.requestTimeoutMs,
     connections: options.maxConcurrent === null ? null : Math.max(options.maxConcurrent, 1),
   });
-  const pacer = new Pacer({ maxConcurrent: options.maxConcurrent, maxWaitMs: options.maxWaitMs, now });
+  const pacer = new Pacer({ maxConcurrent: options.maxConcurrent, maxWaitMs: options.maxWaitMs, now, timers: deps.timers });
   const cache = new ReadCache(`${config.keyId}|${mode}`, options.cache);
   let core: RequestCore;
   const session = new SessionManager(

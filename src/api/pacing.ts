@@ -7,6 +7,7 @@
 // at most one of them and never meets a 429 they caused.
 import { parseRetryAfter, RateLimited } from './errors.js';
 import { headerValue, type ResponseHeaders } from './http.js';
+import { REAL_TIMERS, type Timers } from './timers.js';
 
 export interface PacerOptions {
   /**
@@ -20,6 +21,8 @@ export interface PacerOptions {
   now: () => number;
   /** The service's rate window (ms): a budget figure older than this is stale. Default 60 s. */
   windowMs?: number;
+  /** Real timers unless given. */
+  timers?: Timers;
 }
 
 export interface RateLimitState {
@@ -46,7 +49,7 @@ interface Waiter {
   resolve: (slot: Slot) => void;
   reject: (err: unknown) => void;
   deadline: number;
-  timer: NodeJS.Timeout | null;
+  timer: unknown;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | null;
 }
@@ -88,17 +91,19 @@ export class Pacer {
   #foregroundStarted = 0;
   /** When X-RateLimit-Remaining was last learnt (ms). */
   #learntAt = 0;
-  #recheckTimer: NodeJS.Timeout | null = null;
+  #recheckTimer: unknown = null;
   #limit: number | null = null;
   #remaining: number | null = null;
   #inFlight = 0;
   #blockedUntil = 0;
   #answered = false;
-  #wakeTimer: NodeJS.Timeout | null = null;
+  #wakeTimer: unknown = null;
   #closed = false;
+  readonly #timers: Timers;
 
   constructor(options: PacerOptions) {
     this.#options = options;
+    this.#timers = options.timers ?? REAL_TIMERS;
   }
 
   state(): RateLimitState {
@@ -128,7 +133,7 @@ export class Pacer {
   #enqueue(queue: Waiter[], options: AcquireOptions, deadline: number, now: number): Promise<Slot> {
     return new Promise<Slot>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, deadline, timer: null, signal: options.signal, onAbort: null };
-      waiter.timer = setTimeout(() => this.#expire(waiter), Math.max(0, deadline - now));
+      waiter.timer = this.#timers.set(() => this.#expire(waiter), Math.max(0, deadline - now));
       if (options.signal) {
         waiter.onAbort = () => this.#drop(waiter, options.signal?.reason);
         options.signal.addEventListener('abort', waiter.onAbort, { once: true });
@@ -150,8 +155,8 @@ export class Pacer {
   /** Rejects every waiting call (shutdown). */
   close(): void {
     this.#closed = true;
-    if (this.#wakeTimer) clearTimeout(this.#wakeTimer);
-    if (this.#recheckTimer) clearTimeout(this.#recheckTimer);
+    if (this.#wakeTimer) this.#timers.clear(this.#wakeTimer);
+    if (this.#recheckTimer) this.#timers.clear(this.#recheckTimer);
     for (const w of [...this.#queue.splice(0), ...this.#backgroundQueue.splice(0)])
       this.#settle(w, () => w.reject(new Error('the client is closed')));
   }
@@ -232,18 +237,21 @@ export class Pacer {
   /** Background calls held back by the reserve start once the window has turned, with or without other calls. */
   #scheduleRecheck(): void {
     if (this.#recheckTimer || this.#backgroundQueue.length === 0 || this.#closed) return;
-    this.#recheckTimer = setTimeout(() => {
-      this.#recheckTimer = null;
-      this.#pump();
-    }, BACKGROUND_RECHECK_MS);
-    this.#recheckTimer.unref();
+    this.#recheckTimer = this.#timers.set(
+      () => {
+        this.#recheckTimer = null;
+        this.#pump();
+      },
+      BACKGROUND_RECHECK_MS,
+      true,
+    );
   }
 
   #schedule(): void {
     if (this.#wakeTimer || this.#queue.length === 0) return;
     const wait = this.#blockedUntil - this.#options.now();
     if (wait <= 0) return;
-    this.#wakeTimer = setTimeout(() => {
+    this.#wakeTimer = this.#timers.set(() => {
       this.#wakeTimer = null;
       this.#pump();
     }, wait);
@@ -268,7 +276,7 @@ export class Pacer {
   }
 
   #settle(w: Waiter, act: () => void): void {
-    if (w.timer) clearTimeout(w.timer);
+    if (w.timer) this.#timers.clear(w.timer);
     if (w.signal && w.onAbort) w.signal.removeEventListener('abort', w.onAbort);
     act();
   }

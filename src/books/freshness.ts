@@ -29,20 +29,21 @@ export async function holderCaughtUp(
   asked: number,
   now: () => number,
   signal?: AbortSignal,
+  lookEveryMs = LOOK_EVERY_MS,
 ): Promise<void> {
   const until = now() + HOLDER_ANSWERS_WITHIN_MS;
   while (now() < until) {
     const marks = await store.marks();
     if (kinds.every((k) => (marks.get(k)?.syncedMs ?? -Infinity) >= asked)) return;
     signal?.throwIfAborted();
-    await sleep(LOOK_EVERY_MS);
+    await sleep(lookEveryMs);
   }
 }
 
 export async function freshness(
   store: MirrorStore,
   kinds: readonly MirroredKind[],
-  options: { signal?: AbortSignal; onProgress?: ((u: FreshProgress) => void) | undefined },
+  options: { signal?: AbortSignal; onProgress?: ((u: FreshProgress) => void) | undefined; lookEveryMs?: number | undefined },
 ): Promise<Freshness> {
   // Another process holds the sync lease and has not finished the first read of a kind yet: wait for it.
   const until = Date.now() + WAIT_FOR_HOLDER_MS;
@@ -55,7 +56,7 @@ export async function freshness(
       );
     const counts = await store.counts();
     options.onProgress?.({ progress: kinds.reduce((n, k) => n + counts[k], 0), message: 'another server process is reading the books' });
-    await sleep(LOOK_EVERY_MS);
+    await sleep(options.lookEveryMs ?? LOOK_EVERY_MS);
     marks = await store.marks();
   }
   let oldest: string | null = null;

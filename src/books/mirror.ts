@@ -3,6 +3,7 @@
 // straight into the store, and the freshness contract (ensureFresh) for whatever reads it.
 
 import type { ApiClient } from '../api/client.js';
+import { REAL_TIMERS, type Timers } from '../api/timers.js';
 import type { EventBus } from '../events/bus.js';
 import type { BooksEvent } from '../events/event.js';
 import type { Logger } from '../log/logger.js';
@@ -36,6 +37,15 @@ export interface MirrorOptions {
   freshMs?: number;
   budget?: BudgetOptions;
   now?: () => number;
+  /** The timer between background rounds; a real one unless given. */
+  timers?: Timers;
+  /** Records a list call of the sync asks for (100 unless given). */
+  perPage?: number;
+  /**
+   * How often it looks at the store for what other processes on it asked or did (kinds to read, events written,
+   * kinds read for it) when it is not told at once (ms); unless given, 250 ms, and a second for events.
+   */
+  lookEveryMs?: number;
 }
 
 export interface MirrorStats extends SyncStats {
@@ -71,7 +81,8 @@ class MirrorRuntime {
   readonly #freshMs: number;
   readonly #clock: ServiceClock;
   rounds = 0;
-  #roundTimer: NodeJS.Timeout | null = null;
+  #roundTimer: unknown = null;
+  readonly #timers: Timers;
   #roundsStarted = false;
   linesRun: Promise<void> = Promise.resolve();
   roundRun: Promise<void> = Promise.resolve();
@@ -82,14 +93,25 @@ class MirrorRuntime {
     this.#now = options.now ?? Date.now;
     this.#kinds = options.kinds ?? MIRRORED_KINDS;
     this.#freshMs = options.freshMs ?? 5_000;
+    this.#timers = options.timers ?? REAL_TIMERS;
     this.#budget = new BackgroundBudget(api, { now: this.#now, ...options.budget });
     this.lease = new SyncLease(store, this.#now, this.abort.signal);
     const mayWrite = (): Promise<boolean> => this.lease.mayWrite();
     const pollMs = options.pollSeconds * 1000;
-    this.outbox = new EventOutbox(store, options.bus, this.#logger, pollMs > 0 ? Math.min(LOOK_EVERY_MS, pollMs) : LOOK_EVERY_MS);
+    const polledLook = pollMs > 0 ? Math.min(LOOK_EVERY_MS, pollMs) : LOOK_EVERY_MS;
+    this.outbox = new EventOutbox(store, options.bus, this.#logger, options.lookEveryMs ?? polledLook);
     const clock = new ServiceClock(api, this.#now);
     this.#clock = clock;
-    this.sync = new KindSync({ api, store, clock, budget: this.#budget, mayWrite, onEvents: () => this.outbox.drain(), now: this.#now });
+    this.sync = new KindSync({
+      api,
+      store,
+      clock,
+      budget: this.#budget,
+      mayWrite,
+      onEvents: () => this.outbox.drain(),
+      now: this.#now,
+      perPage: options.perPage,
+    });
     this.lines = options.lines === false ? null : new LinesFetcher({ api, store, budget: this.#budget, mayWrite });
   }
 
@@ -156,8 +178,7 @@ class MirrorRuntime {
         .catch(this.quiet('sync round'))
         .finally(() => {
           if (this.abort.signal.aborted) return;
-          this.#roundTimer = setTimeout(go, this.#roundGapMs());
-          this.#roundTimer.unref();
+          this.#roundTimer = this.#timers.set(go, this.#roundGapMs(), true);
         });
     };
     go();
@@ -213,17 +234,17 @@ class MirrorRuntime {
       // Another process holds the lease: it reads them for us.
       const asked = this.#now();
       await store.requestSync(stale, asked);
-      await holderCaughtUp(store, stale, asked, this.#now, signal);
+      await holderCaughtUp(store, stale, asked, this.#now, signal, this.options.lookEveryMs);
     } else {
       // Each kind is its own list: read side by side, one round trip's wait instead of one per kind.
       const reads = stale.map((kind) => this.sync.sync(kind, { background: false, signal, onProgress: tally(kind) }));
       const full = (await Promise.allSettled(reads)).map(failureOf).find((err) => err !== null);
       if (full) {
-        const fresh = await freshness(store, wanted, { signal, onProgress: opts.onProgress });
+        const fresh = await freshness(store, wanted, { signal, onProgress: opts.onProgress, lookEveryMs: this.options.lookEveryMs });
         return { ...fresh, warning: `${full.message}: the mirror is not being updated, so this answer is as of ${fresh.asOf}` };
       }
     }
-    return freshness(store, wanted, { signal, onProgress: opts.onProgress });
+    return freshness(store, wanted, { signal, onProgress: opts.onProgress, lookEveryMs: this.options.lookEveryMs });
   }
 
   /** The lease holder reads at once what other processes on the file asked for. */
@@ -234,7 +255,7 @@ class MirrorRuntime {
 
   async stop(): Promise<void> {
     this.abort.abort();
-    if (this.#roundTimer) clearTimeout(this.#roundTimer);
+    if (this.#roundTimer) this.#timers.clear(this.#roundTimer);
     await this.roundRun;
     await this.linesRun;
     await this.outbox.stop();
@@ -253,7 +274,10 @@ export async function startMirror(options: MirrorOptions): Promise<Mirror> {
   const runtime = new MirrorRuntime(options);
   const unlisten = options.bus?.listen((event) => void runtime.onWebhook(event).catch(runtime.quiet('storing a webhook record')));
   // Also keeps the holder's lease alive between rounds.
-  const wantsTimer = setInterval(() => void runtime.answerWants().catch(runtime.quiet('reading for another process')), WANTS_EVERY_MS);
+  const wantsTimer = setInterval(
+    () => void runtime.answerWants().catch(runtime.quiet('reading for another process')),
+    options.lookEveryMs ?? WANTS_EVERY_MS,
+  );
   wantsTimer.unref();
   await runtime.outbox.start();
   if (options.rounds !== 'on-first-use') runtime.scheduleRounds();

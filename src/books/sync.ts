@@ -15,7 +15,8 @@ import type { FreshProgress, MirroredKind } from './types.js';
 
 /** Stamps are whole seconds and our reading of the service's clock is good to about one. */
 export const OVERLAP_MS = 5_000;
-const PER_PAGE = 100;
+/** Records a list call asks for. */
+export const PER_PAGE = 100;
 
 export interface ReadOptions {
   /** A read a tool call waits for goes in the pacer's main lane; the sync's own rounds in the background lane. */
@@ -50,6 +51,8 @@ export interface SyncDeps {
   /** Checked before each page: false when this process no longer holds the sync lease. */
   mayWrite: () => Promise<boolean>;
   now?: () => number;
+  /** Records a list call asks for (PER_PAGE unless given). */
+  perPage?: number;
 }
 
 export class LeaseLost extends Error {
@@ -122,10 +125,11 @@ export class KindSync {
     const since = mark?.watermark ? new Date(Date.parse(mark.watermark) - OVERLAP_MS).toISOString() : undefined;
     let newest = -Infinity;
     let seen = 0;
+    const perPage = this.deps.perPage ?? PER_PAGE;
     for (let page = 1; ; page++) {
       if (!(await this.deps.mayWrite())) throw new LeaseLost();
       if (options.background) await this.#backgroundTurn(options);
-      const query: Record<string, unknown> = { page, per_page: PER_PAGE, ...(since ? { updated_since: since } : {}) };
+      const query: Record<string, unknown> = { page, per_page: perPage, ...(since ? { updated_since: since } : {}) };
       this.stats.calls++;
       const answer = await this.#lister(kind)(query, { cache: 'skip', background: options.background, signal: options.signal });
       if (page === 1) {
@@ -160,7 +164,7 @@ export class KindSync {
           ...(typeof answer.meta?.total === 'number' ? { total: answer.meta.total } : {}),
           message: `reading ${kind}: ${seen} records`,
         });
-      if (!hasNextPage(answer, { page, perPage: PER_PAGE })) break;
+      if (!hasNextPage(answer, { page, perPage })) break;
     }
     const previous = mark?.watermark ? Date.parse(mark.watermark) : -Infinity;
     const watermark = Math.max(previous, Math.min(Number.isFinite(newest) ? newest : startService, startService));

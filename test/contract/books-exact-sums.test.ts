@@ -9,7 +9,7 @@ import { openMirrorStore } from '../../src/books/open-store.js';
 import type { Rec } from '../../src/books/record.js';
 import type { MirrorStore } from '../../src/books/store.js';
 import { Exact } from '../support/exact.js';
-import { get, type Json, listAll, type SandboxHandle, signIn, start } from './sandbox-http.js';
+import { get, type Json, type SandboxHandle, signIn, start } from './sandbox-http.js';
 
 const TODAY = '2026-06-30';
 let sb: SandboxHandle;
@@ -18,7 +18,7 @@ let template: Json;
 beforeAll(async () => {
   sb = await start();
   const live = await signIn(sb.baseUrl, sb.keys.live);
-  const sent = (await listAll(live, '/api/v1/invoices')).find((i: Json) => i.status === 'sent');
+  const sent = (await get(live, '/api/v1/invoices?status=sent&per_page=1')).body.data[0];
   template = (await get(live, `/api/v1/invoices/${sent.id}`)).body.data;
 });
 afterAll(async () => {

@@ -54,9 +54,22 @@ describe.each(ENGINES)('on %s, the store holds the records as the service sent t
     for (const kind of MIRRORED_KINDS) await store.write(kind, records[kind] as Rec[], []);
     return store;
   }
+  // The tests that only read share one filled store; a test that changes its store fills its own (on Postgres
+  // the database is made new for it, so the shared store is closed first).
+  let shared: Promise<MirrorStore> | null = null;
+  const readOnly = (): Promise<MirrorStore> => (shared ??= filled());
+  async function own(): Promise<MirrorStore> {
+    const open = shared;
+    shared = null;
+    await (await open)?.close();
+    return filled();
+  }
+  afterAll(async () => {
+    await (await shared)?.close();
+  });
 
   it('keeps every record raw and typed, and filters invoices and payments in SQL', async () => {
-    const store = await filled();
+    const store = await readOnly();
     for (const kind of MIRRORED_KINDS) {
       expect(records[kind].length).toBeGreaterThan(0);
       for (const r of records[kind].slice(0, 40)) expect(await store.read.raw(kind, r.id)).toEqual(r);
@@ -94,11 +107,10 @@ describe.each(ENGINES)('on %s, the store holds the records as the service sent t
       low: tracked.stock.low,
       branches: tracked.stock.branches.map((b: Json) => ({ branch_id: b.branch_id, branch: b.branch, on_hand: b.on_hand })),
     });
-    await store.close();
   });
 
   it('narrows a search in SQL without losing a record the full search finds', async () => {
-    const store = await filled();
+    const store = await readOnly();
     const all = {
       customers: await store.read.customers(),
       invoices: await store.read.invoices(),
@@ -137,11 +149,10 @@ describe.each(ENGINES)('on %s, the store holds the records as the service sent t
         expect(narrowed.customers.length + narrowed.products.length, term).toBeLessThan(all.customers.length + all.products.length);
     }
     expect(findInBooks(all, [c.name], 5)[0]?.customers.map((x) => x.id)).toContain(c.id);
-    await store.close();
   });
 
   it('sums lines per product in SQL exactly as the rows add up, and declines what it cannot add', async () => {
-    const store = await filled();
+    const store = await own();
     const picked = records.invoices.filter((i: Json) => i.status !== 'draft').slice(0, 40);
     for (const inv of picked) {
       const detail = await detailOf(inv.id);
@@ -180,7 +191,7 @@ describe.each(ENGINES)('on %s, the store holds the records as the service sent t
   });
 
   it('sums what is owed in SQL exactly as the rows add up, and declines balances of mixed places', async () => {
-    const store = await filled();
+    const store = await own();
     const today = '2026-06-30';
     const c = records.invoices.find((i: Json) => !['draft', 'void'].includes(i.status) && Exact.of(i.balance).gt(0)).customer.id;
     const questions = [
@@ -214,7 +225,7 @@ describe.each(ENGINES)('on %s, the store holds the records as the service sent t
   });
 
   it('stores lines from get_invoice and counts an invoice covered only while its header is unchanged', async () => {
-    const store = await filled();
+    const store = await own();
     const first = records.invoices[0];
     const detail = await detailOf(first.id);
     await store.setLines(first.id, detail.updated_at, detail.items);

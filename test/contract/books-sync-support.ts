@@ -1,13 +1,14 @@
 // A mirror under test: a client of its own key on the sandbox, a store (memory, a file or Postgres), a bus whose
 // events the test records, and the ground truth read raw from the sandbox's API.
 import { isDeepStrictEqual } from 'node:util';
-import type { ApiClient, ClientOptionsInput } from '../../src/api/index.js';
+import type { ApiClient, ApiClientDeps, ClientOptionsInput } from '../../src/api/index.js';
 import type { MirrorLocation } from '../../src/books/location.js';
 import { type Mirror, type MirrorOptions, startMirror } from '../../src/books/mirror.js';
 import { openMirrorStore } from '../../src/books/open-store.js';
 import { MIRRORED_KINDS } from '../../src/books/types.js';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import type { BooksEvent } from '../../src/events/event.js';
+import { OTHER_BUSINESS } from '../../src/sandbox/seed/profiles.js';
 import { makeClient } from '../support/client.js';
 import type { LogCapture } from '../support/logs.js';
 import type { KeyPair, TestSandbox } from '../support/sandbox.js';
@@ -30,7 +31,7 @@ export async function mirrorOn(
     /** Where the store lives, when not memory or a file (`path`). */
     location?: Exclude<MirrorLocation, { kind: 'off' }>;
     client?: ClientOptionsInput;
-    clientDeps?: { now?: () => number };
+    clientDeps?: Pick<ApiClientDeps, 'now' | 'timers'>;
     mirror?: Partial<MirrorOptions>;
     identity?: string;
   } = {},
@@ -56,6 +57,11 @@ export async function mirrorOn(
       await api.close();
     },
   };
+}
+
+/** The small second business's day (its own time zone) at instant `at` of the sandbox's clock. */
+export function smallBusinessDay(at: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: OTHER_BUSINESS.timeZone }).format(Date.parse(at));
 }
 
 /** Every record of every kind, raw from the API. */

@@ -4,27 +4,45 @@
 // business operation is in the mirror after one incremental read and its events go out exactly once,
 // also when made while the first read was still under way; a restart on the same file announces what
 // changed while it was down and nothing it had announced.
+// The mirrors read the small second business in pages of 10 (several pages a kind, as the main books take at
+// 100), and time is moved on the sandbox's clock, never waited for.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MIRRORED_KINDS } from '../../src/books/types.js';
 import { captureLogs } from '../support/logs.js';
 import { ENGINES, engineStores } from '../support/postgres.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { differences, groundTruth, type MirrorUnderTest, mirrorOn } from './books-sync-support.js';
-import { businessOps, type Expected, matches } from './events-ops.js';
-import { signIn, sleep } from './sandbox-http.js';
+import { ALL_SCOPES, type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { differences, groundTruth, type MirrorUnderTest, mirrorOn, smallBusinessDay } from './books-sync-support.js';
+import { businessOps, type Expected, matches, type Op } from './events-ops.js';
+import { dayNumber, signIn } from './sandbox-http.js';
 
 const logs = captureLogs('warn');
 const dir = mkdtempSync(join(tmpdir(), 'mirror-sync-'));
+const SMALL = 2;
+const PER_PAGE = 10;
 let sb: TestSandbox;
+/** A key of the small business that makes the changes (each mirror reads with a key of its own). */
+let owner: KeyPair;
 
 beforeAll(async () => {
-  sb = await startTestSandbox({ rateLimit: 6000 });
+  sb = await startTestSandbox({ rateLimit: 1_000_000 });
+  owner = await sb.makeKey('live', ALL_SCOPES, SMALL);
 });
 afterAll(async () => {
   await sb?.close();
 });
+
+const smallKey = (): Promise<KeyPair> => sb.makeKey('live', ALL_SCOPES, SMALL);
+const opsOn = async (): Promise<Op[]> => businessOps(sb, await signIn(sb.baseUrl, owner), SMALL);
+/**
+ * Into a later second of the service's clock: a first read announces what changed in its own second (stamps are
+ * whole seconds, and our reading of the service's clock is good to about one), so earlier changes are old news.
+ */
+const intoALaterSecond = (): Promise<void> => sb.advanceClock(2);
+/** The outbox publishes what a round stored just after it: a moment for anything (else) to be heard. */
+const aMoment = (): Promise<void> => new Promise((r) => setTimeout(r, 50));
 
 /** Each expected event heard exactly once, and nothing else. */
 function heardExactly(m: MirrorUnderTest, from: number, expected: Expected[], what: string): void {
@@ -39,22 +57,21 @@ function heardExactly(m: MirrorUnderTest, from: number, expected: Expected[], wh
     ).toHaveLength(1);
 }
 
-/** When this file's tests last changed the books. */
-let lastChanges = 0;
-/** Into the second after the last changes: a first read announces what changed in its own second (stamps are whole seconds). */
-const afterLastChanges = (): Promise<void> => sleep(Math.max(0, 1100 - (Date.now() - lastChanges)));
+/** One Postgres database for the file (each test leaves it as new before use). */
+const storesOn = Object.fromEntries(ENGINES.map((engine) => [engine, engineStores(engine, 'books_sync')]));
 
 describe.each(ENGINES)('the first read and each change after it, on %s', (engine) => {
-  const stores = engineStores(engine, 'books_sync_first');
+  const stores = storesOn[engine]!;
   it('holds every record field for field, announces nothing old, and each change once after one incremental read', async () => {
-    const key = await sb.makeKey('live');
-    await afterLastChanges();
-    const m = await mirrorOn(sb, key, logs, { location: await stores.fresh() });
+    const key = await smallKey();
+    await intoALaterSecond();
+    const m = await mirrorOn(sb, key, logs, { location: await stores.fresh(), mirror: { perPage: PER_PAGE } });
     try {
-      const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
+      const ops = await opsOn();
       await m.mirror.round();
+      expect(m.mirror.stats().calls).toBeGreaterThan(2 * MIRRORED_KINDS.length);
       expect(await differences(m.mirror, await groundTruth(sb, key))).toEqual([]);
-      await new Promise((r) => setTimeout(r, 50));
+      await aMoment();
       expect(m.heard).toEqual([]);
       const reads = { ...m.mirror.stats().reads };
       for (const op of ops) {
@@ -65,10 +82,9 @@ describe.each(ENGINES)('the first read and each change after it, on %s', (engine
         // One call per kind: nothing else changed.
         expect(m.mirror.stats().calls - callsBefore, op.name).toBe(5);
         await m.mirror.round();
-        await new Promise((r) => setTimeout(r, 50));
+        await aMoment();
         heardExactly(m, before, expected, op.name);
       }
-      lastChanges = Date.now();
       expect(await differences(m.mirror, await groundTruth(sb, key))).toEqual([]);
       expect(m.mirror.stats().reads.invoices).toBe((reads.invoices ?? 0) + 2 * ops.length);
     } finally {
@@ -84,61 +100,59 @@ describe('changes during the first read', () => {
     ['sending invoices, accepting a quote, moving stock', [0, 2, 3], [] as number[]],
     ['a payment (the invoices sent before the mirror started)', [1], [0]],
   ])('announces, once, the changes made while the first read was still reading: %s', async (_name, during, before) => {
-    const key = await sb.makeKey('live');
-    const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
+    const key = await smallKey();
+    const ops = await opsOn();
     for (const i of before) await ops[i]!.run();
-    await new Promise((r) => setTimeout(r, 1100)); // into the next second: earlier changes are old news
-    const m = await mirrorOn(sb, key, logs);
+    await intoALaterSecond();
+    // The background read waits for its turn before each page after its first, and on a budget whose clock
+    // stands still every such turn waits: the changes are made in those waits instead, one a wait, so they land
+    // while the read is under way.
+    const left = during.map((i) => ops[i]!);
+    const expected: Expected[] = [];
+    const sleep = async (): Promise<void> => {
+      const op = left.shift();
+      if (op) expected.push(...(await op.run()));
+    };
+    const m = await mirrorOn(sb, key, logs, { mirror: { perPage: PER_PAGE, budget: { now: () => 0, sleep } } });
     try {
-      // 120 ms a call: the first read takes about two seconds, and the changes land in the middle of it.
-      await sb.faults(1, ['latency'], 120);
-      const first = m.mirror.round();
-      const expected: Expected[] = [];
-      for (const i of during) {
-        await new Promise((r) => setTimeout(r, 250));
-        expected.push(...(await ops[i]!.run()));
-      }
-      await first;
-      await sb.clearFaults();
+      await m.mirror.round();
+      expect(left, 'changes still to make when the first read ended').toEqual([]);
       await m.mirror.round();
       await m.mirror.round();
-      await new Promise((r) => setTimeout(r, 50));
+      await aMoment();
       heardExactly(m, 0, expected, 'changes during the first read');
-      lastChanges = Date.now();
       expect(await differences(m.mirror, await groundTruth(sb, key))).toEqual([]);
     } finally {
-      await sb.clearFaults();
       await m.close();
     }
   });
 });
 
 describe.each(ENGINES)('a restart on the same store, on %s', (engine) => {
-  const stores = engineStores(engine, 'books_sync_restart');
+  const stores = storesOn[engine]!;
   it('announces what changed while it was down, and nothing it had announced', async () => {
-    const key = await sb.makeKey('live');
+    const key = await smallKey();
     const location = await stores.shared(join(dir, 'restart.db'));
-    await afterLastChanges();
-    const ops = await businessOps(sb, await signIn(sb.baseUrl, sb.keys.live));
+    const ops = await opsOn();
     const [send, pay, accept, stock] = ops;
-    const first = await mirrorOn(sb, key, logs, { location });
+    await intoALaterSecond();
+    const first = await mirrorOn(sb, key, logs, { location, mirror: { perPage: PER_PAGE } });
     await first.mirror.round();
     const announced = await send!.run();
     await first.mirror.round();
-    await new Promise((r) => setTimeout(r, 50));
+    await aMoment();
     heardExactly(first, 0, announced, 'before the restart');
     await first.close();
 
     const whileDown = [...(await pay!.run()), ...(await accept!.run()), ...(await stock!.run())];
-    lastChanges = Date.now();
-    const second = await mirrorOn(sb, key, logs, { location });
+    const second = await mirrorOn(sb, key, logs, { location, mirror: { perPage: PER_PAGE } });
     try {
       const callsBefore = second.mirror.stats().calls;
       await second.mirror.round();
       // Fresh again with one incremental read per kind, not a full one.
       expect(second.mirror.stats().calls - callsBefore).toBe(5);
       await second.mirror.round();
-      await new Promise((r) => setTimeout(r, 50));
+      await aMoment();
       heardExactly(second, 0, whileDown, 'after the restart');
       expect(await differences(second.mirror, await groundTruth(sb, key))).toEqual([]);
     } finally {
@@ -147,70 +161,62 @@ describe.each(ENGINES)('a restart on the same store, on %s', (engine) => {
   });
 });
 
-describe('time passing', () => {
-  let timed: TestSandbox;
-  beforeAll(async () => {
-    timed = await startTestSandbox({ rateLimit: 6000, today: '2026-11-01' });
-  });
-  afterAll(async () => {
-    await timed?.close();
-  });
-
-  it('an invoice turning overdue with time is in the mirror after one incremental read', async () => {
-    const key = await timed.makeKey('live');
-    const m = await mirrorOn(timed, key, logs);
-    try {
-      await m.mirror.round();
-      const open = (await groundTruth(timed, key)).invoices!.filter(
-        (i) => ['issued', 'sent', 'viewed'].includes(i.status) && i.due_date >= '2026-11-01' && !/^0(\.0+)?$/.test(i.balance),
-      );
-      expect(open.length).toBeGreaterThan(0);
-      const soonest = open.reduce((a, b) => (a.due_date <= b.due_date ? a : b));
-      const days = (Date.parse(`${soonest.due_date}T00:00:00Z`) - Date.parse('2026-11-01T00:00:00Z')) / 86_400_000 + 1;
-      await timed.admin('POST', '/clock', { advance_days: days });
-      const callsBefore = m.mirror.stats().calls;
-      await m.mirror.round();
-      expect(m.mirror.stats().calls - callsBefore).toBe(5);
-      expect((await m.mirror.store.read.invoices({ statuses: ['overdue'] })).map((i) => i.id)).toContain(soonest.id);
-      expect(await differences(m.mirror, await groundTruth(timed, key))).toEqual([]);
-      // No event kind covers it: nothing is announced.
-      expect(m.heard).toEqual([]);
-    } finally {
-      await m.close();
-    }
-  });
-});
-
 describe('when the clocks differ', () => {
-  let skewed: TestSandbox;
   beforeAll(async () => {
-    skewed = await startTestSandbox({ rateLimit: 6000 });
-    await skewed.advanceClock(6 * 3600);
-  });
-  afterAll(async () => {
-    await skewed?.close();
+    await sb.advanceClock(6 * 3600);
   });
 
   it.each([
     ['the service 6 h ahead of us', 0],
     ['the service 6 h behind us', 12 * 3600 * 1000],
   ])('%s: nothing old is announced, a change after the first read is, once', async (_name, ourOffsetMs) => {
-    const key = await skewed.makeKey('live');
+    const key = await smallKey();
     // Stamps are whole seconds: a change in the second the mirror starts counts as made during its read.
-    await new Promise((r) => setTimeout(r, 1100));
+    await intoALaterSecond();
     const now = (): number => Date.now() + ourOffsetMs;
-    const m = await mirrorOn(skewed, key, logs, { client: {}, mirror: { now }, clientDeps: { now } });
+    const m = await mirrorOn(sb, key, logs, { client: {}, mirror: { now, perPage: PER_PAGE }, clientDeps: { now } });
     try {
-      const ops = await businessOps(skewed as never, await signIn(skewed.baseUrl, skewed.keys.live));
-      await new Promise((r) => setTimeout(r, 1100));
+      const ops = await opsOn();
+      await intoALaterSecond();
       await m.mirror.round();
-      await new Promise((r) => setTimeout(r, 50));
+      await aMoment();
       expect(m.heard).toEqual([]);
       const expected = await ops[0]!.run();
       await m.mirror.round();
-      await new Promise((r) => setTimeout(r, 50));
+      await aMoment();
       heardExactly(m, 0, expected, 'after the first read');
-      expect(await differences(m.mirror, await groundTruth(skewed, key))).toEqual([]);
+      expect(await differences(m.mirror, await groundTruth(sb, key))).toEqual([]);
+    } finally {
+      await m.close();
+    }
+  });
+});
+
+describe('time passing', () => {
+  it('an invoice turning overdue with time is in the mirror after one incremental read', async () => {
+    const key = await smallKey();
+    // The small books' open invoices are the ones this file sent (each due 14 days after it was issued).
+    await (await opsOn())[0]!.run();
+    await intoALaterSecond();
+    const m = await mirrorOn(sb, key, logs, { mirror: { perPage: PER_PAGE } });
+    try {
+      await m.mirror.round();
+      const today = smallBusinessDay((await sb.clock()).now);
+      const open = (await groundTruth(sb, key)).invoices!.filter(
+        (i) => ['issued', 'sent', 'viewed'].includes(i.status) && i.due_date >= today && !/^0(\.0+)?$/.test(i.balance),
+      );
+      expect(open.length).toBeGreaterThan(0);
+      const soonest = open.reduce((a, b) => (a.due_date <= b.due_date ? a : b));
+      // A day more than it takes, so that no daylight-saving change on the way leaves it due today.
+      const days = dayNumber(soonest.due_date) - dayNumber(today) + 2;
+      await sb.advanceDays(days);
+      const callsBefore = m.mirror.stats().calls;
+      await m.mirror.round();
+      expect(m.mirror.stats().calls - callsBefore).toBe(5);
+      expect((await m.mirror.store.read.invoices({ statuses: ['overdue'] })).map((i) => i.id)).toContain(soonest.id);
+      expect(await differences(m.mirror, await groundTruth(sb, key))).toEqual([]);
+      // No event kind covers it: nothing is announced.
+      expect(m.heard).toEqual([]);
     } finally {
       await m.close();
     }

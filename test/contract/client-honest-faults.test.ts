@@ -9,21 +9,30 @@ import { createCustomer } from '../../tools/customers.js';
 import { makeClient } from '../support/client.js';
 import { captureLogs } from '../support/logs.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { steppingTime } from '../support/test-time.js';
 
 const logs = captureLogs('warn');
+// One sandbox for the file: the last test takes it away (the service gone), so it runs last.
+let sb: TestSandbox;
+let closed = false;
+beforeAll(async () => {
+  sb = await startTestSandbox({ rateLimit: 1_000_000 });
+});
+afterAll(async () => {
+  if (!closed) await sb?.close();
+});
 
 describe('a create the server retried after its answer was lost', () => {
-  let sb: TestSandbox;
   let api: ApiClient;
   beforeAll(async () => {
-    sb = await startTestSandbox({ rateLimit: 1_000_000 });
-    api = makeClient(sb, sb.keys.live, logs, { maxRetries: 12 });
+    // Back-off moves the client's clock rather than waiting.
+    const time = steppingTime();
+    api = makeClient(sb, sb.keys.live, logs, { maxRetries: 12 }, { now: time.now, sleep: time.sleep });
     await api.ping();
   });
   afterAll(async () => {
     await sb?.clearFaults();
     await api?.close();
-    await sb?.close();
   });
 
   it('says "created once", never "already created earlier with this idempotency key", when the model gave no key', async () => {
@@ -49,10 +58,10 @@ describe('a create the server retried after its answer was lost', () => {
 
 describe('a create refused at the connection', () => {
   it('says it was not applied', async () => {
-    const sb = await startTestSandbox();
     const api = makeClient(sb, sb.keys.live, logs, { maxRetries: 2 });
     try {
       await api.ping();
+      closed = true;
       await sb.close();
       // Let the client see its kept-alive connection closed, so the create needs a new one (and is refused).
       await new Promise((resolve) => setTimeout(resolve, 200));

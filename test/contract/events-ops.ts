@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { BooksEvent, EventKind } from '../../src/events/event.js';
 import { Exact } from '../support/exact.js';
-import { admin, get, type Json, listAll, post, type SandboxHandle, type Session } from './sandbox-http.js';
+import { admin as adminCall, get, type Json, listAll, post, type SandboxHandle, type Session } from './sandbox-http.js';
 
 export interface Expected {
   kind: EventKind;
@@ -33,14 +33,27 @@ export function matches(event: BooksEvent, uris: readonly string[], want: Expect
   );
 }
 
+/** A tracked product at or below its reorder level, moved 10 above it. */
+async function restocked(live: Session, move: (body: Json) => Promise<Json>): Promise<Json> {
+  const low = (await listAll(live, '/api/v1/products?track_stock=true&low_stock=true&active=true'))[0];
+  const quantity = Exact.of(low.stock.reorder_level).minus(low.stock.on_hand).plus(10);
+  return (await move({ product_id: low.id, branch_id: low.stock.branches[0].branch_id, quantity: quantity.toFixed(6) })).data;
+}
+
 async function ok(reply: Promise<{ status: number; body: Json; text: string }>, what: string): Promise<Json> {
   const r = await reply;
   if (r.status >= 300) throw new Error(`${what} answered ${r.status}: ${r.text}`);
   return r.body;
 }
 
-/** The five kinds of business operation, in order; each returns the events it must cause. */
-export async function businessOps(sb: SandboxHandle, live: Session): Promise<Op[]> {
+/**
+ * The four kinds of business operation, in order; each returns the events it must cause. `live` signs in with a
+ * key of `businessId` (the small business, 2, has few records: a sent quote or a product above its reorder
+ * level is made here when it has none left).
+ */
+export async function businessOps(sb: SandboxHandle, live: Session, businessId = 1): Promise<Op[]> {
+  const admin = (sbx: SandboxHandle, method: string, path: string, json?: unknown) =>
+    adminCall(sbx, method, businessId === 1 ? path : `${path}?business_id=${businessId}`, json);
   const customerId = (await get(live, '/api/v1/customers?status=active&per_page=1')).body.data[0].id as number;
   const draft = async (price: string): Promise<Json> =>
     (
@@ -57,8 +70,12 @@ export async function businessOps(sb: SandboxHandle, live: Session): Promise<Op[
   const a = await draft('100.00');
   const b = await draft('20.00');
   const inv = (x: Json) => `invoicing://invoices/${x.id}`;
-  const quote = (await listAll(live, '/api/v1/quotes?status=sent'))[0];
-  const product = (await listAll(live, '/api/v1/products?track_stock=true&low_stock=false&active=true'))[0];
+  const quote =
+    (await listAll(live, '/api/v1/quotes?status=sent'))[0] ??
+    (await ok(admin(sb, 'POST', '/quotes', { customer_id: customerId, total: '480.00' }), 'send a quote')).data;
+  const product =
+    (await listAll(live, '/api/v1/products?track_stock=true&low_stock=false&active=true'))[0] ??
+    (await restocked(live, (moved) => ok(admin(sb, 'POST', '/stock-movements', moved), 'restock')));
 
   return [
     {
@@ -78,7 +95,7 @@ export async function businessOps(sb: SandboxHandle, live: Session): Promise<Op[
         const paid = await ok(
           admin(sb, 'POST', '/payments', {
             customer_id: customerId,
-            amount: '63.00',
+            amount: Exact.of('40.00').plus(b.total).toFixed(2),
             method: 'bank_transfer',
             allocations: [
               { invoice_id: a.id, amount: '40.00' },

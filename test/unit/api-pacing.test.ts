@@ -1,7 +1,9 @@
-// The pacer: budget from headers, FIFO order, one probe when spent, holds after 429, bounded waits.
+// The pacer: budget from headers, FIFO order, one probe when spent, holds after 429, bounded waits. Its waits
+// run on a clock the test moves (support/test-time.ts).
 import { describe, expect, it } from 'vitest';
 import { RateLimited } from '../../src/api/errors.js';
 import { Pacer, type Slot, UNSTATED_LIMIT_CONCURRENCY } from '../../src/api/pacing.js';
+import { manualTime } from '../support/test-time.js';
 
 const ok = (remaining: number, limit = 10) => ({
   status: 200,
@@ -131,13 +133,23 @@ describe('Pacer', () => {
   });
 
   it('holds every call for Retry-After after a 429', async () => {
-    const p = pacer({ maxWaitMs: 3000 });
+    const time = manualTime();
+    const p = pacer({ maxWaitMs: 3000, now: time.now, timers: time.timers });
     const s = await p.acquire();
-    const t0 = Date.now();
+    const t0 = time.now();
     s.release({ status: 429, headers: { 'retry-after': '1', 'x-ratelimit-remaining': '0' } });
     expect(p.state().blockedUntil).toBeGreaterThan(t0);
-    await p.acquire();
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+    let started = false;
+    const next = p.acquire().then((slot) => {
+      started = true;
+      return slot;
+    });
+    time.advance(999);
+    await tick();
+    expect(started).toBe(false);
+    time.advance(1);
+    await next;
+    expect(time.now() - t0).toBeGreaterThanOrEqual(950);
     p.close();
   });
 
@@ -151,9 +163,12 @@ describe('Pacer', () => {
   });
 
   it('refuses a queued call when its bound passes', async () => {
-    const p = pacer({ maxConcurrent: 1, maxWaitMs: 50 });
+    const time = manualTime();
+    const p = pacer({ maxConcurrent: 1, maxWaitMs: 50, now: time.now, timers: time.timers });
     await p.acquire();
-    await expect(p.acquire()).rejects.toBeInstanceOf(RateLimited);
+    const queued = p.acquire();
+    time.advance(50);
+    await expect(queued).rejects.toBeInstanceOf(RateLimited);
     p.close();
   });
 
@@ -205,8 +220,8 @@ describe('Pacer: the background lane', () => {
   });
 
   it('leaves the last tenth of the window to other calls, and goes again once the window has turned', async () => {
-    let now = 1_000_000;
-    const p = pacer({ maxConcurrent: 4, windowMs: 60_000, now: () => now });
+    const time = manualTime();
+    const p = pacer({ maxConcurrent: 4, windowMs: 60_000, now: time.now, timers: time.timers });
     (await p.acquire()).release(ok(13, 120));
     const bg = await p.acquire({ background: true });
     bg.release(ok(12, 120));
@@ -215,12 +230,13 @@ describe('Pacer: the background lane', () => {
       started = true;
       s.release(ok(119, 120));
     });
-    await new Promise((r) => setTimeout(r, 1100));
+    time.advance(1100);
+    await tick();
     expect(started).toBe(false);
     // A tool call still goes: the reserve is theirs.
     (await p.acquire()).release(ok(11, 120));
-    now += 60_000;
-    await new Promise((r) => setTimeout(r, 1100));
+    time.advance(60_000 + 1100);
+    await tick();
     expect(started).toBe(true);
     p.close();
   });
