@@ -3,13 +3,21 @@
 // idempotency key that cannot travel as a header, broken Unicode, an over-long filter, and resource ids
 // spelled other than in decimal digits. A normal call follows each refusal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, type Sdk, textOf } from './support/clients.js';
-import { stdioCommand } from './support/server.js';
+import { keyEnv, stdioCommand } from './support/server.js';
+
+// One sandbox for the file, on its test key (as the embedded sandbox runs): each server starts no sandbox of its own.
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(() => sb?.close());
 
 describe.each(['v2', 'v1'] as Sdk[])('the %s client over stdio', (sdk) => {
   let c: Connected;
   beforeAll(async () => {
-    c = await connectClient(sdk, { stdio: stdioCommand() });
+    c = await connectClient(sdk, { stdio: stdioCommand([], keyEnv(sb, sb.keys.test)) }, { probe: 'in-place' });
   });
   afterAll(() => c?.close());
 

@@ -7,9 +7,10 @@ import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioServerTransport as LegacyLines } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StdioServerTransport as ModernLines } from '@modelcontextprotocol/server/stdio';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { ALL_TOOLS } from './support/expect.js';
-import { stdioCommand } from './support/server.js';
+import { keyEnv, stdioCommand } from './support/server.js';
 
 const FLOOD = 20_000;
 
@@ -18,6 +19,13 @@ interface Child {
   stderr: () => string;
 }
 
+// One sandbox for the file, on its test key (as the embedded sandbox runs): each server starts no sandbox of its own.
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(() => sb?.close());
+
 let child: Child | null = null;
 afterEach(() => {
   child?.process.kill();
@@ -25,7 +33,7 @@ afterEach(() => {
 });
 
 function start(): Child {
-  const { command, args, env } = stdioCommand();
+  const { command, args, env } = stdioCommand([], keyEnv(sb, sb.keys.test));
   const process = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   process.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -54,7 +62,7 @@ async function answers(c: Child, lines: string[], count: number): Promise<any[]>
     };
     stdout.on('data', onData);
   });
-  for (const line of lines) c.process.stdin.write(`${line}\n`);
+  c.process.stdin.write(lines.map((line) => `${line}\n`).join(''));
   await done;
   return got;
 }
