@@ -1,23 +1,28 @@
 // Arguments that would mislead the model are refused with a tool error that says what to fix, over both
 // protocol eras: an unknown name (which used to be dropped, so a "filtered" list came back whole), an
 // idempotency key that cannot travel as a header, broken Unicode, an over-long filter, and resource ids
-// spelled other than in decimal digits. A normal call follows each refusal.
+// spelled other than in decimal digits. A normal call follows each refusal. Both clients talk to one server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, type Sdk, textOf } from './support/clients.js';
-import { keyEnv, stdioCommand } from './support/server.js';
+import { type HttpServer, keyEnv, spawnHttpServer } from './support/server.js';
 
-// One sandbox for the file, on its test key (as the embedded sandbox runs): each server starts no sandbox of its own.
+// On the sandbox's test key, as the embedded sandbox runs; the server starts no sandbox of its own.
 let sb: TestSandbox;
+let server: HttpServer;
 beforeAll(async () => {
   sb = await startTestSandbox();
+  server = await spawnHttpServer([], keyEnv(sb, sb.keys.test));
 });
-afterAll(() => sb?.close());
+afterAll(async () => {
+  await server?.close();
+  await sb?.close();
+});
 
-describe.each(['v2', 'v1'] as Sdk[])('the %s client over stdio', (sdk) => {
+describe.each(['v2', 'v1'] as Sdk[])('the %s client', (sdk) => {
   let c: Connected;
   beforeAll(async () => {
-    c = await connectClient(sdk, { stdio: stdioCommand([], keyEnv(sb, sb.keys.test)) }, { probe: 'in-place' });
+    c = await connectClient(sdk, { http: server.url });
   });
   afterAll(() => c?.close());
 
