@@ -1,16 +1,23 @@
-// Every tool through both SDK clients, over stdio and over HTTP, on the embedded sandbox (test mode):
-// the negotiated version, the exact tools list, a successful call of every tool, and a test-key draft
-// that is shown but not saved.
+// Every tool through both SDK clients, over stdio and over HTTP, in test mode: the negotiated version, the
+// exact tools list, a successful call of every tool, and a test-key draft that is shown but not saved. The
+// HTTP server, which both clients share, runs on its embedded sandbox; the stdio servers, one a client, on
+// the test key of one sandbox of the file's (the same sample books), so that they do not start three more.
+// The v2 client over stdio connects as the SDK ships: it asks server/discover of a sibling process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, EXPECTED_VERSION, type Sdk, textOf } from './support/clients.js';
 import { ALL_TOOLS, DRAFT, TOOL_CALLS } from './support/expect.js';
-import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
+import { type HttpServer, keyEnv, spawnHttpServer, stdioCommand } from './support/server.js';
 
+let sb: TestSandbox;
 let http: HttpServer;
 beforeAll(async () => {
-  http = await spawnHttpServer();
+  [sb, http] = await Promise.all([startTestSandbox(), spawnHttpServer()]);
 });
-afterAll(() => http?.close());
+afterAll(async () => {
+  await http?.close();
+  await sb?.close();
+});
 
 const cases: { sdk: Sdk; via: 'stdio' | 'http' }[] = [
   { sdk: 'v2', via: 'stdio' },
@@ -22,7 +29,7 @@ const cases: { sdk: Sdk; via: 'stdio' | 'http' }[] = [
 describe.each(cases)('the $sdk client over $via', ({ sdk, via }) => {
   let c: Connected;
   beforeAll(async () => {
-    c = await connectClient(sdk, via === 'stdio' ? { stdio: stdioCommand() } : { http: http.url });
+    c = await connectClient(sdk, via === 'stdio' ? { stdio: stdioCommand([], keyEnv(sb, sb.keys.test)) } : { http: http.url });
   });
   afterAll(() => c?.close());
 
