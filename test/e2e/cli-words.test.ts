@@ -5,11 +5,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientLaunch } from '../../src/cli/serve-command.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { connectClient, textOf } from './support/clients.js';
-import { CLI, type Env, keyEnv, serverEnv, stdioCommand } from './support/server.js';
+import { sandboxForFile } from './support/file-sandbox.js';
+import { CLI, type Env, serverEnv, stdioCommand } from './support/server.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -33,11 +33,7 @@ async function runCli(args: string[], env: Env = {}, timeoutMs = 10_000): Promis
 }
 
 // The servers that serve run on one sandbox of the file's, on its test key: none starts a sandbox of its own.
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(() => sb?.close());
+const file = sandboxForFile();
 
 describe('the command line', () => {
   it('--help goes to stdout and names the service variables and the sandbox default', async () => {
@@ -105,7 +101,7 @@ describe('the command line', () => {
   });
 
   it.each(['warning', 'notice', 'debug'])('--log-level %s serves tool calls (MCP level names are understood)', async (level) => {
-    const mcp = await connectClient('v2', { stdio: stdioCommand(['--log-level', level], keyEnv(sb, sb.keys.test)) }, { probe: 'in-place' });
+    const mcp = await connectClient('v2', { stdio: stdioCommand(['--log-level', level], file.env) }, { probe: 'in-place' });
     try {
       const result = await mcp.client.callTool({ name: 'list_customers', arguments: { per_page: 2 } });
       expect(result.isError).toBeFalsy();
@@ -116,7 +112,7 @@ describe('the command line', () => {
   });
 
   it('run through npx, the banner offers the npx form, never the cache path', async () => {
-    const env = serverEnv({ ...keyEnv(sb, sb.keys.test), npm_command: 'exec' });
+    const env = serverEnv({ ...file.env, npm_command: 'exec' });
     const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

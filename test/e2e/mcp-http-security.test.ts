@@ -2,10 +2,10 @@
 // a missing or wrong bearer token gets 401, and the right one lets the SDK clients in.
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { connectClient, EXPECTED_VERSION, type Sdk } from './support/clients.js';
 import { ALL_TOOLS } from './support/expect.js';
-import { type Env, type HttpServer, keyEnv, spawnHttpServer } from './support/server.js';
+import { sandboxForFile } from './support/file-sandbox.js';
+import { type HttpServer, spawnHttpServer } from './support/server.js';
 
 const TOKEN = 'e2e-token-0123456789abcdef';
 
@@ -29,19 +29,12 @@ async function post(
   return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
 }
 
-// One sandbox for the file, on its test key (as the embedded sandbox runs): each server starts no sandbox of its own.
-let sb: TestSandbox;
-let env: Env;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-  env = keyEnv(sb, sb.keys.test);
-});
-afterAll(() => sb?.close());
+const file = sandboxForFile();
 
 describe('without a token', () => {
   let server: HttpServer;
   beforeAll(async () => {
-    server = await spawnHttpServer([], env);
+    server = await spawnHttpServer([], file.env);
   });
   afterAll(() => server?.close());
 
@@ -63,7 +56,7 @@ describe('without a token', () => {
 describe('with --http-token', () => {
   let server: HttpServer;
   beforeAll(async () => {
-    server = await spawnHttpServer(['--http-token', TOKEN], env);
+    server = await spawnHttpServer(['--http-token', TOKEN], file.env);
   });
   afterAll(() => server?.close());
 

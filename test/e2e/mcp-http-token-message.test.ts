@@ -6,22 +6,17 @@
 
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { connectClient, type Sdk } from './support/clients.js';
-import { type HttpServer, keyEnv, spawnHttpServer } from './support/server.js';
+import { sandboxForFile } from './support/file-sandbox.js';
+import { type HttpServer, spawnHttpServer } from './support/server.js';
 
 const TOKEN = 'a-long-random-http-token-for-tests';
-let sb: TestSandbox;
+const file = sandboxForFile();
 let server: HttpServer;
 beforeAll(async () => {
-  // On a sandbox's test key, as the embedded sandbox runs: the server starts no sandbox of its own.
-  sb = await startTestSandbox();
-  server = await spawnHttpServer(['--http-token', TOKEN], keyEnv(sb, sb.keys.test));
+  server = await spawnHttpServer(['--http-token', TOKEN], file.env);
 });
-afterAll(async () => {
-  await server?.close();
-  await sb?.close();
-});
+afterAll(() => server?.close());
 
 const initialize = (headers: Record<string, string>) =>
   request(server.url, {

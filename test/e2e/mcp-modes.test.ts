@@ -1,19 +1,12 @@
 // --read-only and --toolsets (and their INVOICING_MCP_* variables) change what the server offers: the
 // tools list shows only the chosen tools, and a tool left out cannot be called.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, textOf } from './support/clients.js';
 import { ALL_TOOLS } from './support/expect.js';
-import { type Env, type HttpServer, keyEnv, spawnHttpServer, stdioCommand } from './support/server.js';
+import { sandboxForFile } from './support/file-sandbox.js';
+import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 
-// One sandbox for the file, on its test key (as the embedded sandbox runs): each server starts no sandbox of its own.
-let sb: TestSandbox;
-let env: Env;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-  env = keyEnv(sb, sb.keys.test);
-});
-afterAll(() => sb?.close());
+const file = sandboxForFile();
 
 const names = async (c: Connected): Promise<string[]> => (await c.client.listTools()).tools.map((t) => t.name).sort();
 
@@ -32,7 +25,7 @@ async function refusedCall(c: Connected, name: string, args: Record<string, unkn
 describe('--read-only (v2 over stdio)', () => {
   let c: Connected;
   beforeAll(async () => {
-    c = await connectClient('v2', { stdio: stdioCommand(['--read-only'], env) }, { probe: 'in-place' });
+    c = await connectClient('v2', { stdio: stdioCommand(['--read-only'], file.env) }, { probe: 'in-place' });
   });
   afterAll(() => c?.close());
 
@@ -56,7 +49,7 @@ describe('--toolsets invoices,products (v1 over HTTP)', () => {
   let server: HttpServer;
   let c: Connected;
   beforeAll(async () => {
-    server = await spawnHttpServer(['--toolsets', 'invoices,products'], env);
+    server = await spawnHttpServer(['--toolsets', 'invoices,products'], file.env);
     c = await connectClient('v1', { http: server.url });
   });
   afterAll(async () => {
@@ -87,7 +80,7 @@ describe('INVOICING_MCP_TOOLSETS=customers with INVOICING_MCP_READ_ONLY=1 (v1 ov
   let c: Connected;
   beforeAll(async () => {
     c = await connectClient('v1', {
-      stdio: stdioCommand([], { ...env, INVOICING_MCP_TOOLSETS: 'customers', INVOICING_MCP_READ_ONLY: '1' }),
+      stdio: stdioCommand([], { ...file.env, INVOICING_MCP_TOOLSETS: 'customers', INVOICING_MCP_READ_ONLY: '1' }),
     });
   });
   afterAll(() => c?.close());

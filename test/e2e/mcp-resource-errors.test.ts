@@ -4,23 +4,16 @@
 // a malformed URI is -32602 with data { uri, reason: 'invalid_uri' }.
 // The refusals are not logged as warnings with stack traces. Templates are titled in good English.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, type Sdk, type Via } from './support/clients.js';
-import { type Env, type HttpServer, keyEnv, spawnHttpServer, stdioCommand } from './support/server.js';
+import { sandboxForFile } from './support/file-sandbox.js';
+import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 
-// One sandbox for the file, on its test key (as the embedded sandbox runs): each server starts no sandbox of its own.
-let sb: TestSandbox;
-let env: Env;
+const file = sandboxForFile();
 let http: HttpServer;
 beforeAll(async () => {
-  sb = await startTestSandbox();
-  env = keyEnv(sb, sb.keys.test);
-  http = await spawnHttpServer(['--log-level', 'debug'], env);
+  http = await spawnHttpServer(['--log-level', 'debug'], file.env);
 });
-afterAll(async () => {
-  await http?.close();
-  await sb?.close();
-});
+afterAll(() => http?.close());
 
 /** v1 speaks the 2025 handshake; v2 pins 2026-07-28. */
 const cases: { sdk: Sdk; via: 'stdio' | 'http'; notFound: number }[] = [
@@ -48,7 +41,7 @@ async function refusal(c: Connected, uri: string): Promise<Refusal> {
 describe.each(cases)('the $sdk client over $via', ({ sdk, via, notFound }) => {
   let c: Connected;
   beforeAll(async () => {
-    const where: Via = via === 'stdio' ? { stdio: stdioCommand([], env) } : { http: http.url };
+    const where: Via = via === 'stdio' ? { stdio: stdioCommand([], file.env) } : { http: http.url };
     c = await connectClient(sdk, where, { probe: 'in-place' });
   });
   afterAll(() => c?.close());

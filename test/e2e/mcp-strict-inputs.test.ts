@@ -3,21 +3,16 @@
 // idempotency key that cannot travel as a header, broken Unicode, an over-long filter, and resource ids
 // spelled other than in decimal digits. A normal call follows each refusal. Both clients talk to one server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, type Sdk, textOf } from './support/clients.js';
-import { type HttpServer, keyEnv, spawnHttpServer } from './support/server.js';
+import { sandboxForFile } from './support/file-sandbox.js';
+import { type HttpServer, spawnHttpServer } from './support/server.js';
 
-// On the sandbox's test key, as the embedded sandbox runs; the server starts no sandbox of its own.
-let sb: TestSandbox;
+const file = sandboxForFile();
 let server: HttpServer;
 beforeAll(async () => {
-  sb = await startTestSandbox();
-  server = await spawnHttpServer([], keyEnv(sb, sb.keys.test));
+  server = await spawnHttpServer([], file.env);
 });
-afterAll(async () => {
-  await server?.close();
-  await sb?.close();
-});
+afterAll(() => server?.close());
 
 describe.each(['v2', 'v1'] as Sdk[])('the %s client', (sdk) => {
   let c: Connected;

@@ -4,20 +4,17 @@
 // the test key of one sandbox of the file's (the same sample books), so that they do not start three more.
 // The v2 client over stdio connects as the SDK ships: it asks server/discover of a sibling process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, EXPECTED_VERSION, type Sdk, textOf } from './support/clients.js';
 import { ALL_TOOLS, DRAFT, TOOL_CALLS } from './support/expect.js';
-import { type HttpServer, keyEnv, spawnHttpServer, stdioCommand } from './support/server.js';
+import { sandboxForFile } from './support/file-sandbox.js';
+import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 
-let sb: TestSandbox;
+const file = sandboxForFile();
 let http: HttpServer;
 beforeAll(async () => {
-  [sb, http] = await Promise.all([startTestSandbox(), spawnHttpServer()]);
+  http = await spawnHttpServer();
 });
-afterAll(async () => {
-  await http?.close();
-  await sb?.close();
-});
+afterAll(() => http?.close());
 
 const cases: { sdk: Sdk; via: 'stdio' | 'http' }[] = [
   { sdk: 'v2', via: 'stdio' },
@@ -29,7 +26,7 @@ const cases: { sdk: Sdk; via: 'stdio' | 'http' }[] = [
 describe.each(cases)('the $sdk client over $via', ({ sdk, via }) => {
   let c: Connected;
   beforeAll(async () => {
-    c = await connectClient(sdk, via === 'stdio' ? { stdio: stdioCommand([], keyEnv(sb, sb.keys.test)) } : { http: http.url });
+    c = await connectClient(sdk, via === 'stdio' ? { stdio: stdioCommand([], file.env) } : { http: http.url });
   });
   afterAll(() => c?.close());
 

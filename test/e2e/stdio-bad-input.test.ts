@@ -7,10 +7,10 @@ import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioServerTransport as LegacyLines } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StdioServerTransport as ModernLines } from '@modelcontextprotocol/server/stdio';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from './support/expect.js';
-import { keyEnv, stdioCommand } from './support/server.js';
+import { sandboxForFile } from './support/file-sandbox.js';
+import { stdioCommand } from './support/server.js';
 
 const FLOOD = 20_000;
 
@@ -19,12 +19,7 @@ interface Child {
   stderr: () => string;
 }
 
-// One sandbox for the file, on its test key (as the embedded sandbox runs): each server starts no sandbox of its own.
-let sb: TestSandbox;
-beforeAll(async () => {
-  sb = await startTestSandbox();
-});
-afterAll(() => sb?.close());
+const file = sandboxForFile();
 
 let child: Child | null = null;
 afterEach(() => {
@@ -33,7 +28,7 @@ afterEach(() => {
 });
 
 function start(): Child {
-  const { command, args, env } = stdioCommand([], keyEnv(sb, sb.keys.test));
+  const { command, args, env } = stdioCommand([], file.env);
   const process = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   process.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
