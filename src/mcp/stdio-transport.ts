@@ -28,6 +28,21 @@ export function sniffId(head: string, tail: string): Id | null {
   }
 }
 
+/**
+ * Whether the value says it is JSON-RPC 2.0. What does not is refused without the schema's parse, whose
+ * error (built, with its issues and stack, for every line) made a flood of such lines cost ~150 µs each.
+ */
+const claimsJsonRpc2 = (value: unknown): boolean =>
+  value !== null && typeof value === 'object' && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
+
+function parsedOrNull(value: unknown): JSONRPCMessage | null {
+  try {
+    return parseJSONRPCMessage(value);
+  } catch {
+    return null;
+  }
+}
+
 const idOf = (value: unknown): Id | null => {
   const id = value && typeof value === 'object' ? (value as { id?: unknown }).id : undefined;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
@@ -135,10 +150,8 @@ export class LineStdioTransport implements Transport {
       }
       return;
     }
-    let message: JSONRPCMessage;
-    try {
-      message = parseJSONRPCMessage(value);
-    } catch {
+    const message = claimsJsonRpc2(value) ? parsedOrNull(value) : null;
+    if (message === null) {
       const id = idOf(value);
       this.log('stdio-not-jsonrpc', 'warn', { answered: id !== null }, 'stdio: a line that is not a JSON-RPC 2.0 message');
       if (id !== null)
@@ -160,16 +173,11 @@ export class LineStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) return Promise.reject(new Error('stdio transport is closed'));
+    // The write's own callback rather than an 'error' and a 'drain' listener per message: with the client
+    // slow to read, thousands of answers wait at once, and taking their listeners off one by one grew with
+    // the square of their number.
     return new Promise((resolve, reject) => {
-      const onError = (err: Error): void => reject(err);
-      this.stdout.once('error', onError);
-      const flushed = this.stdout.write(`${JSON.stringify(message)}\n`);
-      const done = (): void => {
-        this.stdout.off('error', onError);
-        resolve();
-      };
-      if (flushed) done();
-      else this.stdout.once('drain', done);
+      this.stdout.write(`${JSON.stringify(message)}\n`, (err) => (err ? reject(err) : resolve()));
     });
   }
 

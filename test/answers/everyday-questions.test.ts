@@ -50,7 +50,7 @@ describe.each([
     sb = await startTestSandbox({ scale, today: TODAY, rateLimit: 1_000_000 });
     books = await readRawBooks(sb.baseUrl, sb.keys.live);
     const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, SVC_POLL_SECONDS: '5' };
-    mcp = await connectClient('v2', { stdio: stdioCommand(['--mirror', 'memory'], env) });
+    mcp = await connectClient('v2', { stdio: stdioCommand(['--mirror', 'memory'], env) }, { probe: 'in-place' });
   }, 120_000);
   afterAll(async () => {
     await mcp?.close();

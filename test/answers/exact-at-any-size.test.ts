@@ -48,7 +48,11 @@ beforeAll(async () => {
   big = await makeBigBooks(sb, live, TODAY, products);
   books = await readRawBooks(sb.baseUrl, sb.keys.live);
   const env = { ...keyEnv(sb, sb.keys.live), SVC_POLL_SECONDS: '5' };
-  mcp = await connectClient('v2', { stdio: stdioCommand(['--mirror', 'memory', '--confirm-writes'], env) }, { elicit: () => ACCEPT });
+  mcp = await connectClient(
+    'v2',
+    { stdio: stdioCommand(['--mirror', 'memory', '--confirm-writes'], env) },
+    { elicit: () => ACCEPT, probe: 'in-place' },
+  );
 }, 120_000);
 afterAll(async () => {
   await mcp?.close();
@@ -75,7 +79,7 @@ describe('a mirror on Postgres', () => {
   it('answers every report as the mirror in memory does, figure for figure', async () => {
     const url = await postgresDatabase('exact_any_size');
     const env = { ...keyEnv(sb, sb.keys.live), SVC_POLL_SECONDS: '5' };
-    const postgres = await connectClient('v2', { stdio: stdioCommand(['--mirror', url], env) });
+    const postgres = await connectClient('v2', { stdio: stdioCommand(['--mirror', url], env) }, { probe: 'in-place' });
     try {
       const numbers = [...ours().map((i) => i.number), ...big.quotes.map((q) => q.number)];
       const questions: [string, Record<string, unknown>][] = [
@@ -302,7 +306,11 @@ describe('amounts of 18 digits whose sums pass 64 bits (the second business)', (
       made.push(invoice);
     }
     raw = await readRawBooks(sb.baseUrl, key);
-    other = await connectClient('v2', { stdio: stdioCommand(['--mirror', 'memory'], { ...keyEnv(sb, key), SVC_POLL_SECONDS: '5' }) });
+    other = await connectClient(
+      'v2',
+      { stdio: stdioCommand(['--mirror', 'memory'], { ...keyEnv(sb, key), SVC_POLL_SECONDS: '5' }) },
+      { probe: 'in-place' },
+    );
   }, 60_000);
   afterAll(() => other?.close());
 

@@ -58,7 +58,11 @@ beforeAll(async () => {
   // Five minutes to midnight in the business's zone: the session signed in now outlives the midnight.
   await sb.advanceClock(await secondsUntil(23, 55));
   // No background rounds: every read is the answer's own.
-  mcp = await connectClient('v2', { stdio: stdioCommand(['--mirror', 'memory'], { ...keyEnv(sb, key), SVC_POLL_SECONDS: '0' }) });
+  mcp = await connectClient(
+    'v2',
+    { stdio: stdioCommand(['--mirror', 'memory'], { ...keyEnv(sb, key), SVC_POLL_SECONDS: '0' }) },
+    { probe: 'in-place' },
+  );
 }, 60_000);
 afterAll(async () => {
   await mcp?.close();

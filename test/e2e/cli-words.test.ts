@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { clientLaunch } from '../../src/cli/serve-command.js';
 import { connectClient, textOf } from './support/clients.js';
+import { sandboxForFile } from './support/file-sandbox.js';
 import { CLI, type Env, serverEnv, stdioCommand } from './support/server.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -30,6 +31,9 @@ async function runCli(args: string[], env: Env = {}, timeoutMs = 10_000): Promis
   clearTimeout(timer);
   return { code, stdout, stderr };
 }
+
+// The servers that serve run on one sandbox of the file's, on its test key: none starts a sandbox of its own.
+const file = sandboxForFile();
 
 describe('the command line', () => {
   it('--help goes to stdout and names the service variables and the sandbox default', async () => {
@@ -97,7 +101,7 @@ describe('the command line', () => {
   });
 
   it.each(['warning', 'notice', 'debug'])('--log-level %s serves tool calls (MCP level names are understood)', async (level) => {
-    const mcp = await connectClient('v2', { stdio: stdioCommand(['--log-level', level]) });
+    const mcp = await connectClient('v2', { stdio: stdioCommand(['--log-level', level], file.env) }, { probe: 'in-place' });
     try {
       const result = await mcp.client.callTool({ name: 'list_customers', arguments: { per_page: 2 } });
       expect(result.isError).toBeFalsy();
@@ -108,7 +112,8 @@ describe('the command line', () => {
   });
 
   it('run through npx, the banner offers the npx form, never the cache path', async () => {
-    const child = spawn(process.execPath, [CLI], { env: serverEnv({ npm_command: 'exec' }), stdio: ['pipe', 'ignore', 'pipe'] });
+    const env = serverEnv({ ...file.env, npm_command: 'exec' });
+    const child = spawn(process.execPath, [CLI], { env, stdio: ['pipe', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     while (!stderr.includes('Connect a client')) await once(child.stderr, 'data');

@@ -38,17 +38,19 @@ async function withHost(url: string, host: string, body: string, origin?: string
   return rawExchange(url, head + body, 5_000);
 }
 
+// One sandbox for the file: each block's server has a key of its own on it, and what a test creates is named for it.
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(() => sb?.close());
+
 describe.each(['127.0.0.2', '127.1.2.3', '127.0.0.001', 'LOCALHOST'])('bound to loopback as --host %s', { concurrent: true }, (host) => {
-  let sb: TestSandbox;
   let server: HttpServer;
   beforeAll(async () => {
-    sb = await startTestSandbox();
-    server = await spawnHttpServer(['--host', host], keyEnv(sb, sb.keys.live));
+    server = await spawnHttpServer(['--host', host], keyEnv(sb, await sb.makeKey('live')));
   });
-  afterAll(async () => {
-    await server?.close();
-    await sb?.close();
-  });
+  afterAll(() => server?.close());
 
   it('refuses a rebinding Host and a foreign Origin with 403, creating nothing; its own names still work', async () => {
     const name = `Rebound ${host}`;
@@ -75,7 +77,7 @@ describe.each(['127.0.0.2', '127.1.2.3', '127.0.0.001', 'LOCALHOST'])('bound to 
 describe('refusals end the connection, before any body is read', { concurrent: true }, () => {
   let server: HttpServer;
   beforeAll(async () => {
-    server = await spawnHttpServer(['--http-token', TOKEN, '--log-level', 'debug']);
+    server = await spawnHttpServer(['--http-token', TOKEN, '--log-level', 'debug'], keyEnv(sb, sb.keys.test));
   });
   afterAll(() => server?.close());
 
@@ -121,9 +123,8 @@ describe('refusals end the connection, before any body is read', { concurrent: t
 
 describe("the stdio mode's --webhook-port listener", { concurrent: true }, () => {
   it('holds a silent or trickling connection no longer than its timeouts, and still takes a delivery', async () => {
-    const sb = await startTestSandbox();
     const port = await freePort();
-    const env = { ...keyEnv(sb, sb.keys.live), SVC_WEBHOOK_SECRET: `whsec_${'w'.repeat(32)}`, SVC_POLL_SECONDS: '0' };
+    const env = { ...keyEnv(sb, await sb.makeKey('live')), SVC_WEBHOOK_SECRET: `whsec_${'w'.repeat(32)}`, SVC_POLL_SECONDS: '0' };
     const child = spawn(process.execPath, [CLI, '--webhook-port', String(port), '--headers-timeout', '1', '--request-timeout', '2'], {
       env: serverEnv(env),
       stdio: ['pipe', 'ignore', 'pipe'],
@@ -149,7 +150,6 @@ describe("the stdio mode's --webhook-port listener", { concurrent: true }, () =>
       expect(res.status).toBe(400);
     } finally {
       child.kill();
-      await sb.close();
     }
   });
 });

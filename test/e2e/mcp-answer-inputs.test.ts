@@ -17,7 +17,11 @@ let mcp: Connected;
 beforeAll(async () => {
   sb = await startTestSandbox({ today: TODAY, rateLimit: 1_000_000 });
   const key = await sb.makeKey('live');
-  mcp = await connectClient('v2', { stdio: stdioCommand(['--mirror', 'memory'], { ...keyEnv(sb, key), SVC_POLL_SECONDS: '0' }) });
+  mcp = await connectClient(
+    'v2',
+    { stdio: stdioCommand(['--mirror', 'memory'], { ...keyEnv(sb, key), SVC_POLL_SECONDS: '0' }) },
+    { probe: 'in-place' },
+  );
 }, 60_000);
 afterAll(async () => {
   await mcp?.close();

@@ -35,7 +35,7 @@ const invoicePosts = async (): Promise<number> =>
 describe('the v2 client on 2026-07-28 (stdio)', () => {
   let c: Connected;
   beforeAll(async () => {
-    c = await connectClient('v2', { stdio: stdioCommand(['--confirm-writes'], env) }, { elicit });
+    c = await connectClient('v2', { stdio: stdioCommand(['--confirm-writes'], env) }, { elicit, probe: 'in-place' });
   });
   afterAll(() => c?.close());
 

@@ -15,7 +15,7 @@ beforeAll(async () => {
   sandbox = await startTestSandbox();
   server = await spawnHttpServer([], keyEnv(sandbox, sandbox.keys.test));
   [live, test] = await Promise.all([
-    connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, sandbox.keys.live)) }),
+    connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, sandbox.keys.live)) }, { probe: 'in-place' }),
     connectClient('v1', { http: server.url }),
   ]);
 });

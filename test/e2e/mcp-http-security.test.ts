@@ -4,6 +4,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, EXPECTED_VERSION, type Sdk } from './support/clients.js';
 import { ALL_TOOLS } from './support/expect.js';
+import { sandboxForFile } from './support/file-sandbox.js';
 import { type HttpServer, spawnHttpServer } from './support/server.js';
 
 const TOKEN = 'e2e-token-0123456789abcdef';
@@ -28,10 +29,12 @@ async function post(
   return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
 }
 
+const file = sandboxForFile();
+
 describe('without a token', () => {
   let server: HttpServer;
   beforeAll(async () => {
-    server = await spawnHttpServer();
+    server = await spawnHttpServer([], file.env);
   });
   afterAll(() => server?.close());
 
@@ -53,7 +56,7 @@ describe('without a token', () => {
 describe('with --http-token', () => {
   let server: HttpServer;
   beforeAll(async () => {
-    server = await spawnHttpServer(['--http-token', TOKEN]);
+    server = await spawnHttpServer(['--http-token', TOKEN], file.env);
   });
   afterAll(() => server?.close());
 

@@ -7,12 +7,14 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type Sdk } from './support/clients.js';
+import { sandboxForFile } from './support/file-sandbox.js';
 import { type HttpServer, spawnHttpServer } from './support/server.js';
 
 const TOKEN = 'a-long-random-http-token-for-tests';
+const file = sandboxForFile();
 let server: HttpServer;
 beforeAll(async () => {
-  server = await spawnHttpServer(['--http-token', TOKEN]);
+  server = await spawnHttpServer(['--http-token', TOKEN], file.env);
 });
 afterAll(() => server?.close());
 

@@ -15,7 +15,7 @@ let sb: TestSandbox;
 let mcp: Connected;
 beforeAll(async () => {
   sb = await startTestSandbox();
-  mcp = await connectClient('v2', { stdio: stdioCommand([], keyEnv(sb, sb.keys.live)) });
+  mcp = await connectClient('v2', { stdio: stdioCommand([], keyEnv(sb, sb.keys.live)) }, { probe: 'in-place' });
 });
 afterAll(async () => {
   await mcp?.close();

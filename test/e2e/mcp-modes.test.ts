@@ -3,7 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connected, connectClient, textOf } from './support/clients.js';
 import { ALL_TOOLS } from './support/expect.js';
+import { sandboxForFile } from './support/file-sandbox.js';
 import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
+
+const file = sandboxForFile();
 
 const names = async (c: Connected): Promise<string[]> => (await c.client.listTools()).tools.map((t) => t.name).sort();
 
@@ -22,7 +25,7 @@ async function refusedCall(c: Connected, name: string, args: Record<string, unkn
 describe('--read-only (v2 over stdio)', () => {
   let c: Connected;
   beforeAll(async () => {
-    c = await connectClient('v2', { stdio: stdioCommand(['--read-only']) });
+    c = await connectClient('v2', { stdio: stdioCommand(['--read-only'], file.env) }, { probe: 'in-place' });
   });
   afterAll(() => c?.close());
 
@@ -46,7 +49,7 @@ describe('--toolsets invoices,products (v1 over HTTP)', () => {
   let server: HttpServer;
   let c: Connected;
   beforeAll(async () => {
-    server = await spawnHttpServer(['--toolsets', 'invoices,products']);
+    server = await spawnHttpServer(['--toolsets', 'invoices,products'], file.env);
     c = await connectClient('v1', { http: server.url });
   });
   afterAll(async () => {
@@ -76,7 +79,9 @@ describe('--toolsets invoices,products (v1 over HTTP)', () => {
 describe('INVOICING_MCP_TOOLSETS=customers with INVOICING_MCP_READ_ONLY=1 (v1 over stdio)', () => {
   let c: Connected;
   beforeAll(async () => {
-    c = await connectClient('v1', { stdio: stdioCommand([], { INVOICING_MCP_TOOLSETS: 'customers', INVOICING_MCP_READ_ONLY: '1' }) });
+    c = await connectClient('v1', {
+      stdio: stdioCommand([], { ...file.env, INVOICING_MCP_TOOLSETS: 'customers', INVOICING_MCP_READ_ONLY: '1' }),
+    });
   });
   afterAll(() => c?.close());
 

@@ -1,26 +1,31 @@
 // Each refusal of the service reaches the model as a tool error (isError) whose text says what happened
 // and what to do: a missing scope, a 422 field by field, a 429 with when to retry, a record not found.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, textOf } from './support/clients.js';
 import { type HttpServer, keyEnv, spawnHttpServer, stdioCommand } from './support/server.js';
 
+// One sandbox for the first two blocks: each server has a key of its own on it.
+let sandbox: TestSandbox;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+});
+afterAll(() => sandbox?.close());
+
 describe('refusals on a live key (v2 client over stdio)', () => {
-  let sandbox: TestSandbox;
   let readOnlyKey: Connected;
   let fullKey: Connected;
+  let writer: KeyPair;
   beforeAll(async () => {
-    sandbox = await startTestSandbox();
     const reader = await sandbox.makeKey('live', ['customers.read', 'invoices.read']);
-    const writer = await sandbox.makeKey('live');
+    writer = await sandbox.makeKey('live');
     [readOnlyKey, fullKey] = await Promise.all([
-      connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, reader)) }),
-      connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, writer)) }),
+      connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, reader)) }, { probe: 'in-place' }),
+      connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, writer)) }, { probe: 'in-place' }),
     ]);
   });
   afterAll(async () => {
     await Promise.all([readOnlyKey?.close(), fullKey?.close()]);
-    await sandbox?.close();
   });
 
   it('check_connection reports the live mode and exactly the key scopes', async () => {
@@ -64,7 +69,7 @@ describe('refusals on a live key (v2 client over stdio)', () => {
   it('an argument that does not fit the tool schema is a tool error naming the field, and never reaches the service', async () => {
     // The mirror reads lists in the background; what must not happen is a create reaching the service.
     const creates = async (): Promise<number> =>
-      (await sandbox.requests()).filter((r) => r.method === 'POST' && r.path.startsWith('/api/')).length;
+      (await sandbox.requests(writer.key_id)).filter((r) => r.method === 'POST' && r.path.startsWith('/api/')).length;
     const before = await creates();
     const price = await fullKey.client.callTool({
       name: 'create_draft_invoice',
@@ -90,19 +95,13 @@ describe('refusals on a live key (v2 client over stdio)', () => {
   });
 
   it('the refused creates reached the service and created nothing', async () => {
-    const posts = (await sandbox.requests()).filter((r) => r.method === 'POST' && r.path === '/api/v1/invoices');
+    const posts = (await sandbox.requests(writer.key_id)).filter((r) => r.method === 'POST' && r.path === '/api/v1/invoices');
     expect(posts.map((r) => r.status)).toContain(422);
     expect(posts.filter((r) => r.status === 201)).toEqual([]);
   });
 });
 
 describe('a suspended key and wrong keys (v1 client over stdio)', () => {
-  let sandbox: TestSandbox;
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-  });
-  afterAll(() => sandbox?.close());
-
   /** The text of check_connection's refusal on a fresh server with these keys. */
   async function refusal(key: { key_id: string; secret: string }): Promise<string> {
     const c = await connectClient('v1', { stdio: stdioCommand([], keyEnv(sandbox, key)) });
@@ -133,18 +132,18 @@ describe('a suspended key and wrong keys (v1 client over stdio)', () => {
 });
 
 describe('the rate limit (v1 client over HTTP)', () => {
-  let sandbox: TestSandbox;
+  let limited: TestSandbox;
   let server: HttpServer;
   let c: Connected;
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ rateLimit: 3, rateWindowSeconds: 600 });
-    server = await spawnHttpServer([], keyEnv(sandbox, await sandbox.makeKey('live')));
+    limited = await startTestSandbox({ rateLimit: 3, rateWindowSeconds: 600 });
+    server = await spawnHttpServer([], keyEnv(limited, await limited.makeKey('live')));
     c = await connectClient('v1', { http: server.url });
   });
   afterAll(async () => {
     await c?.close();
     await server?.close();
-    await sandbox?.close();
+    await limited?.close();
   });
 
   it('a 429 says when to retry', async () => {

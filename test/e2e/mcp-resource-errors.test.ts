@@ -5,11 +5,13 @@
 // The refusals are not logged as warnings with stack traces. Templates are titled in good English.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connected, connectClient, type Sdk, type Via } from './support/clients.js';
+import { sandboxForFile } from './support/file-sandbox.js';
 import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 
+const file = sandboxForFile();
 let http: HttpServer;
 beforeAll(async () => {
-  http = await spawnHttpServer(['--log-level', 'debug']);
+  http = await spawnHttpServer(['--log-level', 'debug'], file.env);
 });
 afterAll(() => http?.close());
 
@@ -39,8 +41,8 @@ async function refusal(c: Connected, uri: string): Promise<Refusal> {
 describe.each(cases)('the $sdk client over $via', ({ sdk, via, notFound }) => {
   let c: Connected;
   beforeAll(async () => {
-    const where: Via = via === 'stdio' ? { stdio: stdioCommand() } : { http: http.url };
-    c = await connectClient(sdk, where);
+    const where: Via = via === 'stdio' ? { stdio: stdioCommand([], file.env) } : { http: http.url };
+    c = await connectClient(sdk, where, { probe: 'in-place' });
   });
   afterAll(() => c?.close());
 

@@ -1,15 +1,23 @@
 // Arguments that would mislead the model are refused with a tool error that says what to fix, over both
 // protocol eras: an unknown name (which used to be dropped, so a "filtered" list came back whole), an
 // idempotency key that cannot travel as a header, broken Unicode, an over-long filter, and resource ids
-// spelled other than in decimal digits. A normal call follows each refusal.
+// spelled other than in decimal digits. A normal call follows each refusal. Both clients talk to one server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connected, connectClient, type Sdk, textOf } from './support/clients.js';
-import { stdioCommand } from './support/server.js';
+import { sandboxForFile } from './support/file-sandbox.js';
+import { type HttpServer, spawnHttpServer } from './support/server.js';
 
-describe.each(['v2', 'v1'] as Sdk[])('the %s client over stdio', (sdk) => {
+const file = sandboxForFile();
+let server: HttpServer;
+beforeAll(async () => {
+  server = await spawnHttpServer([], file.env);
+});
+afterAll(() => server?.close());
+
+describe.each(['v2', 'v1'] as Sdk[])('the %s client', (sdk) => {
   let c: Connected;
   beforeAll(async () => {
-    c = await connectClient(sdk, { stdio: stdioCommand() });
+    c = await connectClient(sdk, { http: server.url });
   });
   afterAll(() => c?.close());
 

@@ -1,11 +1,15 @@
-// Every tool through both SDK clients, over stdio and over HTTP, on the embedded sandbox (test mode):
-// the negotiated version, the exact tools list, a successful call of every tool, and a test-key draft
-// that is shown but not saved.
+// Every tool through both SDK clients, over stdio and over HTTP, in test mode: the negotiated version, the
+// exact tools list, a successful call of every tool, and a test-key draft that is shown but not saved. The
+// HTTP server, which both clients share, runs on its embedded sandbox; the stdio servers, one a client, on
+// the test key of one sandbox of the file's (the same sample books), so that they do not start three more.
+// The v2 client over stdio connects as the SDK ships: it asks server/discover of a sibling process.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connected, connectClient, EXPECTED_VERSION, type Sdk, textOf } from './support/clients.js';
 import { ALL_TOOLS, DRAFT, TOOL_CALLS } from './support/expect.js';
+import { sandboxForFile } from './support/file-sandbox.js';
 import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 
+const file = sandboxForFile();
 let http: HttpServer;
 beforeAll(async () => {
   http = await spawnHttpServer();
@@ -22,7 +26,7 @@ const cases: { sdk: Sdk; via: 'stdio' | 'http' }[] = [
 describe.each(cases)('the $sdk client over $via', ({ sdk, via }) => {
   let c: Connected;
   beforeAll(async () => {
-    c = await connectClient(sdk, via === 'stdio' ? { stdio: stdioCommand() } : { http: http.url });
+    c = await connectClient(sdk, via === 'stdio' ? { stdio: stdioCommand([], file.env) } : { http: http.url });
   });
   afterAll(() => c?.close());
 

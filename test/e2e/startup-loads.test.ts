@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { ALL_SCOPES, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { CLI, keyEnv, serverEnv } from './support/server.js';
 
 const PROBE = new URL('./support/load-probe.mjs', import.meta.url).pathname;
@@ -28,10 +28,13 @@ afterAll(async () => {
   await sb?.close();
 });
 
-/** A server child on a live key with the probe preloaded, spoken to in raw JSON-RPC lines. */
+/**
+ * A server child on a live key with the probe preloaded, spoken to in raw JSON-RPC lines. The key is the
+ * second business's: what is loaded does not depend on the books, and its first read is a few dozen calls.
+ */
 async function probedServer() {
   const cache = mkdtempSync(join(tmpdir(), 'startup-loads-'));
-  const key = await sb.makeKey('live');
+  const key = await sb.makeKey('live', [...ALL_SCOPES], 2);
   const child: ChildProcess = spawn(process.execPath, ['--import', PROBE, CLI], {
     env: serverEnv({ ...keyEnv(sb, key), XDG_CACHE_HOME: cache }),
     stdio: ['pipe', 'pipe', 'pipe'],

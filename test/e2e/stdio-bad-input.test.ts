@@ -9,6 +9,7 @@ import { StdioServerTransport as LegacyLines } from '@modelcontextprotocol/sdk/s
 import { StdioServerTransport as ModernLines } from '@modelcontextprotocol/server/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from './support/expect.js';
+import { sandboxForFile } from './support/file-sandbox.js';
 import { stdioCommand } from './support/server.js';
 
 const FLOOD = 20_000;
@@ -18,6 +19,8 @@ interface Child {
   stderr: () => string;
 }
 
+const file = sandboxForFile();
+
 let child: Child | null = null;
 afterEach(() => {
   child?.process.kill();
@@ -25,7 +28,7 @@ afterEach(() => {
 });
 
 function start(): Child {
-  const { command, args, env } = stdioCommand();
+  const { command, args, env } = stdioCommand([], file.env);
   const process = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   process.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
@@ -54,7 +57,7 @@ async function answers(c: Child, lines: string[], count: number): Promise<any[]>
     };
     stdout.on('data', onData);
   });
-  for (const line of lines) c.process.stdin.write(`${line}\n`);
+  c.process.stdin.write(lines.map((line) => `${line}\n`).join(''));
   await done;
   return got;
 }

@@ -59,7 +59,20 @@ export interface Connected {
 export interface ConnectOptions {
   /** Answers elicitations; without it the client advertises no elicitation support. */
   elicit?: (request: Elicitation) => ElicitAnswer;
+  /**
+   * v2 over stdio: where the client asks `server/discover`. The SDK as shipped asks a sibling process it
+   * spawns from the same command and ends at once ('sibling', the default); 'in-place' asks the session's
+   * own process first, as the SDK does on every other transport: one server process instead of two, for
+   * tests that are not about that probe.
+   */
+  probe?: 'sibling' | 'in-place';
 }
+
+/**
+ * The v2 SDK's stdio transport under a class of its own: the SDK spawns its probe sibling only for its own
+ * class (it re-creates the transport from the parameters it kept), and negotiates on any other in place.
+ */
+export class StdioV2InPlace extends StdioV2 {}
 
 const headers = (via: { token?: string }): Record<string, string> => (via.token ? { authorization: `Bearer ${via.token}` } : {});
 /** Records what the transport delivers, then hands it on to the client as before. */
@@ -89,9 +102,10 @@ async function connectV2(via: Via, options: ConnectOptions, record: Elicitation[
       return elicit(params);
     });
   }
+  const Stdio = options.probe === 'in-place' ? StdioV2InPlace : StdioV2;
   const transport =
     'stdio' in via
-      ? new StdioV2({ ...via.stdio, stderr: 'pipe' })
+      ? new Stdio({ ...via.stdio, stderr: 'pipe' })
       : new HttpV2(new URL(via.http), { requestInit: { headers: headers(via) } });
   if (transport instanceof StdioV2) drain(transport.stderr as NodeJS.ReadableStream | null);
   await client.connect(transport);
