@@ -79,6 +79,17 @@ async function openMirror(api, location, options = {}) {
   };
 }
 
+/** A new mirror's first full read and then every invoice's lines: the calls and time of each. */
+async function firstSync(mirror) {
+  let t0 = performance.now();
+  await mirror.round();
+  const coldMs = performance.now() - t0;
+  const coldCalls = mirror.stats().calls;
+  t0 = performance.now();
+  await mirror.linesSettled();
+  return { coldMs, coldCalls, linesMs: performance.now() - t0, lineCalls: mirror.stats().lineCalls };
+}
+
 async function toolLatencies(api, ids) {
   const out = [];
   for (const id of ids) {
@@ -110,14 +121,7 @@ async function atScale(scale) {
     let m = await openMirror(api, fileAt(path));
     const rssEmpty = rssMiB();
 
-    let t0 = performance.now();
-    await m.mirror.round();
-    const coldMs = performance.now() - t0;
-    const coldCalls = m.mirror.stats().calls;
-    t0 = performance.now();
-    await m.mirror.linesSettled();
-    const linesMs = performance.now() - t0;
-    const lineCalls = m.mirror.stats().lineCalls;
+    const { coldMs, coldCalls, linesMs, lineCalls } = await firstSync(m.mirror);
     const before = m.mirror.stats().calls;
     await m.mirror.round();
     const incremental = m.mirror.stats().calls - before;
@@ -138,19 +142,12 @@ async function atScale(scale) {
 
     // The same first sync into a Postgres database.
     const onPostgres = await openMirror(api, { kind: 'postgres', url: await postgres.database(`mirror_bench_${scale}`) });
-    t0 = performance.now();
-    await onPostgres.mirror.round();
-    const pgColdMs = performance.now() - t0;
-    const pgColdCalls = onPostgres.mirror.stats().calls;
-    t0 = performance.now();
-    await onPostgres.mirror.linesSettled();
-    const pgLinesMs = performance.now() - t0;
-    const pgLineCalls = onPostgres.mirror.stats().lineCalls;
+    const onPg = await firstSync(onPostgres.mirror);
     await onPostgres.close();
 
     // Restart on the same file.
     m = await openMirror(api, fileAt(path), { freshMs: 0 });
-    t0 = performance.now();
+    const t0 = performance.now();
     await m.mirror.books.ensureFresh(MIRRORED_KINDS);
     const restartMs = performance.now() - t0;
     const restartCalls = m.mirror.stats().calls;
@@ -180,10 +177,10 @@ async function atScale(scale) {
       floor,
       coldCalls,
       coldMs,
-      pgColdCalls,
-      pgColdMs,
-      pgLineCalls,
-      pgLinesMs,
+      pgColdCalls: onPg.coldCalls,
+      pgColdMs: onPg.coldMs,
+      pgLineCalls: onPg.lineCalls,
+      pgLinesMs: onPg.linesMs,
       incremental,
       lineCalls,
       linesMs,
