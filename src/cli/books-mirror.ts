@@ -23,7 +23,7 @@ export interface BooksMirror {
   readonly location: MirrorLocation;
   /** The banner's line, true before the store is opened. */
   readonly line: string;
-  /** Opens the store and starts the sync; on the embedded sandbox, or off without polling, does nothing. */
+  /** Opens the store and starts the sync when something feeds the bus; otherwise a tool's first question does. */
   start(): Promise<void>;
   /** For /readyz: the mirror's state, whether its store answers, and whether this process holds the sync lease. */
   readiness(): Promise<Readiness>;
@@ -81,11 +81,16 @@ async function withEngine<T>(location: MirrorLocation, openStore: () => Promise<
   }
 }
 
+/**
+ * `eventsLive`: something feeds the bus (background rounds or webhooks), so the store opens once the first
+ * requests are answered; otherwise it waits for a tool's first question (nothing else would use it).
+ */
 export function planBooksMirror(
   setting: string | null,
   connection: Connection,
   bus: EventBus,
   loadLogger: () => Promise<Logger>,
+  { eventsLive }: { eventsLive: boolean },
 ): BooksMirror {
   const api = connection.api;
   const sandbox = connection.sandbox !== null;
@@ -93,6 +98,7 @@ export function planBooksMirror(
   const pollSeconds = connection.config?.pollSeconds ?? 0;
   const off = location.kind === 'off';
   const syncing = !sandbox && pollSeconds > 0;
+  const openAtStart = !sandbox && !(off && !syncing) && eventsLive;
   let mirror: Mirror | null = null;
   let opening: Promise<Mirror> | null = null;
   let failed = false;
@@ -156,7 +162,7 @@ export function planBooksMirror(
     if (off) return `Mirror: off (--mirror off); changes are still read every ${pollSeconds} s for subscriptions.`;
     const where =
       location.kind === 'file'
-        ? `${kept} (opened after the first answers; in memory instead if the file cannot be used)`
+        ? `${kept} (opened ${openAtStart ? 'after the first answers' : 'when a tool first reads it'}; in memory instead if the file cannot be used)`
         : location.kind === 'postgres'
           ? `${kept} (shared by every server on it; in memory instead if it cannot be used)`
           : 'memory';
@@ -167,9 +173,9 @@ export function planBooksMirror(
   }
 
   async function start(): Promise<void> {
-    // On the embedded sandbox nothing is read until a tool asks: the store opens then.
-    if ((off && !syncing) || sandbox) return;
-    await open();
+    // On the embedded sandbox, or when nothing feeds the bus, nothing is read until a tool asks: the store
+    // opens then (a server that answers no question loads no engine).
+    if (openAtStart) await open();
   }
 
   return {

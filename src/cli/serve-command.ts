@@ -49,7 +49,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   });
   const bus = createEventBus({ invalidate: (kind, id) => connection.api.invalidate(kind, id) });
   const events = planEventSources(options, connection, bus, logs.load);
-  const mirror = planBooksMirror(options.mirror, connection, bus, logs.load);
+  const mirror = planBooksMirror(options.mirror, connection, bus, logs.load, { eventsLive: events.live });
   const makeServer = await createServerFactory(
     { api: connection.api, books: mirror.books, logger },
     {
