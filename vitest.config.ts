@@ -9,8 +9,12 @@ export default defineConfig({
     globalSetup: ['test/support/postgres-global.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Contract and end-to-end tests start servers on loopback; two workers fit the 2-core machine.
-    maxWorkers: 2,
+    // Contract and end-to-end tests start servers on loopback and wait on them and on the network: four
+    // workers keep the two cores busy where two left a third of their time idle (83 s to 59 s a run).
+    maxWorkers: 4,
+    // A worker makes many short-lived objects (sandboxes, clients, HTTP bodies): a larger young generation
+    // spends less of its time in scavenges (about 4% of the suite's CPU in paired runs).
+    execArgv: ['--max-semi-space-size=32'],
     // The test files of a worker share one module graph: the code keeps no module-level state (house
     // rule), and loading the sandbox, the SDKs and fastify once per worker instead of once per file
     // halves the suite's CPU time.
