@@ -1,13 +1,15 @@
-// Two server processes on one mirror file, the service's webhooks delivered to one of them at a time (a relay
-// in the test forwards each delivery to the process it chooses, or to none): whichever process learnt of a
-// change, by webhook or by polling, the subscribers of both hear of it exactly once. On the sandbox's small
-// second business, polled every 0.2 s (SVC_POLL_MS, the tests' finer form of SVC_POLL_SECONDS).
+// Two server processes on one mirror (a file, and a Postgres database), the service's webhooks delivered to one
+// of them at a time (a relay in the test forwards each delivery to the process it chooses, or to none):
+// whichever process learnt of a change, by webhook or by polling, the subscribers of both hear of it exactly
+// once. On the sandbox's small second business, polled every 0.2 s (SVC_POLL_MS, the tests' finer form of
+// SVC_POLL_SECONDS). Each engine has a sandbox and a relay of its own, so the two run side by side.
 import { mkdtempSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { ENGINES, type EngineName, postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { businessOps } from './support/business-ops.js';
 import { modernWatcher, type Watcher } from './support/mcp-watchers.js';
@@ -24,21 +26,24 @@ interface Change {
 /** Also how often each process looks at the file for events another one wrote (src/books/outbox.ts). */
 const POLL_MS = 200;
 
-let sb: TestSandbox;
-let relay: Server;
-/** Where the relay sends the next deliveries: a server's /webhooks, or null to drop them. */
-let target: string | null = null;
-const forwarded: string[] = [];
-/** The relay's connections to the servers, closed before they are stopped (a kept-alive one would hold them up). */
-const toServers = new Agent();
+/** A relay of the sandbox's webhook deliveries, sent on to the server named by `to`, or dropped. */
+interface Relay {
+  port: number;
+  /** Where the relay sends the next deliveries: a server's /webhooks, or null to drop them. */
+  to: string | null;
+  forwarded: string[];
+  close(): Promise<void>;
+}
 
-beforeAll(async () => {
-  sb = await startTestSandbox({ rateLimit: 60_000, webhookBackoffMs: 20 });
-  relay = createServer((req, res) => {
+async function startRelay(): Promise<Relay> {
+  // The relay's connections to the servers, closed before they are stopped (a kept-alive one would hold them up).
+  const toServers = new Agent();
+  const relay: Relay = { port: 0, to: null, forwarded: [], close: async () => undefined };
+  const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
-      const to = target;
+      const to = relay.to;
       if (to === null) {
         res.writeHead(204).end();
         return;
@@ -47,16 +52,18 @@ beforeAll(async () => {
         Object.entries(req.headers).filter(([name]) => name === 'content-type' || name.startsWith('x-service')),
       ) as Record<string, string>;
       const answer = await fetch(to, { method: 'POST', headers, body: Buffer.concat(chunks), dispatcher: toServers } as RequestInit);
-      forwarded.push(`${to} ${answer.status}`);
+      relay.forwarded.push(`${to} ${answer.status}`);
       res.writeHead(answer.status).end();
     });
   });
-  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
-});
-afterAll(async () => {
-  await new Promise((resolve) => relay?.close(resolve));
-  await sb?.close();
-});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  relay.port = (server.address() as { port: number }).port;
+  relay.close = async () => {
+    await toServers.close();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  return relay;
+}
 
 /** How many events each feed holds for this change (its kind and record). */
 async function heard(watcher: Watcher, change: Change): Promise<number> {
@@ -75,7 +82,7 @@ async function untilBothHeard(watchers: Watcher[], changes: Change[]): Promise<v
 }
 
 /** Resolves once every webhook delivery the sandbox attempted has been answered with a 2xx: none is retried later. */
-async function deliveriesSettled(): Promise<void> {
+async function deliveriesSettled(sb: TestSandbox): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const attempts = (await sb.admin('GET', '/deliveries')).body.data as { event_id: string; status: number | null }[];
@@ -85,90 +92,110 @@ async function deliveriesSettled(): Promise<void> {
   }
 }
 
-it('each change, learnt by webhook at one process or by polling, is heard once by the subscribers of both', async () => {
-  const ops = await businessOps(sb, 2);
-  const key = await sb.makeKey('live', undefined, 2);
-  const port = (relay.address() as { port: number }).port;
-  const endpoint = await sb.admin('POST', '/webhooks', { url: `http://127.0.0.1:${port}/webhooks`, business_id: 2 });
-  expect(endpoint.status).toBe(201);
-  const path = join(mkdtempSync(join(tmpdir(), 'mirror-two-hooks-')), 'books.db');
-  const env = {
-    SVC_BASE_URL: sb.baseUrl,
-    SVC_KEY_ID: key.key_id,
-    SVC_SECRET: key.secret,
-    SVC_WEBHOOK_SECRET: endpoint.body.secret as string,
-    SVC_POLL_MS: String(POLL_MS),
-  };
-  const servers: HttpServer[] = await Promise.all([spawnHttpServer(['--mirror', path], env), spawnHttpServer(['--mirror', path], env)]);
-  const watchers: Watcher[] = [];
-  try {
-    watchers.push(...(await Promise.all(servers.map((s) => modernWatcher({ http: s.url })))));
-    await untilMirror({ path }, (r) => r.marks.size === 5, 20_000);
-    for (const w of watchers) await w.subscribe(['invoicing://events']);
-    const hooks = servers.map((s) => s.url.replace(/\/mcp$/, '/webhooks'));
-    const [a, b] = [await ops.draftInvoice(), await ops.draftInvoice()] as const;
-    const quote = await ops.openQuote();
-    const product = await ops.productAboveReorder();
-    const invoice = (id: number) => `invoicing://invoices/${id}`;
-    const operations: (() => Promise<Change[]>)[] = [
-      async () => {
-        await ops.sendInvoice(a.id);
-        await ops.sendInvoice(b.id);
-        return [
-          { kind: 'invoice.sent', record: invoice(a.id) },
-          { kind: 'invoice.sent', record: invoice(b.id) },
-        ];
-      },
-      async () => {
-        const part = await ops.pay(a.id, '40.00');
-        const full = await ops.pay(b.id, b.total);
-        return [
-          { kind: 'payment.recorded', record: `invoicing://payments/${part}` },
-          { kind: 'payment.recorded', record: `invoicing://payments/${full}` },
-          { kind: 'invoice.paid', record: invoice(b.id) },
-        ];
-      },
-      async () => {
-        await ops.acceptQuote(quote);
-        return [{ kind: 'quote.accepted', record: `invoicing://quotes/${quote}` }];
-      },
-      async () => {
-        await ops.dropToReorder(product);
-        return [{ kind: 'stock.low', record: `invoicing://products/${product.id}` }];
-      },
-    ];
-    // Webhooks to the first process, then the second, then the first; the last change reaches neither.
-    const routes = [hooks[0], hooks[1], hooks[0], null];
-    const changes: Change[] = [];
-    for (const [n, operation] of operations.entries()) {
-      target = routes[n] ?? null;
-      const made = await operation();
-      changes.push(...made);
-      await untilBothHeard(watchers, made);
-    }
-    // Late repeats would come from a webhook tried again, from the next polls (the syncing process reads every
-    // change again), or from the other process's next look at the file's events: wait for all three to pass.
-    const lastChange = Date.now();
-    await deliveriesSettled();
-    await untilRounds(
-      sb,
-      key.key_id,
-      ['invoices', 'payments', 'quotes', 'products'].map((k) => `/api/v1/${k}`),
-      2,
-      lastChange,
-    );
-    await new Promise((r) => setTimeout(r, POLL_MS));
-    for (const [i, w] of watchers.entries()) {
-      for (const change of changes) {
-        expect(await heard(w, change), `process ${i + 1}, ${change.kind} ${change.record}; forwarded: ${forwarded.join(', ')}`).toBe(1);
-      }
-    }
-    expect(forwarded.filter((f) => f.startsWith(hooks[0] as string)).length).toBeGreaterThan(0);
-    expect(forwarded.filter((f) => f.startsWith(hooks[1] as string)).length).toBeGreaterThan(0);
-  } finally {
-    for (const w of watchers) await w.close().catch(() => undefined);
-    await toServers.close();
-    for (const s of servers) await s.close();
-    await ops.close();
+/** The --mirror setting both processes share, and how the test reads what it holds. */
+async function sharedMirror(engine: EngineName): Promise<{ setting: string; where: { path: string } | { postgres: string } }> {
+  if (engine === 'postgres') {
+    const url = await postgresDatabase('two_servers_webhooks');
+    return { setting: url, where: { postgres: url } };
   }
-}, 60_000);
+  const path = join(mkdtempSync(join(tmpdir(), 'mirror-two-hooks-')), 'books.db');
+  return { setting: path, where: { path } };
+}
+
+describe.each(ENGINES)('on %s', { concurrent: true }, (engine) => {
+  it('each change, learnt by webhook at one process or by polling, is heard once by the subscribers of both', async () => {
+    const sb = await startTestSandbox({ rateLimit: 60_000, webhookBackoffMs: 20 });
+    const relay = await startRelay();
+    const ops = await businessOps(sb, 2);
+    const key = await sb.makeKey('live', undefined, 2);
+    const endpoint = await sb.admin('POST', '/webhooks', { url: `http://127.0.0.1:${relay.port}/webhooks`, business_id: 2 });
+    expect(endpoint.status).toBe(201);
+    const mirror = await sharedMirror(engine);
+    const env = {
+      SVC_BASE_URL: sb.baseUrl,
+      SVC_KEY_ID: key.key_id,
+      SVC_SECRET: key.secret,
+      SVC_WEBHOOK_SECRET: endpoint.body.secret as string,
+      SVC_POLL_MS: String(POLL_MS),
+    };
+    const servers: HttpServer[] = await Promise.all([
+      spawnHttpServer(['--mirror', mirror.setting], env),
+      spawnHttpServer(['--mirror', mirror.setting], env),
+    ]);
+    const watchers: Watcher[] = [];
+    try {
+      watchers.push(...(await Promise.all(servers.map((s) => modernWatcher({ http: s.url })))));
+      expect(await untilMirror(mirror.where, (r) => r.marks.size === 5, 20_000)).not.toBeNull();
+      for (const w of watchers) await w.subscribe(['invoicing://events']);
+      const hooks = servers.map((s) => s.url.replace(/\/mcp$/, '/webhooks'));
+      const [a, b] = [await ops.draftInvoice(), await ops.draftInvoice()] as const;
+      const quote = await ops.openQuote();
+      const product = await ops.productAboveReorder();
+      const invoice = (id: number) => `invoicing://invoices/${id}`;
+      const operations: (() => Promise<Change[]>)[] = [
+        async () => {
+          await ops.sendInvoice(a.id);
+          await ops.sendInvoice(b.id);
+          return [
+            { kind: 'invoice.sent', record: invoice(a.id) },
+            { kind: 'invoice.sent', record: invoice(b.id) },
+          ];
+        },
+        async () => {
+          const part = await ops.pay(a.id, '40.00');
+          const full = await ops.pay(b.id, b.total);
+          return [
+            { kind: 'payment.recorded', record: `invoicing://payments/${part}` },
+            { kind: 'payment.recorded', record: `invoicing://payments/${full}` },
+            { kind: 'invoice.paid', record: invoice(b.id) },
+          ];
+        },
+        async () => {
+          await ops.acceptQuote(quote);
+          return [{ kind: 'quote.accepted', record: `invoicing://quotes/${quote}` }];
+        },
+        async () => {
+          await ops.dropToReorder(product);
+          return [{ kind: 'stock.low', record: `invoicing://products/${product.id}` }];
+        },
+      ];
+      // Webhooks to the first process, then the second, then the first; the last change reaches neither.
+      const routes = [hooks[0], hooks[1], hooks[0], null];
+      const changes: Change[] = [];
+      for (const [n, operation] of operations.entries()) {
+        relay.to = routes[n] ?? null;
+        const made = await operation();
+        changes.push(...made);
+        await untilBothHeard(watchers, made);
+      }
+      // Late repeats would come from a webhook tried again, from the next polls (the syncing process reads every
+      // change again), or from the other process's next look at the file's events: wait for all three to pass.
+      const lastChange = Date.now();
+      await deliveriesSettled(sb);
+      await untilRounds(
+        sb,
+        key.key_id,
+        ['invoices', 'payments', 'quotes', 'products'].map((k) => `/api/v1/${k}`),
+        2,
+        lastChange,
+      );
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      for (const [i, w] of watchers.entries()) {
+        for (const change of changes) {
+          expect(
+            await heard(w, change),
+            `process ${i + 1}, ${change.kind} ${change.record}; forwarded: ${relay.forwarded.join(', ')}`,
+          ).toBe(1);
+        }
+      }
+      expect(relay.forwarded.filter((f) => f.startsWith(hooks[0] as string)).length).toBeGreaterThan(0);
+      expect(relay.forwarded.filter((f) => f.startsWith(hooks[1] as string)).length).toBeGreaterThan(0);
+    } finally {
+      for (const w of watchers) await w.close().catch(() => undefined);
+      await relay.close();
+      for (const s of servers) await s.close();
+      await ops.close();
+      await sb.close();
+    }
+  }, 60_000);
+});

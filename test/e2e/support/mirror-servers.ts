@@ -6,7 +6,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { inspectPostgresMirror } from '../../../src/books/postgres/inspect.js';
 import { inspectMirrorFile, type MirrorFileReport } from '../../../src/books/sqlite/inspect.js';
+import type { MirrorBooksReport } from '../../../src/books/store.js';
 import { CLI, type Env, serverEnv } from './server.js';
 
 export interface StdioChild {
@@ -72,15 +74,42 @@ function oneFileIn(folder: string): string | null {
   }
 }
 
+/** What a Postgres mirror says once `done` holds, or null when it did not within `ms`. */
+async function untilPostgresMirror(
+  url: string,
+  done: (report: MirrorBooksReport) => boolean,
+  ms: number,
+): Promise<MirrorBooksReport | null> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    // A schema being made may not be readable yet: look again.
+    const report = await inspectPostgresMirror(url).catch(() => null);
+    if (report?.exists && done(report)) return report;
+    if (Date.now() > deadline) return null;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
 /**
- * What the mirror file at `path` (or the one file in a folder, for `{ folder }`) says once `done` holds, or
- * null when it did not within `ms`.
+ * What the mirror file at `path` (or the one file in a folder, for `{ folder }`, or the Postgres database at
+ * `{ postgres }`) says once `done` holds, or null when it did not within `ms`.
  */
 export async function untilMirror(
   where: { path: string } | { folder: string },
   done: (report: MirrorFileReport) => boolean,
   ms: number,
-): Promise<MirrorFileReport | null> {
+): Promise<MirrorFileReport | null>;
+export async function untilMirror(
+  where: { path: string } | { folder: string } | { postgres: string },
+  done: (report: MirrorBooksReport) => boolean,
+  ms: number,
+): Promise<MirrorBooksReport | null>;
+export async function untilMirror(
+  where: { path: string } | { folder: string } | { postgres: string },
+  done: (report: MirrorFileReport) => boolean,
+  ms: number,
+): Promise<MirrorBooksReport | null> {
+  if ('postgres' in where) return untilPostgresMirror(where.postgres, done as (report: MirrorBooksReport) => boolean, ms);
   const deadline = Date.now() + ms;
   for (;;) {
     const path = 'path' in where ? where.path : oneFileIn(where.folder);
