@@ -1,12 +1,15 @@
 // The sync lease in the store: of the processes on one mirror file, only its holder reads the service.
-// Taken or renewed at most every third of its life, so a holder that believes it holds it has at least
-// two thirds of it left; released on stop; after a crash, taken over at once from a holder on this machine
-// whose process is gone (see lease-holder.ts), else when it lapses.
+// Renewed at most every third of its life, so a holder that believes it holds it has at least two thirds of
+// it left; released on stop. A process without it asks again each second (a small read): after a crash it
+// takes over from a holder on this machine whose process is gone (see lease-holder.ts), from one whose
+// Postgres connection ended, else when it lapses.
 import { holderIsGone, newHolder } from './lease-holder.js';
 import type { MirrorStore } from './store.js';
 
 const LEASE = 'sync';
 const LEASE_TTL_MS = 30_000;
+/** How often a process that does not hold the lease asks for it again. */
+const RETRY_MS = 1_000;
 
 export class SyncLease {
   readonly #holder = newHolder();
@@ -26,7 +29,7 @@ export class SyncLease {
   /** True while this process holds the lease (taking it when free). */
   async mayWrite(): Promise<boolean> {
     if (this.stopped.aborted) return false;
-    if (this.now() - this.#renewedAt < LEASE_TTL_MS / 3) return this.#held;
+    if (this.now() - this.#renewedAt < (this.#held ? LEASE_TTL_MS / 3 : RETRY_MS)) return this.#held;
     const current = await this.store.leaseHolder(LEASE);
     if (current !== null && current !== this.#holder && holderIsGone(current)) await this.store.releaseLease(LEASE, current);
     this.#held = await this.store.takeLease(LEASE, this.#holder, LEASE_TTL_MS, this.now());

@@ -16,11 +16,11 @@ import { openMirrorStore } from '../../src/books/open-store.js';
 import { inspectMirrorFile } from '../../src/books/sqlite/inspect.js';
 import { MIRRORED_KINDS } from '../../src/books/types.js';
 import { differences } from '../contract/books-sync-support.js';
-import { get, listAll, signIn } from '../contract/sandbox-http.js';
+import { listAll, signIn } from '../contract/sandbox-http.js';
 import { ALL_SCOPES, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { mirrorFileIn, spawnStdioServer } from './support/mirror-servers.js';
+import { invoicesWithWrongLines } from './support/stored-lines.js';
 
-const LINE_FIELDS = ['description', 'quantity', 'unit_price', 'tax_amount', 'line_total', 'product_id'] as const;
 /** Each call's delay while the servers are killed. */
 const LATENCY_MS = 15;
 let sb: TestSandbox;
@@ -87,16 +87,7 @@ it('ten kills mid-sync and mid-lines: each restart takes over at once, and the f
   });
   try {
     expect(await differences({ store } as unknown as Mirror, truth as never), `killed at ${moments.join(', ')} ms`).toEqual([]);
-    const stored = await store.read.lines({});
-    const wrong: string[] = [];
-    const details = await Promise.all(invoices.map((invoice) => get(session, `/api/v1/invoices/${invoice.id}`)));
-    for (const [n, invoice] of invoices.entries()) {
-      const items = details[n]?.body.data.items as Record<string, unknown>[];
-      const mine = stored.filter((l) => l.invoice_id === invoice.id).sort((a, b) => a.position - b.position);
-      const theirs = items.map((item) => Object.fromEntries(LINE_FIELDS.map((f) => [f, item[f] ?? null])));
-      const ours = mine.map((line) => Object.fromEntries(LINE_FIELDS.map((f) => [f, line[f] ?? null])));
-      if (JSON.stringify(ours) !== JSON.stringify(theirs)) wrong.push(`invoice ${invoice.id}`);
-    }
+    const wrong = await invoicesWithWrongLines(session, invoices, await store.read.lines({}));
     expect(wrong, `killed at ${moments.join(', ')} ms`).toEqual([]);
   } finally {
     await store.close();

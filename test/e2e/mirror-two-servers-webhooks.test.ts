@@ -4,93 +4,20 @@
 // once. On the sandbox's small second business, polled every 0.2 s (SVC_POLL_MS, the tests' finer form of
 // SVC_POLL_SECONDS). Each engine has a sandbox and a relay of its own, so the two run side by side.
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { ENGINES, type EngineName, postgresDatabase } from '../support/postgres.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { startTestSandbox } from '../support/sandbox.js';
 import { businessOps } from './support/business-ops.js';
 import { modernWatcher, type Watcher } from './support/mcp-watchers.js';
 import { untilMirror } from './support/mirror-servers.js';
 import { untilRounds } from './support/poll-rounds.js';
 import { type HttpServer, spawnHttpServer } from './support/server.js';
-
-/** A change's event as the feeds name it. */
-interface Change {
-  kind: string;
-  record: string;
-}
+import { type Change, deliveriesSettled, heard, startRelay, untilAllHeard } from './support/shared-mirror-events.js';
 
 /** Also how often each process looks at the file for events another one wrote (src/books/outbox.ts). */
 const POLL_MS = 200;
-
-/** A relay of the sandbox's webhook deliveries, sent on to the server named by `to`, or dropped. */
-interface Relay {
-  port: number;
-  /** Where the relay sends the next deliveries: a server's /webhooks, or null to drop them. */
-  to: string | null;
-  forwarded: string[];
-  close(): Promise<void>;
-}
-
-async function startRelay(): Promise<Relay> {
-  // The relay's connections to the servers, closed before they are stopped (a kept-alive one would hold them up).
-  const toServers = new Agent();
-  const relay: Relay = { port: 0, to: null, forwarded: [], close: async () => undefined };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const to = relay.to;
-      if (to === null) {
-        res.writeHead(204).end();
-        return;
-      }
-      const headers = Object.fromEntries(
-        Object.entries(req.headers).filter(([name]) => name === 'content-type' || name.startsWith('x-service')),
-      ) as Record<string, string>;
-      const answer = await fetch(to, { method: 'POST', headers, body: Buffer.concat(chunks), dispatcher: toServers } as RequestInit);
-      relay.forwarded.push(`${to} ${answer.status}`);
-      res.writeHead(answer.status).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  relay.port = (server.address() as { port: number }).port;
-  relay.close = async () => {
-    await toServers.close();
-    await new Promise((resolve) => server.close(resolve));
-  };
-  return relay;
-}
-
-/** How many events each feed holds for this change (its kind and record). */
-async function heard(watcher: Watcher, change: Change): Promise<number> {
-  const feed = await watcher.readJson('invoicing://events');
-  return (feed.events as { event: string; resource: string }[]).filter((e) => e.event === change.kind && e.resource === change.record)
-    .length;
-}
-
-async function untilBothHeard(watchers: Watcher[], changes: Change[]): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const counts = await Promise.all(watchers.flatMap((w) => changes.map((c) => heard(w, c))));
-    if (counts.every((n) => n >= 1) || Date.now() > deadline) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** Resolves once every webhook delivery the sandbox attempted has been answered with a 2xx: none is retried later. */
-async function deliveriesSettled(sb: TestSandbox): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const attempts = (await sb.admin('GET', '/deliveries')).body.data as { event_id: string; status: number | null }[];
-    const done = new Set(attempts.filter((a) => a.status !== null && a.status < 300).map((a) => a.event_id));
-    if (attempts.every((a) => done.has(a.event_id)) || Date.now() > deadline) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The --mirror setting both processes share, and how the test reads what it holds. */
 async function sharedMirror(engine: EngineName): Promise<{ setting: string; where: { path: string } | { postgres: string } }> {
@@ -166,7 +93,7 @@ describe.each(ENGINES)('on %s', { concurrent: true }, (engine) => {
         relay.to = routes[n] ?? null;
         const made = await operation();
         changes.push(...made);
-        await untilBothHeard(watchers, made);
+        await untilAllHeard(watchers, made);
       }
       // Late repeats would come from a webhook tried again, from the next polls (the syncing process reads every
       // change again), or from the other process's next look at the file's events: wait for all three to pass.

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectPostgresMirror } from '../../../src/books/postgres/inspect.js';
+import { inspectPostgresMirror, type PostgresMirrorReport } from '../../../src/books/postgres/inspect.js';
 import { inspectMirrorFile, type MirrorFileReport } from '../../../src/books/sqlite/inspect.js';
 import type { MirrorBooksReport } from '../../../src/books/store.js';
 import { CLI, type Env, serverEnv } from './server.js';
@@ -100,6 +100,11 @@ export async function untilMirror(
   ms: number,
 ): Promise<MirrorFileReport | null>;
 export async function untilMirror(
+  where: { postgres: string },
+  done: (report: PostgresMirrorReport) => boolean,
+  ms: number,
+): Promise<PostgresMirrorReport | null>;
+export async function untilMirror(
   where: { path: string } | { folder: string } | { postgres: string },
   done: (report: MirrorBooksReport) => boolean,
   ms: number,
@@ -109,7 +114,7 @@ export async function untilMirror(
   done: (report: MirrorFileReport) => boolean,
   ms: number,
 ): Promise<MirrorBooksReport | null> {
-  if ('postgres' in where) return untilPostgresMirror(where.postgres, done as (report: MirrorBooksReport) => boolean, ms);
+  if ('postgres' in where) return untilPostgresMirror(where.postgres, done as (report: PostgresMirrorReport) => boolean, ms);
   const deadline = Date.now() + ms;
   for (;;) {
     const path = 'path' in where ? where.path : oneFileIn(where.folder);
