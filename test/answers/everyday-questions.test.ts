@@ -1,5 +1,6 @@
 // Everyday questions about the books, each asked through a real MCP client of the built server (on a
-// standalone sandbox, live key, mirror in memory) in one call, or two where a search must come first.
+// standalone sandbox, live key, mirror in memory, and at scale 1 on Postgres too) in one call, or two where a
+// search must come first.
 // Every figure is checked against a ground truth this test works out from the sandbox's raw HTTP API
 // with its own decimal arithmetic (ground-truth.ts), at the sample books' scale 1 and scale 4. Lists ask
 // for at most 400 groups at scale 1 (all fit) and 150 at scale 4, where this quarter's products and the
@@ -10,6 +11,7 @@ import type { Json } from '../contract/sandbox-http.js';
 import { type Connected, connectClient } from '../e2e/support/clients.js';
 import { stdioCommand } from '../e2e/support/server.js';
 import { Exact } from '../support/exact.js';
+import { mirrorSetting } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import {
   ageBand,
@@ -31,9 +33,10 @@ import {
 const TODAY = '2027-03-15';
 
 describe.each([
-  [1, 400],
-  [4, 150],
-])('at --scale %i', (scale, limit) => {
+  [1, 400, 'sqlite'],
+  [1, 400, 'postgres'],
+  [4, 150, 'sqlite'],
+] as const)('at --scale %i, mirror on %s', (scale, limit, engine) => {
   let sb: TestSandbox;
   let books: RawBooks;
   let mcp: Connected;
@@ -50,7 +53,8 @@ describe.each([
     sb = await startTestSandbox({ scale, today: TODAY, rateLimit: 1_000_000 });
     books = await readRawBooks(sb.baseUrl, sb.keys.live);
     const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, SVC_POLL_SECONDS: '5' };
-    mcp = await connectClient('v2', { stdio: stdioCommand(['--mirror', 'memory'], env) }, { probe: 'in-place' });
+    const mirror = await mirrorSetting(engine, `everyday_${scale}`);
+    mcp = await connectClient('v2', { stdio: stdioCommand(['--mirror', mirror], env) }, { probe: 'in-place' });
   }, 120_000);
   afterAll(async () => {
     await mcp?.close();
