@@ -1,5 +1,5 @@
 // Invoice lines come only from get_invoice, one invoice a call: fetched in the background, newest first,
-// for every invoice whose header changed since its lines were stored.
+// for every invoice whose header changed since its lines were stored; those an answer is waiting for first.
 import type { ApiClient } from '../api/client.js';
 import { NotFound } from '../api/errors.js';
 import type { BackgroundBudget } from './budget.js';
@@ -15,11 +15,36 @@ export interface LinesDeps {
 
 const BATCH = 50;
 
+/** One invoice's lines, read from its detail and stored (stamped with the detail's own stamp). */
+export async function fetchInvoiceLines(
+  api: ApiClient,
+  store: MirrorStore,
+  wanted: { id: number; stamp: string },
+  options: { background: boolean; signal: AbortSignal },
+): Promise<void> {
+  try {
+    const invoice = (await api.invoices.get(wanted.id, { cache: 'skip', ...options })) as Record<string, unknown>;
+    // If the header moved on meanwhile, the lines are fetched again.
+    await store.setLines(wanted.id, stampOf(invoice) ?? '', invoice.items);
+  } catch (err) {
+    if (!(err instanceof NotFound)) throw err;
+    await store.setLines(wanted.id, wanted.stamp, []);
+  }
+}
+
 export class LinesFetcher {
   calls = 0;
   #running: Promise<void> | null = null;
   #again = false;
+  /** Invoices an answer is waiting for: fetched before the rest. */
+  #first: { id: number; stamp: string }[] = [];
   constructor(private readonly deps: LinesDeps) {}
+
+  /** Puts these invoices at the head of the queue (the next pass takes them first). */
+  prefer(wanted: readonly { id: number; stamp: string }[]): void {
+    const queued = new Set(this.#first.map((w) => w.id));
+    this.#first.push(...wanted.filter((w) => !queued.has(w.id)));
+  }
 
   /** Fetches until every invoice's lines match its header; a call while running makes one more pass. */
   run(signal: AbortSignal): Promise<void> {
@@ -37,27 +62,18 @@ export class LinesFetcher {
       // Each invoice once a pass: one whose header the sync has not caught up with waits for the next pass.
       const tried = new Set<number>();
       for (;;) {
-        const wanted = (await this.deps.store.linesWanted(BATCH + tried.size)).filter((w) => !tried.has(w.id)).slice(0, BATCH);
+        const first = this.#first.splice(0, BATCH).filter((w) => !tried.has(w.id));
+        const rest = first.length > 0 ? [] : await this.deps.store.linesWanted(BATCH + tried.size);
+        const wanted = [...first, ...rest.filter((w) => !tried.has(w.id))].slice(0, BATCH);
         if (wanted.length === 0 || signal.aborted) break;
-        for (const { id, stamp } of wanted) {
+        for (const w of wanted) {
           if (signal.aborted || !(await this.deps.mayWrite())) return;
-          tried.add(id);
+          tried.add(w.id);
           await this.deps.budget.turn(signal);
-          await this.#fetch(id, stamp, signal);
+          this.calls++;
+          await fetchInvoiceLines(this.deps.api, this.deps.store, w, { background: true, signal });
         }
       }
     } while (this.#again && !signal.aborted);
-  }
-
-  async #fetch(id: number, headerStamp: string, signal: AbortSignal): Promise<void> {
-    this.calls++;
-    try {
-      const invoice = (await this.deps.api.invoices.get(id, { cache: 'skip', background: true, signal })) as Record<string, unknown>;
-      // Stamped with the detail's own stamp: if the header moved on meanwhile, the lines are fetched again.
-      await this.deps.store.setLines(id, stampOf(invoice) ?? '', invoice.items);
-    } catch (err) {
-      if (!(err instanceof NotFound)) throw err;
-      await this.deps.store.setLines(id, headerStamp, []);
-    }
   }
 }

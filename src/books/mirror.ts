@@ -11,13 +11,14 @@ import { BackgroundBudget, type BudgetOptions } from './budget.js';
 import { freshness, holderCaughtUp, progressTally } from './freshness.js';
 import { SyncLease } from './lease.js';
 import { LinesFetcher } from './lines.js';
+import { linesForAnswer } from './lines-for-answer.js';
 import { EventOutbox, LOOK_EVERY_MS } from './outbox.js';
 import { type Rec, stampOf } from './record.js';
 import { ServiceClock } from './service-clock.js';
 import type { KindMark, MirrorStore } from './store.js';
 import { MirrorStoreFull } from './store-full.js';
 import { KindSync, LeaseLost, type SyncStats } from './sync.js';
-import { type Books, type EnsureFreshOptions, type Freshness, MIRRORED_KINDS, type MirroredKind } from './types.js';
+import { type Books, type EnsureFreshOptions, type Freshness, type FreshProgress, MIRRORED_KINDS, type MirroredKind } from './types.js';
 
 export interface MirrorOptions {
   api: ApiClient;
@@ -66,6 +67,7 @@ export interface Mirror {
 }
 
 const WANTS_EVERY_MS = 250;
+
 const CLOCK_SLACK_MS = 2_000;
 
 class MirrorRuntime {
@@ -227,7 +229,15 @@ class MirrorRuntime {
     this.scheduleRounds();
     const { store } = this.options;
     const signal = opts.signal ? AbortSignal.any([opts.signal, this.abort.signal]) : this.abort.signal;
-    const tally = progressTally(opts.onProgress);
+    // The lines' progress goes on from the records' (a client is told only progress that rises).
+    let recordsProgress = 0;
+    const onProgress =
+      opts.onProgress &&
+      ((update: FreshProgress): void => {
+        recordsProgress = Math.max(recordsProgress, update.progress);
+        opts.onProgress?.(update);
+      });
+    const tally = progressTally(onProgress);
     const marks = await store.marks();
     const stale = wanted.filter((kind) => !this.#isFresh(marks.get(kind)));
     if (stale.length > 0 && !(await this.lease.mayWrite())) {
@@ -240,11 +250,32 @@ class MirrorRuntime {
       const reads = stale.map((kind) => this.sync.sync(kind, { background: false, signal, onProgress: tally(kind) }));
       const full = (await Promise.allSettled(reads)).map(failureOf).find((err) => err !== null);
       if (full) {
-        const fresh = await freshness(store, wanted, { signal, onProgress: opts.onProgress, lookEveryMs: this.options.lookEveryMs });
+        const fresh = await freshness(store, wanted, { signal, onProgress, lookEveryMs: this.options.lookEveryMs });
         return { ...fresh, warning: `${full.message}: the mirror is not being updated, so this answer is as of ${fresh.asOf}` };
       }
     }
-    return freshness(store, wanted, { signal, onProgress: opts.onProgress, lookEveryMs: this.options.lookEveryMs });
+    const fresh = await freshness(store, wanted, { signal, onProgress, lookEveryMs: this.options.lookEveryMs });
+    if (!opts.lines || !this.lines) return fresh;
+    const report =
+      opts.onProgress &&
+      ((done: number, of: number): void =>
+        opts.onProgress?.({ progress: recordsProgress + done, total: recordsProgress + of, message: `Invoice lines: ${done} of ${of}` }));
+    const pending = await linesForAnswer(
+      {
+        api: this.options.api,
+        store,
+        budget: this.#budget,
+        queueFirst: async (missing) => {
+          this.lines?.prefer(missing);
+          if (this.lines && (await this.lease.mayWrite()))
+            this.linesRun = this.lines.run(this.abort.signal).catch(this.quiet('fetching lines'));
+        },
+      },
+      opts.lines(fresh.today),
+      signal,
+      report,
+    );
+    return pending ? { ...fresh, linesPending: pending } : fresh;
   }
 
   /** The lease holder reads at once what other processes on the file asked for. */

@@ -235,6 +235,11 @@ export interface Freshness {
   lines: LinesCoverage;
   /** Why the mirror could not be brought up to date (its store is full): the answer is as of `asOf`. */
   warning?: string;
+  /**
+   * Lines the answer asked for (`lines` of ensureFresh) that were too many to fetch while it waited: queued
+   * first in the background, and about how long they will take there (null until the service tells its limit).
+   */
+  linesPending?: { invoices: number; seconds: number | null };
 }
 
 export interface FreshProgress {
@@ -248,6 +253,12 @@ export interface FreshProgress {
 export interface EnsureFreshOptions {
   onProgress?: (update: FreshProgress) => void;
   signal?: AbortSignal;
+  /**
+   * The invoices whose lines the answer sums, from the business's today (`invoices` among the kinds): those not
+   * stored are fetched in the tool calls' lane when they fit about half a minute at the key's pace, else queued
+   * first in the background.
+   */
+  lines?: (today: string) => InvoiceFilter;
 }
 
 /** What an answer tool holds: fresh data on demand, then reads. */

@@ -19,8 +19,8 @@ import {
   invoiced,
   issuedIn,
   lastMonth,
-  linesOf,
   plus,
+  productSales,
   type RawBooks,
   readRawBooks,
   receivable,
@@ -213,39 +213,23 @@ describe.each([
     expect(same(a.groups[0].total, top)).toBe(true);
   });
 
-  it('our top products this quarter, from the invoice lines, with their coverage', async () => {
+  it('our top products this quarter, from the invoice lines, whole in one call', async () => {
     const range = thisQuarter(TODAY);
-    // The lines arrive in the background; the answer says its coverage until then.
-    let a: Json = await ask('report_sales', { range: 'this_quarter', group_by: 'product', limit });
-    for (let i = 0; i < 120 && a.lines.with_lines < a.lines.invoices; i++) {
-      await new Promise((r) => setTimeout(r, 500));
-      a = await ask('report_sales', { range: 'this_quarter', group_by: 'product', limit });
-    }
+    // Lines the mirror lacks are read while the answer waits (they fit: the key's limit is lifted here).
+    const before = calls;
+    const a = await ask('report_sales', { range: 'this_quarter', group_by: 'product', limit });
+    expect(calls - before).toBe(1);
     const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, range));
     expect(a.lines).toEqual({ with_lines: rows.length, invoices: rows.length });
-    const lines = await linesOf(
-      books.session,
-      rows.map((i) => i.id),
-    );
-    const currencyOf = new Map(rows.map((i) => [i.id, i.currency]));
-    const flat = rows.flatMap((i) => lines.get(i.id)!.map((l) => ({ ...l, invoice_id: i.id })));
-    const totals = tally(
-      flat,
-      (l) => `${l.product_id} ${currencyOf.get(l.invoice_id)}`,
-      (l) => Exact.of(l.line_total).plus(l.tax_amount).toString(),
-    );
-    const quantities = tally(
-      flat,
-      (l) => `${l.product_id} ${currencyOf.get(l.invoice_id)}`,
-      (l) => l.quantity,
-    );
+    expect(a.lines_pending).toBeUndefined();
+    const { totals, quantities } = await productSales(books.session, rows);
     expect(a.groups.length + a.groups_left_out).toBe(totals.size);
     for (const g of a.groups) {
       const key = `${g.key} ${g.currency}`;
       expect(same(g.total, totals.get(key)!.sum), key).toBe(true);
       expect(same(g.quantity, quantities.get(key)!.sum), key).toBe(true);
     }
-  }, 90_000);
+  });
 
   it('cash received last month, by method', async () => {
     const a = await ask('report_received', { range: 'last_month', group_by: 'method' });

@@ -103,3 +103,21 @@ export async function answerOf(
   if (result.isError) throw new Error(`${name} refused: ${result.content.map((c) => c.text).join('\n')}`);
   return result.structuredContent;
 }
+
+/** Sales by product for these invoices, keyed `<product id> <currency>`: total with tax, and quantity. */
+export async function productSales(
+  session: Session,
+  rows: Json[],
+): Promise<{ totals: Map<string, Tally>; quantities: Map<string, Tally> }> {
+  const lines = await linesOf(
+    session,
+    rows.map((i) => i.id),
+  );
+  const currencyOf = new Map(rows.map((i) => [i.id, i.currency]));
+  const flat = rows.flatMap((i) => lines.get(i.id)!.map((l) => ({ ...l, invoice_id: i.id })));
+  const key = (l: Json): string => `${l.product_id} ${currencyOf.get(l.invoice_id)}`;
+  return {
+    totals: tally(flat, key, (l) => Exact.of(l.line_total).plus(l.tax_amount).toString()),
+    quantities: tally(flat, key, (l) => l.quantity),
+  };
+}

@@ -5,10 +5,11 @@
 // sandbox library and its types, LICENSE, README and server.json, and no tsc output or source maps;
 // every relative import of a packed module is packed too; what the bundles leave to node_modules is
 // exactly the package's dependencies.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../tools/index.js';
 import { connectClient } from './support/clients.js';
@@ -27,41 +28,35 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 };
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+// Asynchronous: npm pack and install take seconds, and a synchronous call would hold up the worker's other files.
+const run = promisify(execFile);
 let tmp: string;
 let app: string;
 let installLog: string;
 /** The paths `npm pack` put in the package. */
 let files: Set<string>;
 
-const inApp = (command: string, args: string[]): string =>
-  execFileSync(command, args, {
-    cwd: app,
-    encoding: 'utf8',
-    env: serverEnv({ npm_config_update_notifier: 'false' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+const inApp = async (command: string, args: string[]): Promise<string> =>
+  (await run(command, args, { cwd: app, encoding: 'utf8', env: serverEnv({ npm_config_update_notifier: 'false' }) })).stdout;
 
-beforeAll(() => {
+beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'invoicing-mcp-pack-'));
   const packed = JSON.parse(
-    execFileSync(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], {
-      cwd: root,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }),
+    (await run(npm, ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], { cwd: root, encoding: 'utf8' })).stdout,
   );
   files = new Set((packed[0].files as Array<{ path: string }>).map((f) => f.path));
   app = join(tmp, 'app');
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'pack-test', private: true, type: 'module' }));
   const env = { ...process.env, npm_config_update_notifier: 'false' };
-  const install = spawnSync(npm, ['install', join(tmp, packed[0].filename), '--prefer-offline', '--no-audit', '--no-fund'], {
+  const install = await run(npm, ['install', join(tmp, packed[0].filename), '--prefer-offline', '--no-audit', '--no-fund'], {
     cwd: app,
     encoding: 'utf8',
     env,
+  }).catch((err: { stdout?: string; stderr?: string }) => {
+    throw new Error(`npm install failed:\n${err.stdout ?? ''}${err.stderr ?? ''}`);
   });
   installLog = `${install.stdout}${install.stderr}`;
-  if (install.status !== 0) throw new Error(`npm install failed:\n${installLog}`);
 }, 180_000);
 
 // As esbuild writes them: static imports at the start of a line, dynamic import("..."), and require calls
@@ -98,19 +93,20 @@ describe('the packed package, installed into an empty directory', () => {
     }
   });
 
-  it('`npx invoicing-mcp --version` prints the version', () => {
-    expect(inApp(npx, ['--no-install', 'invoicing-mcp', '--version']).trim()).toBe(pkg.version);
+  it('`npx invoicing-mcp --version` prints the version', async () => {
+    expect((await inApp(npx, ['--no-install', 'invoicing-mcp', '--version'])).trim()).toBe(pkg.version);
   });
 
-  it('`npx invoicing-mcp check` signs in to the built-in sandbox', () => {
-    const out = inApp(npx, ['--no-install', 'invoicing-mcp', 'check']);
+  it('`npx invoicing-mcp check` signs in to the built-in sandbox', async () => {
+    const out = await inApp(npx, ['--no-install', 'invoicing-mcp', 'check']);
     expect(out).toContain('(built-in sandbox)');
     expect(out).toMatch(/^mode\s+test$/m);
   }, 30_000);
 
   it('serves a stdio session with every tool', async () => {
     const bin = join(app, 'node_modules', 'invoicing-mcp', 'dist', 'bin', 'invoicing-mcp.mjs');
-    const mcp = await connectClient('v2', { stdio: { command: process.execPath, args: [bin], env: serverEnv() } });
+    // The client asks server/discover of the session's own process: one server on its embedded sandbox, not two.
+    const mcp = await connectClient('v2', { stdio: { command: process.execPath, args: [bin], env: serverEnv() } }, { probe: 'in-place' });
     try {
       const { tools } = await mcp.client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(TOOLS.map((t) => t.name).sort());
@@ -122,12 +118,12 @@ describe('the packed package, installed into an empty directory', () => {
     }
   }, 30_000);
 
-  it('offers the sandbox as a library: import "invoicing-mcp/sandbox"', () => {
+  it('offers the sandbox as a library: import "invoicing-mcp/sandbox"', async () => {
     writeFileSync(
       join(app, 'use-sandbox.mjs'),
       "import { startSandbox } from 'invoicing-mcp/sandbox';\nconst sb = await startSandbox({ port: 0 });\nconst r = await fetch(`${sb.baseUrl}/api/ping`);\nconsole.log(JSON.stringify({ base: sb.baseUrl, status: r.status, test: sb.keys.test.key_id.slice(0, 10) }));\nawait sb.close();\n",
     );
-    const out = JSON.parse(inApp(process.execPath, ['use-sandbox.mjs']));
+    const out = JSON.parse(await inApp(process.execPath, ['use-sandbox.mjs']));
     expect(out.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(out.test).toBe('svck_test_');
     expect(out.status).toBeGreaterThanOrEqual(200);

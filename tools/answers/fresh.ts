@@ -3,7 +3,7 @@
 import * as z from 'zod/v4';
 import { NAMED_RANGES } from '../../src/books/answers/dates.js';
 import { RefusedQuestion } from '../../src/books/answers/refused.js';
-import type { Freshness, MirroredKind, MirrorReader } from '../../src/books/types.js';
+import type { Freshness, InvoiceFilter, MirroredKind, MirrorReader } from '../../src/books/types.js';
 import type { ToolContext } from '../context.js';
 
 export interface FreshRead {
@@ -11,11 +11,19 @@ export interface FreshRead {
   freshness: Freshness;
 }
 
-export async function freshBooks(ctx: ToolContext, kinds: readonly MirroredKind[]): Promise<FreshRead> {
+/** `lines`: the invoices whose lines the answer sums, from today; fetched now when they fit (see ensureFresh). */
+export async function freshBooks(
+  ctx: ToolContext,
+  kinds: readonly MirroredKind[],
+  lines?: (today: string) => InvoiceFilter,
+): Promise<FreshRead> {
   if (!ctx.books) {
     throw new RefusedQuestion('The books mirror is off (--mirror off), so answers are not available: use the list_* tools instead.');
   }
-  const freshness = await ctx.books.ensureFresh(kinds, ctx.progress ? { onProgress: ctx.progress } : {});
+  const freshness = await ctx.books.ensureFresh(kinds, {
+    ...(ctx.progress ? { onProgress: ctx.progress } : {}),
+    ...(lines ? { lines } : {}),
+  });
   return { read: ctx.books.read, freshness };
 }
 

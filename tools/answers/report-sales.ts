@@ -13,19 +13,33 @@ import {
   salesInvoices,
   salesTotals,
 } from '../../src/books/answers/sales.js';
+import type { Freshness, InvoiceFilter } from '../../src/books/types.js';
 import { defineTool, READ_HINTS } from '../define.js';
 import { INVOICE_STATUSES } from '../params.js';
 import { asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeReport, shownOf } from './fresh.js';
 
+const linesPendingOf = (f: Freshness): { lines_pending?: { invoices: number; seconds: number | null } } =>
+  f.linesPending ? { lines_pending: f.linesPending } : {};
+
 const figuresText = (f: SalesFigures): string =>
   `${f.currency} ${f.count} invoices, subtotal ${f.subtotal}, tax ${f.tax}, total ${f.total}`;
 
-function salesText(a: SalesAnswer, head: string, groupBy: string | undefined): string {
+/** Why product figures are partial, and when they will be whole. */
+function partialWords(pending: Freshness['linesPending']): string {
+  if (!pending) return ' (PARTIAL: lines of the others are not stored yet)';
+  const when =
+    pending.seconds === null
+      ? ''
+      : `, whole in about ${pending.seconds < 120 ? `${pending.seconds} s` : `${Math.ceil(pending.seconds / 60)} min`}`;
+  return ` (PARTIAL: the lines of ${pending.invoices} invoices are too many to read while you wait; they are read first in the background${when})`;
+}
+
+function salesText(a: SalesAnswer, head: string, groupBy: string | undefined, pending: Freshness['linesPending']): string {
   const out = [head, ...(a.totals.length > 0 ? a.totals.map((t) => `Total: ${figuresText(t)}`) : ['No invoices in this range.'])];
   if (a.lines) {
     const whole = a.lines.with_lines === a.lines.invoices;
     out.push(
-      `Product figures from the lines of ${a.lines.with_lines} of ${a.lines.invoices} invoices${whole ? '' : ' (PARTIAL: lines of the others are not stored yet)'}.`,
+      `Product figures from the lines of ${a.lines.with_lines} of ${a.lines.invoices} invoices${whole ? '' : partialWords(pending)}.`,
     );
   }
   if (groupBy) {
@@ -56,11 +70,25 @@ export const reportSales = defineTool({
   output: z.object({
     ...rangeReport,
     lines: z.object({ with_lines: z.number().int(), invoices: z.number().int() }).optional(),
+    lines_pending: z.object({ invoices: z.number().int(), seconds: z.number().int().nullable() }).optional(),
   }),
   annotations: READ_HINTS,
   async handler(ctx, args) {
     checkRangeRequest(args);
-    const { read, freshness } = await freshBooks(ctx, args.group_by === 'product' ? ['invoices', 'products'] : ['invoices']);
+    const invoicesOf = (today: string): InvoiceFilter => {
+      const { from, to } = resolveRange(args, today);
+      return {
+        issuedFrom: from,
+        issuedTo: to,
+        ...(args.with_draft_and_void ? { statuses: INVOICE_STATUSES } : { excludeStatuses: LEFT_OUT_BY_DEFAULT }),
+      };
+    };
+    const byProduct = args.group_by === 'product';
+    const { read, freshness } = await freshBooks(
+      ctx,
+      byProduct ? ['invoices', 'products'] : ['invoices'],
+      byProduct ? invoicesOf : undefined,
+    );
     const range = resolveRange(args, freshness.today);
     const question = {
       range,
@@ -68,13 +96,9 @@ export const reportSales = defineTool({
       groupBy: args.group_by,
       limit: args.limit,
     };
-    const ofRange = {
-      issuedFrom: range.from,
-      issuedTo: range.to,
-      ...(args.with_draft_and_void ? { statuses: INVOICE_STATUSES } : { excludeStatuses: LEFT_OUT_BY_DEFAULT }),
-    };
+    const ofRange = invoicesOf(freshness.today);
     let answer: SalesAnswer;
-    if (args.group_by === 'product') {
+    if (byProduct) {
       // Summed by the store where it can (no invoice or line read into JS), else from the rows.
       const [totals, summed] = await Promise.all([read.invoiceSums(ofRange), read.lineSums(ofRange)]);
       const invoices = totals && summed ? [] : salesInvoices(await read.invoices(ofRange), question);
@@ -86,6 +110,9 @@ export const reportSales = defineTool({
     }
     const which = args.with_draft_and_void ? 'every status' : 'not draft or void';
     const head = `Sales issued ${rangeWords(args, range)}, ${which}. ${asOfLine(freshness)}`;
-    return { structured: { ...asOfFields(freshness), ...range, ...answer }, text: salesText(answer, head, args.group_by) };
+    return {
+      structured: { ...asOfFields(freshness), ...range, ...answer, ...linesPendingOf(freshness) },
+      text: salesText(answer, head, args.group_by, freshness.linesPending),
+    };
   },
 });
