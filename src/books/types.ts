@@ -108,6 +108,8 @@ export interface InvoiceFilter {
   /** Status not draft or void, and balance above zero. */
   receivable?: boolean;
   customerId?: number;
+  /** Only invoices in this currency (ISO 4217 code). */
+  currency?: string;
   /** The invoice numbered so (letter case aside). */
   number?: string;
 }

@@ -36,7 +36,7 @@ describe.each([
   [1, 400, 'sqlite'],
   [1, 400, 'postgres'],
   [4, 150, 'sqlite'],
-] as const)('at --scale %i, mirror on %s', (scale, limit, engine) => {
+] as const)('at --scale %i (up to %i groups), mirror on %s', (scale, limit, engine) => {
   let sb: TestSandbox;
   let books: RawBooks;
   let mcp: Connected;
@@ -196,21 +196,26 @@ describe.each([
     expect([...truth.keys()].some((k) => k.startsWith('pos '))).toBe(true);
   });
 
-  it('who did we invoice most last month? (by customer)', async () => {
+  it('who did we invoice most last month? (by customer, ranked within each currency, with first and last dates)', async () => {
     const a = await ask('report_sales', { range: 'last_month', group_by: 'customer', limit });
-    const truth = tally(
-      books.invoices.filter((i) => invoiced(i) && issuedIn(i, lastMonth(TODAY))),
-      (i) => `${i.customer.id} ${i.currency}`,
-      (i) => i.total,
-    );
+    const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, lastMonth(TODAY)));
+    const key = (i: Json): string => `${i.customer.id} ${i.currency}`;
+    const truth = tally(rows, key, (i) => i.total);
     expect(a.groups.length + a.groups_left_out).toBe(truth.size);
     for (const g of a.groups) {
+      const own = rows.filter((i) => key(i) === `${g.key} ${g.currency}`);
       const t = truth.get(`${g.key} ${g.currency}`);
       expect(g.count).toBe(t!.count);
       expect(same(g.total, t!.sum)).toBe(true);
+      const dates = own.map((i) => i.issue_date).sort();
+      expect([g.first_issued, g.last_issued]).toEqual([dates[0], dates.at(-1)]);
     }
-    const top = [...truth.values()].reduce((m, t) => (t.sum.greaterThan(m) ? t.sum : m), Exact.of(0));
-    expect(same(a.groups[0].total, top)).toBe(true);
+    // The first group of each currency is that currency's largest; currencies are never ranked together.
+    for (const currency of new Set(rows.map((i) => i.currency))) {
+      const own = [...truth.entries()].filter(([k]) => k.endsWith(` ${currency}`)).map(([, t]) => t.sum);
+      const top = own.reduce((m, t) => (t.greaterThan(m) ? t : m), Exact.of(0));
+      expect(same(a.groups.find((g: Json) => g.currency === currency).total, top), currency).toBe(true);
+    }
   });
 
   it('our top products this quarter, from the invoice lines, whole in one call', async () => {
@@ -228,6 +233,66 @@ describe.each([
       const key = `${g.key} ${g.currency}`;
       expect(same(g.total, totals.get(key)!.sum), key).toBe(true);
       expect(same(g.quantity, quantities.get(key)!.sum), key).toBe(true);
+    }
+  });
+
+  it("what did our most frequent customer this year buy, by product? (one call, by the customer's id)", async () => {
+    const ofYear = books.invoices.filter((i) => invoiced(i) && issuedIn(i, { from: `${TODAY.slice(0, 4)}-01-01`, to: TODAY }));
+    const counts = tally(
+      ofYear,
+      (i) => i.customer.id as number,
+      (i) => i.total,
+    );
+    const [customerId] = [...counts.entries()].sort((a, b) => b[1].count - a[1].count || a[0] - b[0])[0]!;
+    const before = calls;
+    const a = await ask('report_sales', { range: 'this_year', group_by: 'product', customer_id: customerId, limit });
+    expect(calls - before).toBe(1);
+    const rows = ofYear.filter((i) => i.customer.id === customerId);
+    expect(a.lines).toEqual({ with_lines: rows.length, invoices: rows.length });
+    const { totals, quantities } = await productSales(books.session, rows);
+    expect(a.groups.length + a.groups_left_out).toBe(totals.size);
+    for (const g of a.groups) {
+      const key = `${g.key} ${g.currency}`;
+      expect(same(g.total, totals.get(key)!.sum), key).toBe(true);
+      expect(same(g.quantity, quantities.get(key)!.sum), key).toBe(true);
+    }
+  });
+
+  it('last quarter in our most used currency, month by month (one call)', async () => {
+    const quarter = books.invoices.filter((i) => invoiced(i) && issuedIn(i, { from: '2026-10-01', to: '2026-12-31' }));
+    const perCurrency = tally(
+      quarter,
+      (i) => i.currency as string,
+      (i) => i.total,
+    );
+    const [currency] = [...perCurrency.entries()].sort((a, b) => b[1].count - a[1].count || a[0].localeCompare(b[0]))[0]!;
+    const a = await ask('report_sales', { range: 'last_quarter', group_by: 'month', currency });
+    const truth = tally(
+      quarter.filter((i) => i.currency === currency),
+      (i) => (i.issue_date as string).slice(0, 7),
+      (i) => i.total,
+    );
+    expect(a.totals.map((t: Json) => t.currency)).toEqual([currency]);
+    expect(a.groups.map((g: Json) => g.key)).toEqual([...truth.keys()].sort());
+    for (const g of a.groups) {
+      expect(g.count, g.key).toBe(truth.get(g.key)!.count);
+      expect(same(g.total, truth.get(g.key)!.sum), g.key).toBe(true);
+    }
+  });
+
+  it('our three best products this quarter by subtotal, ranked within each currency (one call)', async () => {
+    const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, thisQuarter(TODAY)));
+    const a = await ask('report_sales', { range: 'this_quarter', group_by: 'product', rank_by: 'subtotal', limit: 3 });
+    const { subtotals } = await productSales(books.session, rows);
+    for (const currency of new Set(rows.map((i) => i.currency as string))) {
+      const best = [...subtotals.entries()]
+        .filter(([key]) => key.endsWith(` ${currency}`))
+        .map(([, t]) => t.sum)
+        .sort((x, y) => (y.greaterThan(x) ? 1 : x.greaterThan(y) ? -1 : 0))
+        .slice(0, 3);
+      const shown = a.groups.filter((g: Json) => g.currency === currency).map((g: Json) => g.subtotal);
+      expect(shown.length, currency).toBe(best.length);
+      for (const [n, subtotal] of shown.entries()) expect(same(subtotal, best[n]!), `${currency} #${n + 1}`).toBe(true);
     }
   });
 

@@ -104,11 +104,11 @@ export async function answerOf(
   return result.structuredContent;
 }
 
-/** Sales by product for these invoices, keyed `<product id> <currency>`: total with tax, and quantity. */
+/** Sales by product for these invoices, keyed `<product id> <currency>`: total with tax, subtotal and quantity. */
 export async function productSales(
   session: Session,
   rows: Json[],
-): Promise<{ totals: Map<string, Tally>; quantities: Map<string, Tally> }> {
+): Promise<{ totals: Map<string, Tally>; subtotals: Map<string, Tally>; quantities: Map<string, Tally> }> {
   const lines = await linesOf(
     session,
     rows.map((i) => i.id),
@@ -118,6 +118,7 @@ export async function productSales(
   const key = (l: Json): string => `${l.product_id} ${currencyOf.get(l.invoice_id)}`;
   return {
     totals: tally(flat, key, (l) => Exact.of(l.line_total).plus(l.tax_amount).toString()),
+    subtotals: tally(flat, key, (l) => l.line_total),
     quantities: tally(flat, key, (l) => l.quantity),
   };
 }

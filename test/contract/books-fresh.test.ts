@@ -169,7 +169,9 @@ describe("the server's mirror on the embedded sandbox", () => {
     const key = await smallKey('test');
     const api = makeClient(sb, key, logs);
     const connection = { api, config: null, sandbox: { baseUrl: sb.baseUrl, close: async () => undefined }, close: () => api.close() };
-    const plan = planBooksMirror(null, connection, createEventBus({ invalidate: () => undefined }), async () => logs.logger, { eventsLive: false });
+    const plan = planBooksMirror(null, connection, createEventBus({ invalidate: () => undefined }), async () => logs.logger, {
+      eventsLive: false,
+    });
     expect(plan.location).toEqual({ kind: 'memory' });
     expect(plan.line).toContain('in memory');
     await plan.start();

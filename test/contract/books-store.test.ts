@@ -242,6 +242,15 @@ describe.each(ENGINES)('on %s, the store holds the records as the service sent t
     expect((await store.coverage()).withLines).toBe(0);
     await store.close();
   });
+
+  it("keeps one set of an invoice's lines when two writers store them side by side (an answer and the background)", async () => {
+    const store = await own();
+    const invoice = records.invoices[1];
+    const detail = await detailOf(invoice.id);
+    await Promise.all(Array.from({ length: 6 }, () => store.setLines(invoice.id, detail.updated_at, detail.items)));
+    expect((await store.read.lines({ ids: [invoice.id] })).map((l) => l.line_total)).toEqual(detail.items.map((l: Json) => l.line_total));
+    await store.close();
+  });
 });
 
 describe('the file', () => {

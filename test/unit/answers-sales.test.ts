@@ -68,9 +68,13 @@ describe('sales', () => {
       ['2026-11-09', 1],
       ['2026-11-16', 1],
     ]);
+    // Ranked within each currency, never across: the limit is per currency.
     const top = answerSales(rows, { range, groupBy: 'customer', limit: 1 });
-    expect(top.groups.map((g) => g.key)).toEqual([2]);
-    expect(top.groups_left_out).toBe(2);
+    expect(top.groups.map((g) => [g.key, g.currency])).toEqual([
+      [2, 'NZD'],
+      [1, 'USD'],
+    ]);
+    expect(top.groups_left_out).toBe(1);
   });
 
   it('groups by product from the lines and says how many invoices had lines', () => {

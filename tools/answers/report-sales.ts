@@ -7,6 +7,7 @@ import {
   figuresOfSums,
   LEFT_OUT_BY_DEFAULT,
   lineSumsOf,
+  RANK_FIGURES,
   SALES_GROUPS,
   type SalesAnswer,
   type SalesFigures,
@@ -47,7 +48,8 @@ function salesText(a: SalesAnswer, head: string, groupBy: string | undefined, pe
     for (const g of a.groups) {
       const key = groupBy === 'product' && g.key !== null ? ` (product ${g.key})` : groupBy === 'customer' ? ` (customer ${g.key})` : '';
       const qty = g.quantity !== undefined ? `, quantity ${g.quantity}` : '';
-      out.push(`- ${g.label}${key}: ${figuresText(g)}${qty}`);
+      const dates = g.first_issued ? `, first issued ${g.first_issued}, last ${g.last_issued}` : '';
+      out.push(`- ${g.label}${key}: ${figuresText(g)}${qty}${dates}`);
     }
   }
   return out.join('\n');
@@ -64,8 +66,15 @@ export const reportSales = defineTool({
   input: z.object({
     ...rangeArgs,
     group_by: z.enum(SALES_GROUPS).optional(),
+    customer_id: z.number().int().positive().optional().describe('From find_records'),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'send an ISO 4217 code, e.g. NZD')
+      .optional()
+      .describe('Only this currency, e.g. NZD'),
+    rank_by: z.enum(RANK_FIGURES).default('total').describe('Groups ranked per currency by'),
     with_draft_and_void: z.boolean().default(false),
-    limit: limit(400, 50),
+    limit: limit(400, 50).describe('Groups per currency'),
   }),
   output: z.object({
     ...rangeReport,
@@ -81,6 +90,8 @@ export const reportSales = defineTool({
         issuedFrom: from,
         issuedTo: to,
         ...(args.with_draft_and_void ? { statuses: INVOICE_STATUSES } : { excludeStatuses: LEFT_OUT_BY_DEFAULT }),
+        ...(args.customer_id !== undefined ? { customerId: args.customer_id } : {}),
+        ...(args.currency !== undefined ? { currency: args.currency } : {}),
       };
     };
     const byProduct = args.group_by === 'product';
@@ -95,6 +106,7 @@ export const reportSales = defineTool({
       statuses: args.with_draft_and_void ? INVOICE_STATUSES : undefined,
       groupBy: args.group_by,
       limit: args.limit,
+      rankBy: args.rank_by,
     };
     const ofRange = invoicesOf(freshness.today);
     let answer: SalesAnswer;
@@ -104,11 +116,15 @@ export const reportSales = defineTool({
       const invoices = totals && summed ? [] : salesInvoices(await read.invoices(ofRange), question);
       const sums = summed ?? lineSumsOf(invoices, await read.lines(ofRange));
       const names = await read.productNames(sums.products.flatMap((p) => (p.product_id === null ? [] : [p.product_id])));
-      answer = answerSalesByProduct(totals ? figuresOfSums(totals) : salesTotals(invoices), sums, names, args.limit);
+      answer = answerSalesByProduct(totals ? figuresOfSums(totals) : salesTotals(invoices), sums, names, args.limit, args.rank_by);
     } else {
-      answer = answerSales(await read.invoices({ issuedFrom: range.from, issuedTo: range.to }), question);
+      answer = answerSales(await read.invoices(ofRange), question);
     }
-    const which = args.with_draft_and_void ? 'every status' : 'not draft or void';
+    const which = [
+      args.with_draft_and_void ? 'every status' : 'not draft or void',
+      ...(args.customer_id !== undefined ? [`customer ${args.customer_id}`] : []),
+      ...(args.currency !== undefined ? [`${args.currency} only`] : []),
+    ].join(', ');
     const head = `Sales issued ${rangeWords(args, range)}, ${which}. ${asOfLine(freshness)}`;
     return {
       structured: { ...asOfFields(freshness), ...range, ...answer, ...linesPendingOf(freshness) },

@@ -27,15 +27,23 @@ export interface SalesGroup extends SalesFigures {
   label: string;
   /** Product groups: the quantity sold, in its shortest exact form. */
   quantity?: string;
+  /** Customer groups: the issue dates of the customer's first and last invoices in the range. */
+  first_issued?: string;
+  last_issued?: string;
 }
+
+export const RANK_FIGURES = ['total', 'subtotal'] as const;
+export type RankFigure = (typeof RANK_FIGURES)[number];
 
 export interface SalesQuestion {
   range: DateRange;
   /** Only these statuses; by default every status but draft and void. */
   statuses?: readonly string[] | undefined;
   groupBy?: SalesGroupBy | undefined;
-  /** Groups to show, the largest first (periods: in date order). */
+  /** Groups to show per currency, the largest by `rankBy` first (periods: every one, in date order). */
   limit: number;
+  /** The figure groups are ranked by, within each currency (never across currencies); total by default. */
+  rankBy?: RankFigure | undefined;
 }
 
 export interface SalesAnswer {
@@ -96,8 +104,37 @@ function headerGroups(rows: readonly InvoiceRow[], by: HeaderGroup): SalesGroup[
   return [...groups.values()].map((own) => {
     const first = own[0] as InvoiceRow;
     const [key, label] = headerKey(first, by);
-    return { key, label, ...figures(first.currency, own) };
+    if (by !== 'customer') return { key, label, ...figures(first.currency, own) };
+    const dates = own.map((r) => r.issue_date).sort();
+    return { key, label, ...figures(first.currency, own), first_issued: dates[0] as string, last_issued: dates.at(-1) as string };
   });
+}
+
+/**
+ * Groups ranked within each currency by the figure asked (ties by key), currencies in code order; at most
+ * `limit` shown per currency, and how many were left out.
+ */
+function rankedPerCurrency<G extends { currency: string; key: string | number | null }>(
+  groups: G[],
+  figure: (g: G) => Decimal,
+  limit: number,
+): { shown: G[]; leftOut: number } {
+  const values = new Map(groups.map((g) => [g, figure(g)]));
+  const valueOf = (g: G): Decimal => values.get(g) ?? Decimal.ZERO;
+  groups.sort(
+    (a, b) =>
+      a.currency.localeCompare(b.currency) ||
+      valueOf(b).compare(valueOf(a)) ||
+      String(a.key).localeCompare(String(b.key), 'en', { numeric: true }),
+  );
+  const shown: G[] = [];
+  const perCurrency = new Map<string, number>();
+  for (const g of groups) {
+    const n = perCurrency.get(g.currency) ?? 0;
+    perCurrency.set(g.currency, n + 1);
+    if (n < limit) shown.push(g);
+  }
+  return { shown, leftOut: groups.length - shown.length };
 }
 
 /** The lines of the range's invoices summed per product and currency here (when the store cannot). */
@@ -130,39 +167,45 @@ export function lineSumsOf(rows: readonly InvoiceRow[], lines: readonly LineRow[
 
 const sumOf = (parts: readonly string[]): Sum => parts.reduce((sum, part) => sum.add(part), new Sum());
 
-/** Products ranked by their exact totals (ties by id); only those shown are written out. */
-function productGroups(sums: LineSums, names: ReadonlyMap<number, string>, limit: number): { shown: SalesGroup[]; leftOut: number } {
-  const ranked = sums.products.map((p) => {
+/** Products ranked per currency by the figure asked (ties by id); only those shown are written out. */
+function productGroups(
+  sums: LineSums,
+  names: ReadonlyMap<number, string>,
+  limit: number,
+  rankBy: RankFigure,
+): { shown: SalesGroup[]; leftOut: number } {
+  const summed = sums.products.map((p) => {
     const subtotal = sumOf(p.line_total);
     const tax = sumOf(p.tax_amount);
     // A line's total is its line_total plus its tax: the group's total is the two sums added.
-    return { p, subtotal, tax, total: new Sum().addSum(subtotal).addSum(tax) };
+    return { p, currency: p.currency, key: p.product_id, subtotal, tax, total: new Sum().addSum(subtotal).addSum(tax) };
   });
-  ranked.sort(
-    (a, b) =>
-      b.total.decimal.compare(a.total.decimal) || String(a.p.product_id).localeCompare(String(b.p.product_id), 'en', { numeric: true }),
-  );
-  const shown = ranked.slice(0, limit).map(({ p, subtotal, tax, total }) => ({
-    key: p.product_id,
-    label: p.product_id === null ? 'lines without a product' : (names.get(p.product_id) ?? p.description),
-    currency: p.currency,
-    count: p.invoices,
-    subtotal: subtotal.toString(),
-    tax: tax.toString(),
-    total: total.toString(),
-    quantity: sumOf(p.quantity).decimal.toShortString(),
-  }));
-  return { shown, leftOut: Math.max(0, ranked.length - limit) };
+  const { shown, leftOut } = rankedPerCurrency(summed, (g) => (rankBy === 'subtotal' ? g.subtotal : g.total).decimal, limit);
+  return {
+    shown: shown.map(({ p, subtotal, tax, total }) => ({
+      key: p.product_id,
+      label: p.product_id === null ? 'lines without a product' : (names.get(p.product_id) ?? p.description),
+      currency: p.currency,
+      count: p.invoices,
+      subtotal: subtotal.toString(),
+      tax: tax.toString(),
+      total: total.toString(),
+      quantity: sumOf(p.quantity).decimal.toShortString(),
+    })),
+    leftOut,
+  };
 }
 
 const isPeriod = (by: SalesGroupBy): boolean => (PERIODS as readonly string[]).includes(by);
 
-function ordered(groups: SalesGroup[], by: SalesGroupBy): SalesGroup[] {
-  if (isPeriod(by)) return groups.sort((a, b) => String(a.key).localeCompare(String(b.key)) || byCurrency(a, b));
-  // Each total read once, not once per comparison.
-  const totals = new Map(groups.map((g) => [g, Decimal.parse(g.total)]));
-  const totalOf = (g: SalesGroup): Decimal => totals.get(g) ?? Decimal.ZERO;
-  return groups.sort((a, b) => totalOf(b).compare(totalOf(a)) || String(a.key).localeCompare(String(b.key), 'en', { numeric: true }));
+/** Periods: every one, in date order; other groups ranked per currency (see rankedPerCurrency). */
+function ordered(groups: SalesGroup[], q: SalesQuestion): { shown: SalesGroup[]; leftOut: number } {
+  const by = q.groupBy as SalesGroupBy;
+  if (isPeriod(by)) {
+    const sorted = groups.sort((a, b) => String(a.key).localeCompare(String(b.key)) || byCurrency(a, b));
+    return { shown: sorted.slice(0, q.limit), leftOut: Math.max(0, sorted.length - q.limit) };
+  }
+  return rankedPerCurrency(groups, (g) => Decimal.parse(q.rankBy === 'subtotal' ? g.subtotal : g.total), q.limit);
 }
 
 /** `invoices` as the mirror holds them; for product groups, their lines summed and the products' names. */
@@ -173,12 +216,12 @@ export function answerSales(
   productNames: ReadonlyMap<number, string> = new Map(),
 ): SalesAnswer {
   const rows = salesInvoices(invoices, q);
-  if (q.groupBy === 'product') return answerSalesByProduct(salesTotals(rows), lines, productNames, q.limit);
+  if (q.groupBy === 'product') return answerSalesByProduct(salesTotals(rows), lines, productNames, q.limit, q.rankBy);
   const answer: SalesAnswer = { totals: salesTotals(rows), groups: [], groups_left_out: 0 };
   if (!q.groupBy) return answer;
-  const groups = ordered(headerGroups(rows, q.groupBy), q.groupBy);
-  answer.groups = groups.slice(0, q.limit);
-  answer.groups_left_out = Math.max(0, groups.length - q.limit);
+  const { shown, leftOut } = ordered(headerGroups(rows, q.groupBy), q);
+  answer.groups = shown;
+  answer.groups_left_out = leftOut;
   return answer;
 }
 
@@ -188,8 +231,9 @@ export function answerSalesByProduct(
   lines: LineSums,
   productNames: ReadonlyMap<number, string>,
   limit: number,
+  rankBy: RankFigure = 'total',
 ): SalesAnswer {
-  const { shown, leftOut } = productGroups(lines, productNames, limit);
+  const { shown, leftOut } = productGroups(lines, productNames, limit, rankBy);
   return {
     totals,
     groups: shown,

@@ -89,6 +89,9 @@ export function postgresWriter(db: PgDb, session: PgSession) {
 
     async setLines(invoiceId: number, stamp: string, items: unknown): Promise<void> {
       await db.transaction(async (query) => {
+        // One writer of an invoice's lines at a time (an answer and the background may fetch the same one):
+        // the second waits here, then deletes what the first wrote instead of inserting beside it.
+        await query('SELECT 1 FROM invoices WHERE id = ? FOR UPDATE', [invoiceId]);
         await query('DELETE FROM lines WHERE invoice_id = ?', [invoiceId]);
         const rows = linesOf(items).map((l, i) => {
           const [, quantity, , tax, total] = l as (string | null)[];

@@ -57,6 +57,7 @@ export function invoiceWhere(dialect: Dialect, filter: InvoiceFilter, prefix = '
   w.in('status', filter.excludeStatuses, true);
   if (filter.receivable) w.add(dialect.receivable(prefix));
   if (filter.customerId !== undefined) w.add(`${c('customer_id')} = ?`, filter.customerId);
+  if (filter.currency !== undefined) w.add(`${c('currency')} = ?`, filter.currency);
   if (filter.number !== undefined) w.add(dialect.equalsNoCase(c('number')), filter.number.trim());
   return w;
 }
