@@ -41,7 +41,11 @@ describe('the MCP Bundle manifest', () => {
       ]),
     );
     // The client asks server/discover of the session's own process: one server on its embedded sandbox, not two.
-    const mcp = await connectClient('v2', { stdio: { command: process.execPath, args: [CLI], env: serverEnv(env) } }, { probe: 'in-place' });
+    const mcp = await connectClient(
+      'v2',
+      { stdio: { command: process.execPath, args: [CLI], env: serverEnv(env) } },
+      { probe: 'in-place' },
+    );
     try {
       const { tools } = await mcp.client.listTools();
       expect(tools.length).toBe(readOnly === 'true' ? TOOLS.filter((t) => t.annotations.readOnlyHint).length : TOOLS.length);
