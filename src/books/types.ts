@@ -193,6 +193,8 @@ export interface OwingQuestion {
   dueBefore?: string | undefined;
   top: number;
   limit: number;
+  /** Oldest invoices to pass over before the `limit` listed (the next page). */
+  offset?: number | undefined;
 }
 
 /** The read side of the store. Every method answers from the local copy and makes no service call. */

@@ -133,6 +133,36 @@ describe.each([
     }
   });
 
+  it('which overdue invoices owe 2,000 or more? every one, a page at a time (one call a page)', async () => {
+    const big = books.invoices
+      .filter((i) => receivable(i) && daysFrom(i.due_date, TODAY) > 0 && Exact.of(i.balance).greaterThan('1999.99'))
+      .sort((x, y) => (x.due_date < y.due_date ? -1 : x.due_date > y.due_date ? 1 : x.id - y.id));
+    expect(big.length).toBeGreaterThan(10);
+    const pages: Json[][] = [];
+    for (let offset = 0; offset < big.length; offset += 10) {
+      const a = await ask('report_owed', { over_days: 0, min_balance: '2000', limit: 10, offset });
+      pages.push(a.invoices);
+      expect(a.invoices_left_out).toBe(Math.max(0, big.length - offset - 10));
+      if (offset === 0) {
+        const truth = tally(
+          big,
+          (i) => i.currency,
+          (i) => i.balance,
+        );
+        for (const c of a.currencies) expect(same(c.balance, truth.get(c.currency)!.sum), c.currency).toBe(true);
+      }
+    }
+    expect(pages.flat().map((i) => i.id)).toEqual(big.map((i) => i.id));
+    for (const [n, i] of pages.flat().entries()) expect(same(i.balance, big[n]!.balance)).toBe(true);
+    // Without a minimum the store sums, and pages the same way.
+    const owing = books.invoices
+      .filter(receivable)
+      .sort((x, y) => (x.due_date < y.due_date ? -1 : x.due_date > y.due_date ? 1 : x.id - y.id));
+    const second = await ask('report_owed', { limit: 7, offset: 7 });
+    expect(second.invoices.map((i: Json) => i.id)).toEqual(owing.slice(7, 14).map((i) => i.id));
+    expect(second.invoices_left_out).toBe(owing.length - 14);
+  });
+
   it('what did we invoice last month, with the tax?', async () => {
     const a = await ask('report_sales', { range: 'last_month' });
     const month = lastMonth(TODAY);

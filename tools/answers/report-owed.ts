@@ -17,7 +17,15 @@ const currencyLine = (c: OwedCurrency): string =>
   `${c.currency}: ${c.count} invoices, ${money(c.currency, c.balance)} owed; past due ${c.past_due.count}, ${c.past_due.balance}. Aged: ` +
   AGE_BANDS.map((b) => `${BAND_WORDS[b]} ${c.aged[b].count} ${c.aged[b].balance}`).join('; ');
 
-function owedText(a: OwedAnswer, head: string): string {
+/** "(21-40 of 128; next: offset=40)" when the list is a page of more; else as shownOf says. */
+function pageOf(a: OwedAnswer, offset: number): string {
+  if (offset === 0) return shownOf(a.invoices.length, a.invoices_left_out);
+  const all = offset + a.invoices.length + a.invoices_left_out;
+  const next = a.invoices_left_out > 0 ? `; next: offset=${offset + a.invoices.length}` : '';
+  return ` (${a.invoices.length > 0 ? `${offset + 1}-${offset + a.invoices.length}` : 'none'} of ${all}${next})`;
+}
+
+function owedText(a: OwedAnswer, head: string, offset: number): string {
   if (a.currencies.length === 0) return `${head}\nNothing is owed.`;
   return [
     head,
@@ -27,7 +35,7 @@ function owedText(a: OwedAnswer, head: string): string {
       (c) =>
         `- customer ${c.customer_id} ${c.customer_name}: ${money(c.currency, c.balance)}, ${c.count} invoices, oldest due ${c.oldest_due}`,
     ),
-    `Invoices, oldest due first${shownOf(a.invoices.length, a.invoices_left_out)}:`,
+    `Invoices, oldest due first${pageOf(a, offset)}:`,
     ...a.invoices.map(
       (i) =>
         `- #${i.id} ${i.number} ${i.customer_name} (${i.customer_id}) ${i.status}, due ${i.due_date}` +
@@ -47,8 +55,14 @@ export const reportOwed = defineTool({
   input: z.object({
     customer_id: z.number().int().positive().optional().describe('From find_records'),
     over_days: z.number().int().min(0).max(3660).optional().describe('Only invoices more than N days past due'),
+    min_balance: z
+      .string()
+      .regex(/^\d{1,15}(\.\d{1,6})?$/, 'send a plain decimal, e.g. 10000 or 250.50')
+      .optional()
+      .describe('Only invoices owing at least this'),
     top: z.number().int().min(1).max(100).default(10).describe('Customers per currency'),
     limit: limit(200, 20),
+    offset: z.number().int().min(0).default(0).describe('Invoices to skip: the next page'),
   }),
   output: z.object({
     ...asOf,
@@ -66,19 +80,26 @@ export const reportOwed = defineTool({
       customerId: args.customer_id,
       top: args.top,
       invoiceLimit: args.limit,
+      offset: args.offset,
+      minBalance: args.min_balance,
     };
     const dueBefore = args.over_days === undefined ? undefined : addDays(freshness.today, -args.over_days);
-    const sums = await read.owing({ customerId: args.customer_id, dueBefore, top: args.top, limit: args.limit });
+    // A minimum balance is applied to the rows here (compared exactly): the store's sums have no such filter.
+    const sums =
+      args.min_balance === undefined
+        ? await read.owing({ customerId: args.customer_id, dueBefore, top: args.top, limit: args.limit, offset: args.offset })
+        : null;
     const answer = sums
       ? answerOwedFromSums(sums, question)
       : answerOwed(await read.invoices({ receivable: true, ...(args.customer_id ? { customerId: args.customer_id } : {}) }), question);
     const scope = [
       args.customer_id ? `customer ${args.customer_id}` : '',
       args.over_days !== undefined ? `more than ${args.over_days} days past due` : '',
+      args.min_balance !== undefined ? `owing at least ${args.min_balance}` : '',
     ]
       .filter(Boolean)
       .join(', ');
     const head = `Owed${scope ? ` (${scope})` : ''}. ${asOfLine(freshness)}`;
-    return { structured: { ...asOfFields(freshness), ...answer }, text: owedText(answer, head) };
+    return { structured: { ...asOfFields(freshness), ...answer }, text: owedText(answer, head, args.offset) };
   },
 });

@@ -61,6 +61,10 @@ export interface OwedQuestion {
   top: number;
   /** Invoices to list, most days past due first. */
   invoiceLimit: number;
+  /** Invoices of that order to pass over first (the next page). */
+  offset?: number | undefined;
+  /** Only invoices owing at least this much (a decimal in the invoice's currency). */
+  minBalance?: string | undefined;
 }
 
 export interface OwedAnswer {
@@ -153,6 +157,7 @@ const listedInvoice = (r: InvoiceRow, days: number): OwedInvoice => ({
 /** What is owed, from the invoices as rows (summed here). */
 export function answerOwed(invoices: readonly InvoiceRow[], q: OwedQuestion): OwedAnswer {
   const age = agesAsOf(q.today);
+  const min = q.minBalance === undefined ? null : readAmount(q.minBalance);
   const owing: Owing[] = [];
   for (const row of invoices) {
     if (row.status === 'draft' || row.status === 'void') continue;
@@ -160,16 +165,17 @@ export function answerOwed(invoices: readonly InvoiceRow[], q: OwedQuestion): Ow
     const days = age(row);
     if (q.overDays !== undefined && days <= q.overDays) continue;
     const balance = readAmount(row.balance);
-    if (balance.isPositive()) owing.push({ row, balance, days });
+    if (balance.isPositive() && (min === null || balance.compare(min) >= 0)) owing.push({ row, balance, days });
   }
   const perCurrency = [...groupBy(owing, (o) => o.row.currency)].map(([currency, own]) => ({ currency, own }));
   perCurrency.sort(byCurrency);
   const listed = owing.map((o) => o.row).sort(byDueThenId);
+  const offset = q.offset ?? 0;
   return {
     currencies: perCurrency.map(({ currency, own }) => currencyFigures(currency, own)),
     customers: perCurrency.flatMap(({ currency, own }) => topCustomers(currency, own, q.top)),
-    invoices: listed.slice(0, q.invoiceLimit).map((r) => listedInvoice(r, age(r))),
-    invoices_left_out: Math.max(0, listed.length - q.invoiceLimit),
+    invoices: listed.slice(offset, offset + q.invoiceLimit).map((r) => listedInvoice(r, age(r))),
+    invoices_left_out: Math.max(0, listed.length - offset - q.invoiceLimit),
   };
 }
 
@@ -200,6 +206,6 @@ export function answerOwedFromSums(sums: OwingSums, q: OwedQuestion): OwedAnswer
         })),
     ),
     invoices: sums.oldest.map((r) => listedInvoice(r, age(r))),
-    invoices_left_out: Math.max(0, count - q.invoiceLimit),
+    invoices_left_out: Math.max(0, count - (q.offset ?? 0) - q.invoiceLimit),
   };
 }

@@ -96,7 +96,11 @@ export function postgresReader(db: PgDb): MirrorReader {
         oldest_due: str(oldest),
       }));
       const oldest = (
-        await db.rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY due_date, id LIMIT ?`, [...w.args, q.limit])
+        await db.rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY due_date, id LIMIT ? OFFSET ?`, [
+          ...w.args,
+          q.limit,
+          q.offset ?? 0,
+        ])
       ).map(invoiceRows.row);
       return { byDueDate, topCustomers, oldest };
     },

@@ -144,7 +144,11 @@ export function sqliteReader(db: Db): MirrorReader {
             oldest_due: str(oldest),
           }));
         const oldest = db
-          .rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY due_date, id LIMIT ?`, [...w.args, q.limit])
+          .rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY due_date, id LIMIT ? OFFSET ?`, [
+            ...w.args,
+            q.limit,
+            q.offset ?? 0,
+          ])
           .map(invoiceRows.row);
         return { byDueDate, topCustomers, oldest };
       });
