@@ -147,6 +147,11 @@ export function planBooksMirror(
     if (off && !syncing) return { ready: true, detail: { mirror: { state: 'off' } } };
     // The server serves without a mirror that could not be opened: tools read the service directly.
     if (!mirror) return { ready: true, detail: { mirror: { state: failed ? 'unavailable' : opening ? 'opening' : 'not opened' } } };
+    // A server of a shared Postgres mirror that could not use it keeps its books in memory, alone: it would
+    // sync on its own and miss the others' webhooks, so a load balancer should send it nothing.
+    if (location.kind === 'postgres' && mirror.store.path === null) {
+      return { ready: false, detail: { mirror: { state: 'open', store: 'in memory: the Postgres database could not be used at start' } } };
+    }
     const reachable = await storeAnswers(mirror);
     const state = { state: 'open', store: reachable ? 'reachable' : 'unreachable', syncLease: mirror.stats().holder };
     return { ready: reachable, detail: { mirror: state } };

@@ -106,6 +106,27 @@ describe('health', () => {
     const text = JSON.stringify(body);
     for (const secret of [TOKEN, WEBHOOK_SECRET, sb.keys.live.secret, mirrorFile]) expect(text).not.toContain(secret);
   });
+
+  it('/readyz says not ready (503) when the Postgres mirror it was given could not be used and its books are in memory alone', async () => {
+    const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, SVC_POLL_SECONDS: '60' };
+    // Nothing listens on port 9 of loopback: the database cannot be reached, at once.
+    const alone = await spawnHttpServer(['--mirror', 'postgres://mirror:a-db-password@127.0.0.1:9/books'], env);
+    try {
+      const readyz = new URL('/readyz', alone.url).toString();
+      let res = await fetch(readyz);
+      let body: any = await res.json();
+      for (let i = 0; i < 100 && body.mirror?.state !== 'open'; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        res = await fetch(readyz);
+        body = await res.json();
+      }
+      expect(res.status).toBe(503);
+      expect(body.mirror).toEqual({ state: 'open', store: 'in memory: the Postgres database could not be used at start' });
+      expect(JSON.stringify(body)).not.toContain('a-db-password');
+    } finally {
+      await alone.close();
+    }
+  });
 });
 
 describe('SIGTERM', () => {
