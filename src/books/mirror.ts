@@ -314,7 +314,11 @@ export async function startMirror(options: MirrorOptions): Promise<Mirror> {
   if (options.rounds !== 'on-first-use') runtime.scheduleRounds();
   const { sync, lines } = runtime;
   return {
-    books: { ensureFresh: (kinds, opts) => runtime.ensureFresh(kinds, opts), read: options.store.read },
+    books: {
+      ensureFresh: (kinds, opts) => runtime.ensureFresh(kinds, opts),
+      read: options.store.read,
+      snapshot: (work) => options.store.snapshot(work),
+    },
     store: options.store,
     stats: () => ({
       ...sync.stats,

@@ -23,6 +23,8 @@ export interface StoredEvent {
 
 export interface MirrorStore {
   readonly read: MirrorReader;
+  /** `work`'s reads as one consistent state of the books (one read transaction), whatever is written meanwhile. */
+  snapshot<T>(work: (read: MirrorReader) => Promise<T>): Promise<T>;
   /** Where it lives: the file, or the Postgres URL without its password; null in memory. */
   readonly path: string | null;
   /** The stored records of these ids (as the service sent them). */

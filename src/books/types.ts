@@ -273,4 +273,6 @@ export interface Books {
    */
   ensureFresh(kinds: readonly MirroredKind[], options?: EnsureFreshOptions): Promise<Freshness>;
   readonly read: MirrorReader;
+  /** `work`'s reads as one consistent state of the books (one read transaction), whatever is written meanwhile. */
+  snapshot<T>(work: (read: MirrorReader) => Promise<T>): Promise<T>;
 }

@@ -60,7 +60,11 @@ function waitingBooks(open: () => Promise<Mirror>): Books {
       async (...args: unknown[]) => ((await open()).books.read[name] as (...a: unknown[]) => unknown)(...args),
     ]),
   ) as unknown as MirrorReader;
-  return { ensureFresh: async (kinds, options) => (await open()).books.ensureFresh(kinds, options), read };
+  return {
+    ensureFresh: async (kinds, options) => (await open()).books.ensureFresh(kinds, options),
+    read,
+    snapshot: async (work) => (await open()).books.snapshot(work),
+  };
 }
 
 /**

@@ -243,6 +243,25 @@ describe.each(ENGINES)('on %s, the store holds the records as the service sent t
     await store.close();
   });
 
+  it('reads one state of the books inside a snapshot while a write lands between its reads; the write shows after it', async () => {
+    const store = await own();
+    const newcomer = { ...records.customers[0], id: 987_654, name: 'Snapshot Newcomer Ltd', code: 'CUS-98765' } as Rec;
+    let writing: Promise<void> = Promise.resolve();
+    const [first, second] = await store.snapshot(async (read) => {
+      const a = await read.customers();
+      writing = store.write('customers', [newcomer], []);
+      // On Postgres the write commits on another connection; on SQLite it waits for the snapshot to end.
+      await Promise.race([writing, new Promise((resolve) => setTimeout(resolve, 100))]);
+      const b = await read.customers();
+      return [a.map((c) => c.id), b.map((c) => c.id)];
+    });
+    expect(second).toEqual(first);
+    expect(first).not.toContain(newcomer.id);
+    await writing;
+    expect((await store.read.customers()).map((c) => c.id)).toContain(newcomer.id);
+    await store.close();
+  });
+
   it("keeps one set of an invoice's lines when two writers store them side by side (an answer and the background)", async () => {
     const store = await own();
     const invoice = records.invoices[1];

@@ -50,10 +50,12 @@ export const findRecords = defineTool({
   output: z.object({ ...asOf, results: rows }),
   annotations: READ_HINTS,
   async handler(ctx, args) {
-    const { read, freshness } = await freshBooks(ctx, ['customers', 'invoices', 'quotes', 'products']);
-    const results = (
-      await Promise.all(args.search.map(async (term) => findInBooks(await candidates(read, term), [term], args.limit)))
-    ).flat();
+    const { snapshot, freshness } = await freshBooks(ctx, ['customers', 'invoices', 'quotes', 'products']);
+    const results = await snapshot(async (read) => {
+      const found: Awaited<ReturnType<typeof findInBooks>>[] = [];
+      for (const term of args.search) found.push(findInBooks(await candidates(read, term), [term], args.limit));
+      return found.flat();
+    });
     return { structured: { ...asOfFields(freshness), results }, text: [asOfLine(freshness), ...results.flatMap(termText)].join('\n') };
   },
 });

@@ -8,6 +8,8 @@ import type { ToolContext } from '../context.js';
 
 export interface FreshRead {
   read: MirrorReader;
+  /** Reads that must agree with each other (several kinds or queries): one consistent state of the books. */
+  snapshot<T>(work: (read: MirrorReader) => Promise<T>): Promise<T>;
   freshness: Freshness;
 }
 
@@ -24,7 +26,8 @@ export async function freshBooks(
     ...(ctx.progress ? { onProgress: ctx.progress } : {}),
     ...(lines ? { lines } : {}),
   });
-  return { read: ctx.books.read, freshness };
+  const books = ctx.books;
+  return { read: books.read, snapshot: (work) => books.snapshot(work), freshness };
 }
 
 /** `as_of` and `today` on every answer. */

@@ -80,14 +80,15 @@ export const reportCustomer = defineTool({
   annotations: READ_HINTS,
   async handler(ctx, args) {
     checkOneCustomerArg(args);
-    const { read, freshness } = await freshBooks(ctx, ['customers', 'invoices', 'payments', 'quotes']);
-    const customer = await theCustomer(read, args);
-    const [invoices, payments, quotes] = await Promise.all([
-      read.invoices({ customerId: customer.id, receivable: true }),
-      read.payments({ customerId: customer.id }),
-      read.quotes({ customerId: customer.id }),
-    ]);
-    const answer = answerCustomer(customer, { invoices, payments, quotes }, freshness.today, RECENT_PAYMENTS);
+    const { snapshot, freshness } = await freshBooks(ctx, ['customers', 'invoices', 'payments', 'quotes']);
+    // One state of the books: a payment listed is in the balances it paid.
+    const answer = await snapshot(async (read) => {
+      const customer = await theCustomer(read, args);
+      const invoices = await read.invoices({ customerId: customer.id, receivable: true });
+      const payments = await read.payments({ customerId: customer.id });
+      const quotes = await read.quotes({ customerId: customer.id });
+      return answerCustomer(customer, { invoices, payments, quotes }, freshness.today, RECENT_PAYMENTS);
+    });
     return { structured: { ...asOfFields(freshness), ...answer }, text: customerText(answer, asOfLine(freshness)) };
   },
 });

@@ -73,7 +73,7 @@ export const reportOwed = defineTool({
   }),
   annotations: READ_HINTS,
   async handler(ctx, args) {
-    const { read, freshness } = await freshBooks(ctx, ['invoices']);
+    const { snapshot, freshness } = await freshBooks(ctx, ['invoices']);
     const question = {
       today: freshness.today,
       overDays: args.over_days,
@@ -85,13 +85,15 @@ export const reportOwed = defineTool({
     };
     const dueBefore = args.over_days === undefined ? undefined : addDays(freshness.today, -args.over_days);
     // A minimum balance is applied to the rows here (compared exactly): the store's sums have no such filter.
-    const sums =
-      args.min_balance === undefined
-        ? await read.owing({ customerId: args.customer_id, dueBefore, top: args.top, limit: args.limit, offset: args.offset })
-        : null;
-    const answer = sums
-      ? answerOwedFromSums(sums, question)
-      : answerOwed(await read.invoices({ receivable: true, ...(args.customer_id ? { customerId: args.customer_id } : {}) }), question);
+    // The store's sums are several queries: one state of the books for all of them.
+    const answer = await snapshot(async (read) => {
+      const sums =
+        args.min_balance === undefined
+          ? await read.owing({ customerId: args.customer_id, dueBefore, top: args.top, limit: args.limit, offset: args.offset })
+          : null;
+      if (sums) return answerOwedFromSums(sums, question);
+      return answerOwed(await read.invoices({ receivable: true, ...(args.customer_id ? { customerId: args.customer_id } : {}) }), question);
+    });
     const scope = [
       args.customer_id ? `customer ${args.customer_id}` : '',
       args.over_days !== undefined ? `more than ${args.over_days} days past due` : '',

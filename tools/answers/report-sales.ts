@@ -95,7 +95,7 @@ export const reportSales = defineTool({
       };
     };
     const byProduct = args.group_by === 'product';
-    const { read, freshness } = await freshBooks(
+    const { read, snapshot, freshness } = await freshBooks(
       ctx,
       byProduct ? ['invoices', 'products'] : ['invoices'],
       byProduct ? invoicesOf : undefined,
@@ -111,12 +111,16 @@ export const reportSales = defineTool({
     const ofRange = invoicesOf(freshness.today);
     let answer: SalesAnswer;
     if (byProduct) {
-      // Summed by the store where it can (no invoice or line read into JS), else from the rows.
-      const [totals, summed] = await Promise.all([read.invoiceSums(ofRange), read.lineSums(ofRange)]);
-      const invoices = totals && summed ? [] : salesInvoices(await read.invoices(ofRange), question);
-      const sums = summed ?? lineSumsOf(invoices, await read.lines(ofRange));
-      const names = await read.productNames(sums.products.flatMap((p) => (p.product_id === null ? [] : [p.product_id])));
-      answer = answerSalesByProduct(totals ? figuresOfSums(totals) : salesTotals(invoices), sums, names, args.limit, args.rank_by);
+      // Summed by the store where it can (no invoice or line read into JS), else from the rows; the totals and
+      // the lines of one state of the books.
+      answer = await snapshot(async (read) => {
+        const totals = await read.invoiceSums(ofRange);
+        const summed = await read.lineSums(ofRange);
+        const invoices = totals && summed ? [] : salesInvoices(await read.invoices(ofRange), question);
+        const sums = summed ?? lineSumsOf(invoices, await read.lines(ofRange));
+        const names = await read.productNames(sums.products.flatMap((p) => (p.product_id === null ? [] : [p.product_id])));
+        return answerSalesByProduct(totals ? figuresOfSums(totals) : salesTotals(invoices), sums, names, args.limit, args.rank_by);
+      });
     } else {
       answer = answerSales(await read.invoices(ofRange), question);
     }

@@ -90,15 +90,37 @@ export class PgDb {
   }
 
   /** One transaction on one connection: all of it or none. */
-  async transaction<T>(work: (query: Query) => Promise<T>): Promise<T> {
+  transaction<T>(work: (query: Query) => Promise<T>): Promise<T> {
+    return this.#onOneConnection('BEGIN', work);
+  }
+
+  /** Reads on one connection that all see one state of the database (a read-only repeatable read). */
+  snapshot<T>(work: (query: Query) => Promise<T>): Promise<T> {
+    return this.#onOneConnection('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work);
+  }
+
+  async #onOneConnection<T>(begin: string, work: (query: Query) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect().catch((err: unknown) => this.#fail(err));
-    const query: Query = async (sql, args = []) =>
-      (await client.query({ text: numbered(sql), values: [...args], rowMode: 'array' })).rows as Cells[];
+    // One query at a time on the connection (pg refuses a second while one runs): asked side by side, they queue.
+    let last: Promise<unknown> = Promise.resolve();
+    // The database's errors leave without the password; the work's own (a refused question) as they are.
+    const onClient = async (sql: string, args: readonly PgArg[] = []): Promise<Cells[]> => {
+      try {
+        return (await client.query({ text: numbered(sql), values: [...args], rowMode: 'array' })).rows as Cells[];
+      } catch (err) {
+        this.#fail(err);
+      }
+    };
+    const query: Query = (sql, args = []) => {
+      const run = last.then(() => onClient(sql, args));
+      last = run.catch(() => undefined);
+      return run;
+    };
     let broken = false;
     try {
-      await client.query('BEGIN');
+      await onClient(begin);
       const result = await work(query);
-      await client.query('COMMIT');
+      await onClient('COMMIT');
       return result;
     } catch (err) {
       // A connection that cannot even roll back is not given back to the pool.
@@ -106,7 +128,7 @@ export class PgDb {
         () => false,
         () => true,
       );
-      this.#fail(err);
+      throw err;
     } finally {
       client.release(broken);
     }

@@ -5,7 +5,7 @@ import { redactedUrl } from '../location.js';
 import type { MirrorStore, OpenStoreOptions } from '../store.js';
 import { PgDb } from './db.js';
 import { prepareSchema } from './open.js';
-import { postgresReader } from './reader.js';
+import { postgresReader, readsOf } from './reader.js';
 import { PgSession } from './session.js';
 import { postgresWriter } from './writer.js';
 
@@ -22,6 +22,7 @@ export async function openPostgresStore(url: string, options: Pick<OpenStoreOpti
   const session = new PgSession(url, db.secrets);
   return {
     read: postgresReader(db),
+    snapshot: (work) => db.snapshot((query) => work(postgresReader(readsOf(query)))),
     path: where,
     ...postgresWriter(db, session),
     async close() {

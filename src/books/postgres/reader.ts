@@ -1,10 +1,11 @@
 // The mirror's queries (MirrorReader) over Postgres: the plain reads shared by every engine (../sql/), and
 // the sums, which Postgres adds in `numeric`, exactly at any size, and hands back as decimal strings.
 import { plainReads } from '../sql/plain-reads.js';
+import type { Cells } from '../sql/rows.js';
 import { invoiceRows, num, str } from '../sql/rows.js';
 import { type Dialect, invoiceWhere } from '../sql/where.js';
 import type { CurrencySums, LineSums, MirrorReader } from '../types.js';
-import type { PgDb } from './db.js';
+import type { PgArg, Query } from './db.js';
 import { receivable } from './schema.js';
 
 /** Letter case aside as SQLite's NOCASE takes it (the shared WHERE folds ASCII texts only). */
@@ -14,7 +15,16 @@ const POSTGRES: Dialect = {
   receivable,
 };
 
-export function postgresReader(db: PgDb): MirrorReader {
+/** What the reader queries through: the pool, or one connection's snapshot. */
+export interface PgReads {
+  rows: Query;
+  value(sql: string, args?: readonly PgArg[]): Promise<Cells[number]>;
+}
+
+/** Reads through a snapshot's connection. */
+export const readsOf = (query: Query): PgReads => ({ rows: query, value: async (sql, args) => (await query(sql, args))[0]?.[0] ?? null });
+
+export function postgresReader(db: PgReads): MirrorReader {
   return {
     ...plainReads(db.rows, POSTGRES),
     async lineSums(filter) {

@@ -34,6 +34,37 @@ export class Db {
     }
   }
 
+  /** True while a read snapshot holds this connection's transaction (writes wait for it: see whenWritable). */
+  #snapshotOpen = false;
+  #snapshotClosed: Promise<void> = Promise.resolve();
+
+  /**
+   * `read` in one read transaction: every query it makes sees one state of the file, whatever other processes
+   * commit meanwhile. Snapshots take turns; writes of this process wait for the open one (whenWritable).
+   */
+  async snapshot<T>(read: () => Promise<T>): Promise<T> {
+    while (this.#snapshotOpen) await this.#snapshotClosed;
+    let close = (): void => undefined;
+    this.#snapshotClosed = new Promise<void>((resolve) => (close = resolve));
+    this.#snapshotOpen = true;
+    this.#watched(() => this.#native.exec('BEGIN'));
+    try {
+      return await read();
+    } finally {
+      if (this.#native.inTransaction) this.#watched(() => this.#native.exec('COMMIT'));
+      this.#snapshotOpen = false;
+      close();
+    }
+  }
+
+  /**
+   * Null when no snapshot holds the connection, else a promise of its end. A writer looks again after each
+   * wait and writes in the same turn as the look that found null, so no snapshot opens in between.
+   */
+  snapshotWait(): Promise<void> | null {
+    return this.#snapshotOpen ? this.#snapshotClosed : null;
+  }
+
   /** After close(): carries on with a new connection to the same path (a rebuilt file). */
   reopen(): void {
     this.#native = new Database(this.path);

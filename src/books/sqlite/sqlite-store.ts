@@ -7,6 +7,22 @@ import { sqliteReader } from './reader.js';
 import { sqliteWriter } from './writer.js';
 
 /**
+ * Every method of the writer (its reads too: a sync compares what it stores against them) waits for a read
+ * snapshot to close, then runs its statements in the same turn: none lands inside a snapshot's transaction.
+ */
+function writesAfterSnapshots<W extends Record<string, (...args: never[]) => Promise<unknown>>>(db: Db, writer: W): W {
+  return Object.fromEntries(
+    Object.entries(writer).map(([name, method]) => [
+      name,
+      async (...args: never[]) => {
+        for (let wait = db.snapshotWait(); wait; wait = db.snapshotWait()) await wait;
+        return method(...args);
+      },
+    ]),
+  ) as W;
+}
+
+/**
  * Opens the store. Never throws for a bad file: a damaged file is set aside and rebuilt; a file of another key,
  * or one that is locked, read-only or in a missing folder, is left as it is, with a warning and a mirror in
  * memory. A file found damaged later, at any read or write, is set aside once and rebuilt in place: the call
@@ -27,10 +43,12 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Mirror
     }
   } else db = openMemory(identity);
   if (path !== null) rebuildWhenDamaged(db, identity, warn, limits);
+  const read = sqliteReader(db);
   return {
-    read: sqliteReader(db),
+    read,
     path,
-    ...sqliteWriter(db),
+    ...writesAfterSnapshots(db, sqliteWriter(db)),
+    snapshot: (work) => db.snapshot(() => work(read)),
     close: async () => db.close(),
   };
 }
