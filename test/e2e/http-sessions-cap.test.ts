@@ -3,6 +3,7 @@
 // cap (1,000, the default) refuses the ones past it with 503 and Retry-After instead of closing sessions
 // in use, and after the flood, and after the short request timeout has passed, every listener still hears
 // the next event.
+import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signPayload } from '../../src/events/signature.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -53,8 +54,9 @@ async function openListeners(open: typeof legacyWatcher): Promise<void> {
   }
 }
 
+/** A raw `initialize` through undici's request (the same exchange as fetch, at a fraction of its CPU). */
 async function initialize(n: number): Promise<{ status: number; retryAfter: string | null }> {
-  const res = await fetch(server.url, {
+  const res = await request(server.url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
     body: JSON.stringify({
@@ -64,8 +66,9 @@ async function initialize(n: number): Promise<{ status: number; retryAfter: stri
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: `flood-${n}`, version: '1' } },
     }),
   });
-  await res.text();
-  return { status: res.status, retryAfter: res.headers.get('retry-after') };
+  await res.body.text();
+  const retryAfter = res.headers['retry-after'];
+  return { status: res.statusCode, retryAfter: typeof retryAfter === 'string' ? retryAfter : null };
 }
 
 it('1,000 sessions opened while 100 clients listen: past the cap, 503 with Retry-After; all 100 still hear an event', async () => {
