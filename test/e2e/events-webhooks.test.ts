@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPayload } from '../../src/events/signature.js';
 import { type OwnBooks, ownBooks } from './support/business-ops.js';
 import { watchBusinessDay } from './support/event-scenario.js';
+import { modernStdioWatcher } from './support/in-place-watcher.js';
 import { legacyWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
 import { freePort, type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 
@@ -38,7 +39,7 @@ async function webhookEndpoint({ sb, ops } = books): Promise<{ port: number; env
 
 // Every block runs beside the others: the stdio ones on books of their own, the HTTP ones on the file's.
 describe.each([
-  ['the v2 client on 2026-07-28', modernWatcher, '2026-07-28'],
+  ['the v2 client on 2026-07-28', modernStdioWatcher, '2026-07-28'],
   ['the v1 client on 2025-11-25', legacyWatcher, undefined],
 ] as const)('over stdio, %s', { concurrent: true }, (_name, open, version) => {
   let own: OwnBooks;
