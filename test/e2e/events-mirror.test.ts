@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type OwnBooks, ownBooks } from './support/business-ops.js';
 import { watchBusinessDay } from './support/event-scenario.js';
+import { modernStdioWatcher } from './support/in-place-watcher.js';
 import { legacyWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
 import { untilRounds } from './support/poll-rounds.js';
 import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
@@ -41,7 +42,7 @@ const pollerPastBaseline = (sb: TestSandbox, key: KeyPair): Promise<void> => unt
 
 // Each block has books and a server of its own: the blocks run side by side.
 describe.each([
-  ['the v2 client on 2026-07-28', modernWatcher],
+  ['the v2 client on 2026-07-28', modernStdioWatcher],
   ['the v1 client on 2025-11-25', legacyWatcher],
 ] as const)('over stdio, %s', { concurrent: true }, (_name, open) => {
   let books: OwnBooks;
