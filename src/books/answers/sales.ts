@@ -120,11 +120,11 @@ function rankedPerCurrency<G extends { currency: string; key: string | number | 
   limit: number,
 ): { shown: G[]; leftOut: number } {
   const values = new Map(groups.map((g) => [g, figure(g)]));
-  const valueOf = (g: G): Decimal => values.get(g) ?? Decimal.ZERO;
+  const figureOf = (g: G): Decimal => values.get(g) ?? Decimal.ZERO;
   groups.sort(
     (a, b) =>
       a.currency.localeCompare(b.currency) ||
-      valueOf(b).compare(valueOf(a)) ||
+      figureOf(b).compare(figureOf(a)) ||
       String(a.key).localeCompare(String(b.key), 'en', { numeric: true }),
   );
   const shown: G[] = [];
