@@ -58,6 +58,8 @@ export class World {
   baseUrl = '';
   /** The next business midnight (of any business) at which time moves statuses. */
   #nextMidnightMs = -Infinity;
+  /** Each business's test books, once a test key has read them. */
+  readonly #testBooks = new Map<number, Books>();
 
   constructor(readonly options: WorldOptions) {
     this.clock = new SandboxClock(startInstant(options.today));
@@ -79,8 +81,26 @@ export class World {
     Object.assign(this.ids, sample.ids);
     for (const profile of profiles) {
       const data = sample.books.get(profile.id) as BooksData;
-      const test = new Books(structuredClone(data));
-      this.businesses.set(profile.id, { profile, live: new Books(data), test, apiAccess: true });
+      const made = this.#testBooks;
+      // The test books are copied when a test key first reads them (most sandboxes never do), with the
+      // statuses time has moved by then: the same as having moved them at each midnight.
+      const frozen = (): Books => {
+        let books = made.get(profile.id);
+        if (!books) {
+          books = new Books(sample.another(profile.id));
+          applyTimeRules(books, localDate(this.clock.now(), profile.timeZone), profile.timeZone);
+          made.set(profile.id, books);
+        }
+        return books;
+      };
+      this.businesses.set(profile.id, {
+        profile,
+        live: new Books(data),
+        get test() {
+          return frozen();
+        },
+        apiAccess: true,
+      });
     }
     this.keepTime();
   }
@@ -97,7 +117,8 @@ export class World {
     for (const business of this.businesses.values()) {
       const zone = business.profile.timeZone;
       const today = localDate(now, zone);
-      for (const books of new Set([business.live, business.test])) applyTimeRules(books, today, zone);
+      const test = this.#testBooks.get(business.profile.id);
+      for (const books of test ? [business.live, test] : [business.live]) applyTimeRules(books, today, zone);
       next = Math.min(next, zonedMidnight(addDays(today, 1), zone));
     }
     this.#nextMidnightMs = next;

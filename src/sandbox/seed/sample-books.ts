@@ -21,6 +21,11 @@ export interface SampleBooks {
   ids: IdSequences;
 }
 
+/** A copy for one sandbox, and a second copy of one business's books, made only when asked. */
+export interface SampleBooksCopy extends SampleBooks {
+  another(businessId: number): BooksData;
+}
+
 const KEPT = 8;
 const made = new Map<string, SampleBooks>();
 
@@ -35,7 +40,7 @@ function generate(options: SampleBooksOptions, mainId: number): SampleBooks {
 }
 
 /** A copy of the sample books for these options; `mainId` is the business that `scale` applies to. */
-export function sampleBooks(options: SampleBooksOptions, mainId: number): SampleBooks {
+export function sampleBooks(options: SampleBooksOptions, mainId: number): SampleBooksCopy {
   const key = JSON.stringify([options.scale, options.seed, mainId, options.businesses.map((b) => [b.profile.id, b.today])]);
   let kept = made.get(key);
   if (kept === undefined) {
@@ -43,5 +48,9 @@ export function sampleBooks(options: SampleBooksOptions, mainId: number): Sample
     if (made.size >= KEPT) made.delete(made.keys().next().value as string);
     made.set(key, kept);
   }
-  return structuredClone(kept);
+  const source = kept;
+  return {
+    ...structuredClone(source),
+    another: (businessId) => structuredClone(source.books.get(businessId) as BooksData),
+  };
 }
