@@ -34,9 +34,7 @@ export async function linesForAnswer(
   report: ((done: number, of: number) => void) | undefined,
 ): Promise<Freshness['linesPending'] | null> {
   const { store, api, budget } = deps;
-  const ids = new Set((await store.read.invoices(filter)).map((invoice) => invoice.id));
-  if (ids.size === 0) return null;
-  const missing = (await store.linesWanted((await store.counts()).invoices)).filter((w) => ids.has(w.id));
+  const missing = await store.read.linesMissing(filter);
   if (missing.length === 0) return null;
   if (missing.length > callsThatFit(deps)) {
     await deps.queueFirst(missing);

@@ -73,16 +73,22 @@ export function postgresReader(db: PgReads): MirrorReader {
       const w = invoiceWhere(POSTGRES, { receivable: true, ...(q.customerId !== undefined ? { customerId: q.customerId } : {}) });
       if (q.dueBefore !== undefined) w.add('due_date < ?', q.dueBefore);
       // As on SQLite: a balance that is not plain, or a currency's balances written with different places, is
-      // summed from the rows (the answer then says each balance with the places it was written with).
-      const mixed = await db.value(
-        `SELECT COUNT(*) FROM (SELECT currency FROM invoices${w} GROUP BY currency
-           HAVING COUNT(balance_n) < COUNT(*) OR COUNT(DISTINCT scale(balance_n)) > 1) m`,
+      // summed from the rows (the answer then says each balance with the places it was written with). Told from
+      // the same scan as the sums: each group's plain balances and their places.
+      const groups = await db.rows(
+        `SELECT currency, due_date, COUNT(*), SUM(balance_n)::text, COUNT(balance_n), MIN(scale(balance_n)), MAX(scale(balance_n))
+         FROM invoices${w} GROUP BY currency, due_date`,
         w.args,
       );
-      if (num(mixed) > 0) return null;
-      const byDueDate = (
-        await db.rows(`SELECT currency, due_date, COUNT(*), SUM(balance_n)::text FROM invoices${w} GROUP BY currency, due_date`, w.args)
-      ).map(([currency, due, count, balance]) => ({
+      const places = new Map<string, Set<string>>();
+      for (const [currency, , count, , plain, fewest, most] of groups) {
+        if (num(plain) < num(count)) return null;
+        const seen = places.get(str(currency)) ?? new Set<string>();
+        seen.add(String(fewest)).add(String(most));
+        if (seen.size > 1) return null;
+        places.set(str(currency), seen);
+      }
+      const byDueDate = groups.map(([currency, due, count, balance]) => ({
         currency: str(currency),
         due_date: str(due),
         count: num(count),
