@@ -112,6 +112,11 @@ export interface ApiClient {
   invalidate(kind: ResourceKind, id?: number | string): void;
   clearCache(): void;
   stats(): ClientStats;
+  /**
+   * The key's rate limit shared with other processes: `onHeld` is told when a 429 here holds this key's calls
+   * (until, epoch ms); `holdUntil` holds them for one another process met.
+   */
+  readonly rateLimitHold: { onHeld(listener: (untilMs: number) => void): () => void; holdUntil(untilMs: number): void };
   /** Signs out (best effort) and releases connections. */
   close(): Promise<void>;
 }
@@ -138,7 +143,16 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
     timeoutMs: options.requestTimeoutMs,
     connections: options.maxConcurrent === null ? null : Math.max(options.maxConcurrent, 1),
   });
-  const pacer = new Pacer({ maxConcurrent: options.maxConcurrent, maxWaitMs: options.maxWaitMs, now, timers: deps.timers });
+  const holdListeners = new Set<(untilMs: number) => void>();
+  const pacer = new Pacer({
+    maxConcurrent: options.maxConcurrent,
+    maxWaitMs: options.maxWaitMs,
+    now,
+    timers: deps.timers,
+    onHeld: (untilMs) => {
+      for (const listener of holdListeners) listener(untilMs);
+    },
+  });
   const cache = new ReadCache(`${config.keyId}|${mode}`, options.cache);
   let core: RequestCore;
   const session = new SessionManager(
@@ -196,6 +210,13 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
     invalidate,
     clearCache: () => cache.clear(),
     stats: () => ({ cache: cache.stats(), rateLimit: pacer.state(), signIns: session.signIns }),
+    rateLimitHold: {
+      onHeld(listener) {
+        holdListeners.add(listener);
+        return () => holdListeners.delete(listener);
+      },
+      holdUntil: (untilMs) => pacer.holdUntil(untilMs),
+    },
     async close() {
       if (closed) return;
       closed = true;

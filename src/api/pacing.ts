@@ -23,6 +23,8 @@ export interface PacerOptions {
   windowMs?: number;
   /** Real timers unless given. */
   timers?: Timers;
+  /** Told when a 429 of this key's makes the pacer hold its calls (until then, epoch ms). */
+  onHeld?: (untilMs: number) => void;
 }
 
 export interface RateLimitState {
@@ -146,8 +148,13 @@ export class Pacer {
 
   /** After a 429: hold every call until the service's window reopens. */
   holdFor(seconds: number): void {
-    const until = this.#options.now() + Math.max(0, seconds) * 1000;
-    if (until > this.#blockedUntil) this.#blockedUntil = until;
+    this.holdUntil(this.#options.now() + Math.max(0, seconds) * 1000);
+  }
+
+  /** Holds every call until `untilMs` (epoch ms): a 429 met here, or by another process on the same key. */
+  holdUntil(untilMs: number): void {
+    if (untilMs <= this.#options.now()) return;
+    if (untilMs > this.#blockedUntil) this.#blockedUntil = untilMs;
     this.#remaining = 0;
     this.#schedule();
   }
@@ -199,7 +206,10 @@ export class Pacer {
           this.#answered = true;
           this.#learn(answer.headers);
         }
-        if (answer?.status === 429) this.holdFor(retryAfterSeconds(answer.headers, this.#options.now()));
+        if (answer?.status === 429) {
+          this.holdFor(retryAfterSeconds(answer.headers, this.#options.now()));
+          this.#options.onHeld?.(this.#blockedUntil);
+        }
         this.#inFlight--;
         if (background) this.#backgroundInFlight--;
         this.#pump();

@@ -278,6 +278,12 @@ class MirrorRuntime {
     return pending ? { ...fresh, linesPending: pending } : fresh;
   }
 
+  /** A 429 another process on the store met holds this process's calls of the key too, until it ends. */
+  async followRateHold(): Promise<void> {
+    const until = await this.options.store.rateHold();
+    if (until > this.#now()) this.options.api.rateLimitHold.holdUntil(until);
+  }
+
   /** The lease holder reads at once what other processes on the file asked for. */
   async answerWants(): Promise<void> {
     if (!(await this.lease.mayWrite())) return;
@@ -305,9 +311,12 @@ export async function startMirror(options: MirrorOptions): Promise<Mirror> {
   const runtime = new MirrorRuntime(options);
   const unlisten = options.bus?.listen((event) => void runtime.onWebhook(event).catch(runtime.quiet('storing a webhook record')));
   // Also keeps the holder's lease alive between rounds.
-  const wantsTimer = setInterval(
-    () => void runtime.answerWants().catch(runtime.quiet('reading for another process')),
-    options.lookEveryMs ?? WANTS_EVERY_MS,
+  const wantsTimer = setInterval(() => {
+    void runtime.answerWants().catch(runtime.quiet('reading for another process'));
+    void runtime.followRateHold().catch(runtime.quiet("reading another process's rate-limit hold"));
+  }, options.lookEveryMs ?? WANTS_EVERY_MS);
+  const unshare = options.api.rateLimitHold.onHeld(
+    (untilMs) => void options.store.shareRateHold(untilMs).catch(runtime.quiet('sharing a rate-limit hold')),
   );
   wantsTimer.unref();
   await runtime.outbox.start();
@@ -332,6 +341,7 @@ export async function startMirror(options: MirrorOptions): Promise<Mirror> {
     async stop() {
       clearInterval(wantsTimer);
       unlisten?.();
+      unshare();
       await runtime.stop();
     },
   };

@@ -25,6 +25,10 @@ export interface MirrorStore {
   readonly read: MirrorReader;
   /** `work`'s reads as one consistent state of the books (one read transaction), whatever is written meanwhile. */
   snapshot<T>(work: (read: MirrorReader) => Promise<T>): Promise<T>;
+  /** Tells every process on the store that the key's calls are held until `untilMs` (a 429 met here). */
+  shareRateHold(untilMs: number): Promise<void>;
+  /** Until when (epoch ms) a process on the store last said the key's calls are held; 0 when none did. */
+  rateHold(): Promise<number>;
   /** Where it lives: the file, or the Postgres URL without its password; null in memory. */
   readonly path: string | null;
   /** The stored records of these ids (as the service sent them). */

@@ -13,10 +13,19 @@ export function lazyApiClient(
 ): ApiClient {
   let loading: Promise<ApiClient> | null = null;
   let loaded: ApiClient | null = null;
+  // Told to the client once it loads: who listens for its holds, and a hold another process met before then.
+  const holdListeners = new Set<(untilMs: number) => void>();
+  let heldUntil = 0;
   const load = (): Promise<ApiClient> =>
-    (loading ??= Promise.all([import('../api/client.js'), loadLogger()]).then(
-      ([{ createApiClient }, logger]) => (loaded = createApiClient(config, { ...deps, logger })),
-    ));
+    (loading ??= Promise.all([import('../api/client.js'), loadLogger()]).then(([{ createApiClient }, logger]) => {
+      const client = createApiClient(config, { ...deps, logger });
+      client.rateLimitHold.onHeld((untilMs) => {
+        for (const listener of holdListeners) listener(untilMs);
+      });
+      client.rateLimitHold.holdUntil(heldUntil);
+      loaded = client;
+      return client;
+    }));
 
   const resource = <R extends Resource>(name: R): ApiClient[R] => {
     const read: ReadResource<unknown, unknown, Record<string, unknown>> = {
@@ -59,6 +68,16 @@ export function lazyApiClient(
         rateLimit: { limit: null, remaining: null, inFlight: 0, queued: 0, blockedUntil: 0 },
         signIns: 0,
       },
+    rateLimitHold: {
+      onHeld(listener) {
+        holdListeners.add(listener);
+        return () => holdListeners.delete(listener);
+      },
+      holdUntil(untilMs) {
+        if (loaded) loaded.rateLimitHold.holdUntil(untilMs);
+        else heldUntil = Math.max(heldUntil, untilMs);
+      },
+    },
     close: async () => {
       if (loading) await (await loading).close();
     },

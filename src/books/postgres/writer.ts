@@ -3,11 +3,13 @@
 // commit: a transaction that writes some first takes a lock that the next such one waits for, so a process
 // that has read event n has seen every event before it (a sequence alone would let a later number commit
 // first, and the earlier one be skipped). Its NOTIFY reaches every process on the mirror at the commit.
+
 import { createHash } from 'node:crypto';
 import { Decimal } from '../../api/decimal.js';
 import type { BooksEvent } from '../../events/event.js';
 import { type Rec, stampOf } from '../record.js';
 import { allocationsOf, linesOf, summedAmountsOf, typedCells } from '../sql/columns.js';
+import { READ_RATE_HOLD, SHARE_RATE_HOLD } from '../sql/rate-hold.js';
 import type { Arg } from '../sql/rows.js';
 import { num, str } from '../sql/rows.js';
 import type { KindMark, StoredEvent } from '../store.js';
@@ -181,6 +183,14 @@ export function postgresWriter(db: PgDb, session: PgSession) {
     async releaseLease(name: string, holder: string): Promise<void> {
       await db.rows('DELETE FROM lease WHERE name = ? AND holder = ?', [name, holder]);
       await session.unlock(lockKeys(name));
+    },
+
+    async shareRateHold(untilMs: number): Promise<void> {
+      await db.rows(SHARE_RATE_HOLD, [String(Math.round(untilMs))]);
+    },
+
+    async rateHold(): Promise<number> {
+      return Number((await db.value(READ_RATE_HOLD)) ?? 0);
     },
 
     async leaseHolder(name: string): Promise<string | null> {

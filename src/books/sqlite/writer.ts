@@ -4,6 +4,7 @@
 import type { BooksEvent } from '../../events/event.js';
 import { type Rec, stampOf } from '../record.js';
 import { allocationsOf, linesOf } from '../sql/columns.js';
+import { READ_RATE_HOLD, SHARE_RATE_HOLD } from '../sql/rate-hold.js';
 import type { KindMark, StoredEvent } from '../store.js';
 import type { LinesCoverage, MirroredKind } from '../types.js';
 import { COLUMNS, cellsOf } from './columns.js';
@@ -154,6 +155,14 @@ export function sqliteWriter(db: Db) {
 
     async releaseLease(name: string, holder: string): Promise<void> {
       db.run('DELETE FROM lease WHERE name = ? AND holder = ?', [name, holder]);
+    },
+
+    async shareRateHold(untilMs: number): Promise<void> {
+      db.run(SHARE_RATE_HOLD, [String(Math.round(untilMs))]);
+    },
+
+    async rateHold(): Promise<number> {
+      return Number(db.value(READ_RATE_HOLD) ?? 0);
     },
 
     async leaseHolder(name: string): Promise<string | null> {
