@@ -52,6 +52,9 @@ export const SCHEMA: readonly string[] = [
   `CREATE INDEX IF NOT EXISTS invoices_receivable ON invoices (currency, due_date, customer_id) WHERE ${receivable()}`,
   'CREATE INDEX IF NOT EXISTS invoices_lines ON invoices (lines_stamp, stamp)',
   'CREATE INDEX IF NOT EXISTS payments_date ON payments (payment_date)',
+  // One customer's payments and quotes (report_customer, and the answers' customer_id).
+  'CREATE INDEX IF NOT EXISTS payments_customer ON payments (customer_id)',
+  'CREATE INDEX IF NOT EXISTS quotes_customer ON quotes (customer_id)',
   `CREATE TABLE IF NOT EXISTS lines (invoice_id bigint NOT NULL, position integer NOT NULL, description ${TEXT}, quantity ${TEXT},
      unit_price ${TEXT}, tax_amount ${TEXT}, line_total ${TEXT}, product_id bigint, total_n numeric, tax_n numeric, quantity_n numeric,
      PRIMARY KEY (invoice_id, position))`,

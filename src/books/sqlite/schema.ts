@@ -36,6 +36,9 @@ export const SCHEMA: readonly string[] = [
   // Lines coverage (on every answer) and the lines still wanted are counted from this index alone.
   'CREATE INDEX IF NOT EXISTS invoices_lines ON invoices (lines_stamp, stamp)',
   'CREATE INDEX IF NOT EXISTS payments_date ON payments (payment_date)',
+  // One customer's payments and quotes (report_customer, and the answers' customer_id).
+  'CREATE INDEX IF NOT EXISTS payments_customer ON payments (customer_id)',
+  'CREATE INDEX IF NOT EXISTS quotes_customer ON quotes (customer_id)',
   // Each summed amount also as whole units of its last decimal place (exact-sums.ts), null when not plain.
   // Kept in invoice order (WITHOUT ROWID), so an invoice's lines are read together.
   `CREATE TABLE IF NOT EXISTS lines (invoice_id INTEGER NOT NULL, position INTEGER NOT NULL, description TEXT, quantity TEXT,
