@@ -1,6 +1,7 @@
 // The test's own reading of the books: every record from the sandbox's raw HTTP API, and the figures an
 // everyday question expects, worked out here with the tests' own BigInt decimal. None of the server's code is used.
 
+import { expect } from 'vitest';
 import { get, type Json, listAll, type Session, signIn } from '../contract/sandbox-http.js';
 import type { McpClient } from '../e2e/support/clients.js';
 import { Exact } from '../support/exact.js';
@@ -121,4 +122,15 @@ export async function productSales(
     subtotals: tally(flat, key, (l) => l.line_total),
     quantities: tally(flat, key, (l) => l.quantity),
   };
+}
+
+/** An answer's product groups (and how many it left out) against the test's own sums of these invoices' lines. */
+export async function expectProductSales(answer: Json, session: Session, rows: Json[]): Promise<void> {
+  const { totals, quantities } = await productSales(session, rows);
+  expect(answer.groups.length + answer.groups_left_out).toBe(totals.size);
+  for (const g of answer.groups) {
+    const key = `${g.key} ${g.currency}`;
+    expect(same(g.total, totals.get(key)!.sum), key).toBe(true);
+    expect(same(g.quantity, quantities.get(key)!.sum), key).toBe(true);
+  }
 }

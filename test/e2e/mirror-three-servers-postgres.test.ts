@@ -21,9 +21,8 @@ import { businessOps } from './support/business-ops.js';
 import { type Connected, connectClient } from './support/clients.js';
 import { modernWatcher, type Watcher } from './support/mcp-watchers.js';
 import { untilMirror } from './support/mirror-servers.js';
-import { untilRounds } from './support/poll-rounds.js';
 import { type HttpServer, spawnHttpServer } from './support/server.js';
-import { type Change, deliveriesSettled, heard, startRelay, untilAllHeard } from './support/shared-mirror-events.js';
+import { type Change, heard, lateRepeatsPassed, makeChanges, startRelay } from './support/shared-mirror-events.js';
 import { invoicesWithWrongLines } from './support/stored-lines.js';
 
 const POLL_MS = 200;
@@ -165,23 +164,8 @@ it('the lease holder killed mid-sync, another finishes; the database equals the 
         },
       ],
     ];
-    const changes: Change[] = [];
-    for (const [to, step] of steps) {
-      relay.to = to;
-      const made = await step();
-      changes.push(...made);
-      await untilAllHeard(watchers, made);
-    }
-    const lastChange = Date.now();
-    await deliveriesSettled(sb);
-    await untilRounds(
-      sb,
-      key.key_id,
-      ['invoices', 'payments', 'quotes'].map((k) => `/api/v1/${k}`),
-      2,
-      lastChange,
-    );
-    await new Promise((r) => setTimeout(r, POLL_MS));
+    const changes = await makeChanges(relay, watchers, steps);
+    await lateRepeatsPassed(sb, key.key_id, ['invoices', 'payments', 'quotes'], POLL_MS);
     for (const [i, w] of watchers.entries()) {
       for (const change of changes) {
         expect(await heard(w, change), `survivor ${i + 1}, ${change.kind} ${change.record}; forwarded: ${relay.forwarded}`).toBe(1);

@@ -12,9 +12,8 @@ import { startTestSandbox } from '../support/sandbox.js';
 import { businessOps } from './support/business-ops.js';
 import { modernWatcher, type Watcher } from './support/mcp-watchers.js';
 import { untilMirror } from './support/mirror-servers.js';
-import { untilRounds } from './support/poll-rounds.js';
 import { type HttpServer, spawnHttpServer } from './support/server.js';
-import { type Change, deliveriesSettled, heard, startRelay, untilAllHeard } from './support/shared-mirror-events.js';
+import { type Change, heard, lateRepeatsPassed, makeChanges, startRelay } from './support/shared-mirror-events.js';
 
 /** Also how often each process looks at the file for events another one wrote (src/books/outbox.ts). */
 const POLL_MS = 200;
@@ -88,25 +87,12 @@ describe.each(ENGINES)('on %s', { concurrent: true }, (engine) => {
       ];
       // Webhooks to the first process, then the second, then the first; the last change reaches neither.
       const routes = [hooks[0], hooks[1], hooks[0], null];
-      const changes: Change[] = [];
-      for (const [n, operation] of operations.entries()) {
-        relay.to = routes[n] ?? null;
-        const made = await operation();
-        changes.push(...made);
-        await untilAllHeard(watchers, made);
-      }
-      // Late repeats would come from a webhook tried again, from the next polls (the syncing process reads every
-      // change again), or from the other process's next look at the file's events: wait for all three to pass.
-      const lastChange = Date.now();
-      await deliveriesSettled(sb);
-      await untilRounds(
-        sb,
-        key.key_id,
-        ['invoices', 'payments', 'quotes', 'products'].map((k) => `/api/v1/${k}`),
-        2,
-        lastChange,
+      const changes = await makeChanges(
+        relay,
+        watchers,
+        operations.map((operation, n) => [routes[n] ?? null, operation] as const),
       );
-      await new Promise((r) => setTimeout(r, POLL_MS));
+      await lateRepeatsPassed(sb, key.key_id, ['invoices', 'payments', 'quotes', 'products'], POLL_MS);
       for (const [i, w] of watchers.entries()) {
         for (const change of changes) {
           expect(

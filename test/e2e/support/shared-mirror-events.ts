@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { Agent } from 'undici';
 import type { TestSandbox } from '../../support/sandbox.js';
 import type { Watcher } from './mcp-watchers.js';
+import { untilRounds } from './poll-rounds.js';
 
 /** A change's event as the feeds name it. */
 export interface Change {
@@ -76,4 +77,37 @@ export async function deliveriesSettled(sb: TestSandbox): Promise<void> {
     if (attempts.every((a) => done.has(a.event_id)) || Date.now() > deadline) return;
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** Each step's changes made with the relay pointed where the step says, each waited for until every watcher heard it. */
+export async function makeChanges(
+  relay: Relay,
+  watchers: Watcher[],
+  steps: readonly (readonly [string | null, () => Promise<Change[]>])[],
+): Promise<Change[]> {
+  const changes: Change[] = [];
+  for (const [to, step] of steps) {
+    relay.to = to;
+    const made = await step();
+    changes.push(...made);
+    await untilAllHeard(watchers, made);
+  }
+  return changes;
+}
+
+/**
+ * Late repeats would come from a webhook tried again, from the next polls (the syncing process reads every change
+ * again), or from another process's next look at the store's events: waits for all three to pass.
+ */
+export async function lateRepeatsPassed(sb: TestSandbox, keyId: string, kinds: readonly string[], lookMs: number): Promise<void> {
+  const lastChange = Date.now();
+  await deliveriesSettled(sb);
+  await untilRounds(
+    sb,
+    keyId,
+    kinds.map((k) => `/api/v1/${k}`),
+    2,
+    lastChange,
+  );
+  await new Promise((r) => setTimeout(r, lookMs));
 }
