@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
 import { type HttpServer, spawnHttpServer, stdioCommand } from '../e2e/support/server.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { compiledOnce } from '../support/v1-validator.js';
 import { type RawBooks, readRawBooks, receivable, same, tally } from './ground-truth.js';
 
 const TODAY = '2027-03-15';
@@ -55,7 +56,7 @@ const over: [string, () => Promise<Connection>][] = [
     'the v1 client over HTTP, in its session',
     async () => {
       const server: HttpServer = await spawnHttpServer(['--mirror', 'memory'], env);
-      const client = new ClientV1({ name: 'cold-progress-test', version: '1.0.0' });
+      const client = new ClientV1({ name: 'cold-progress-test', version: '1.0.0' }, { jsonSchemaValidator: compiledOnce });
       await client.connect(new HttpV1(new URL(server.url)));
       return {
         callOwed: (updates) =>

@@ -8,6 +8,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { EventBus } from '../../src/events/bus.js';
 import type { LegacySessions } from '../../src/mcp/legacy-sessions.js';
+import { compiledOnce } from '../support/v1-validator.js';
 import { type LegacySessionsServer, startLegacySessionsServer } from './legacy-sessions-server.js';
 
 const IDLE_MS = 60_000;
@@ -38,7 +39,7 @@ async function passTime(ms: number): Promise<void> {
 }
 
 it('a client listening on its GET stream stays past the idle limit and still hears its subscription', async () => {
-  const client = new Client({ name: 'listener', version: '1.0.0' });
+  const client = new Client({ name: 'listener', version: '1.0.0' }, { jsonSchemaValidator: compiledOnce });
   const heard: string[] = [];
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.push(n.params.uri));
   const transport = new StreamableHTTPClientTransport(new URL(url));

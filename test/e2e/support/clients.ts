@@ -6,6 +6,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { compiledOnce } from '../../support/v1-validator.js';
 import type { StdioCommand } from './server.js';
 
 export type Sdk = 'v2' | 'v1';
@@ -123,7 +124,10 @@ async function connectV2(via: Via, options: ConnectOptions, record: Elicitation[
 }
 
 async function connectV1(via: Via, options: ConnectOptions, record: Elicitation[], errors: Error[]): Promise<Connected> {
-  const client = new ClientV1({ name: 'e2e-v1', version: '1.0.0' }, { capabilities: options.elicit ? { elicitation: {} } : {} });
+  const client = new ClientV1(
+    { name: 'e2e-v1', version: '1.0.0' },
+    { capabilities: options.elicit ? { elicitation: {} } : {}, jsonSchemaValidator: compiledOnce },
+  );
   client.onerror = (err) => errors.push(err);
   const elicit = options.elicit;
   if (elicit) {

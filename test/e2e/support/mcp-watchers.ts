@@ -10,6 +10,7 @@ import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/c
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from 'undici';
+import { compiledOnce } from '../../support/v1-validator.js';
 import type { StdioCommand } from './server.js';
 
 export type Era = 'legacy' | 'modern';
@@ -97,7 +98,7 @@ export async function modernWatcher(where: Where): Promise<Watcher> {
 
 export async function legacyWatcher(where: Where): Promise<Watcher> {
   const updates = new Updates();
-  const client = new LegacyClient({ name: 'watcher', version: '1.0.0' });
+  const client = new LegacyClient({ name: 'watcher', version: '1.0.0' }, { jsonSchemaValidator: compiledOnce });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updates.record(n.params.uri));
   const connections = ownConnections();
   const transport =
