@@ -67,7 +67,6 @@ export interface Mirror {
 }
 
 const WANTS_EVERY_MS = 250;
-
 const CLOCK_SLACK_MS = 2_000;
 
 class MirrorRuntime {
