@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type OwnBooks, ownBooks } from './support/business-ops.js';
 import { watchBusinessDay } from './support/event-scenario.js';
-import { modernStdioWatcher } from './support/in-place-watcher.js';
-import { legacyWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
+import { legacyWatcher, modernStdioWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
 import { untilRounds } from './support/poll-rounds.js';
 import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 

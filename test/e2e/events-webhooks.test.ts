@@ -7,8 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPayload } from '../../src/events/signature.js';
 import { type OwnBooks, ownBooks } from './support/business-ops.js';
 import { watchBusinessDay } from './support/event-scenario.js';
-import { modernStdioWatcher } from './support/in-place-watcher.js';
-import { legacyWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
+import { legacyWatcher, modernStdioWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
 import { freePort, type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
 
 /** A sandbox and its second business's operations: the stdio blocks have their own, and run beside the rest. */

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotoc
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from 'undici';
 import { compiledOnce } from '../../support/v1-validator.js';
+import { StdioV2InPlace } from './clients.js';
 import type { StdioCommand } from './server.js';
 
 export type Era = 'legacy' | 'modern';
@@ -70,14 +71,19 @@ function ownConnections(): { fetch: typeof fetch; close(): Promise<void> } {
   };
 }
 
-export async function modernWatcher(where: Where): Promise<Watcher> {
+/**
+ * `probe: 'in-place'` (over stdio): the client asks server/discover of the session's own process, as the SDK
+ * does on every other transport, instead of a sibling it spawns from the same command: one server process
+ * instead of two (with --webhook-port, the sibling would also try the port), for tests about events.
+ */
+export async function modernWatcher(where: Where, options: { probe?: 'sibling' | 'in-place' } = {}): Promise<Watcher> {
   const updates = new Updates();
   const client = new ModernClient({ name: 'watcher', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   client.setNotificationHandler('notifications/resources/updated', (n) => updates.record(n.params.uri));
   const connections = ownConnections();
   const transport =
     'stdio' in where
-      ? new ModernStdio({ ...where.stdio, stderr: 'ignore' })
+      ? new (options.probe === 'in-place' ? StdioV2InPlace : ModernStdio)({ ...where.stdio, stderr: 'ignore' })
       : new ModernHttp(new URL(where.http), { fetch: connections.fetch });
   await client.connect(transport);
   const subscriptions: { close(): Promise<void> }[] = [];
@@ -121,3 +127,6 @@ export async function legacyWatcher(where: Where): Promise<Watcher> {
     },
   };
 }
+
+/** The v2 watcher over stdio, probing in place (see modernWatcher). */
+export const modernStdioWatcher = (where: { stdio: StdioCommand }): Promise<Watcher> => modernWatcher(where, { probe: 'in-place' });
