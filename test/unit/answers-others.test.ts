@@ -22,13 +22,28 @@ describe('money received', () => {
       { currency: 'AUD', count: 1, amount: '7.00', allocated: '0.00' },
       { currency: 'NZD', count: 2, amount: '11.00', allocated: '10.10' },
     ]);
+    // Ranked within each currency, never across.
     expect(a.groups.map((g) => [g.key, g.currency, g.amount])).toEqual([
-      ['cash', 'NZD', '10.10'],
       ['card', 'AUD', '7.00'],
+      ['cash', 'NZD', '10.10'],
       ['card', 'NZD', '0.90'],
     ]);
     expect(a.payments.map((p) => p.id)).toEqual([3, 2, 1]);
     expect(a.payments[2]?.paid).toEqual([{ invoice_id: 4, invoice_number: 'INV-00004', amount: '10.10' }]);
+  });
+
+  it('limits groups per currency, and pages the payments past the limit', () => {
+    const top = answerReceived(payments, { range, groupBy: 'method', limit: 1 });
+    expect(top.groups.map((g) => [g.key, g.currency])).toEqual([
+      ['card', 'AUD'],
+      ['cash', 'NZD'],
+    ]);
+    expect(top.groups_left_out).toBe(1);
+    const second = answerReceived(payments, { range, limit: 2, offset: 2 });
+    expect(second.payments.map((p) => p.id)).toEqual([1]);
+    expect(second.payments_left_out).toBe(0);
+    const first = answerReceived(payments, { range, limit: 2 });
+    expect([first.payments.map((p) => p.id), first.payments_left_out]).toEqual([[3, 2], 1]);
   });
 });
 

@@ -46,6 +46,17 @@ export const money = (currency: string | null, amount: string): string => `${cur
 /** "20 of 45 shown" when some were left out. */
 export const shownOf = (shown: number, leftOut: number): string => (leftOut > 0 ? ` (${shown} of ${shown + leftOut} shown)` : '');
 
+/** "(21-40 of 128; next: offset=40)" for a page past the first; else as shownOf says. */
+export function pageOf(shown: number, leftOut: number, offset: number): string {
+  if (offset === 0) return shownOf(shown, leftOut);
+  const all = offset + shown + leftOut;
+  const next = leftOut > 0 ? `; next: offset=${offset + shown}` : '';
+  return ` (${shown > 0 ? `${offset + 1}-${offset + shown}` : 'none'} of ${all}${next})`;
+}
+
+/** The `offset` argument of a list that pages past its limit. */
+export const offsetArg = (what: string) => z.number().int().min(0).default(0).describe(`${what} to skip: the next page`);
+
 export const limit = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
 
 export const dateArg = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'send YYYY-MM-DD, e.g. 2026-02-28');

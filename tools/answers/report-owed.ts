@@ -3,7 +3,7 @@ import * as z from 'zod/v4';
 import { addDays } from '../../src/books/answers/dates.js';
 import { AGE_BANDS, answerOwed, answerOwedFromSums, type OwedAnswer, type OwedCurrency } from '../../src/books/answers/owed.js';
 import { defineTool, READ_HINTS } from '../define.js';
-import { asOf, asOfFields, asOfLine, freshBooks, limit, money, rows, shownOf } from './fresh.js';
+import { asOf, asOfFields, asOfLine, freshBooks, limit, money, offsetArg, pageOf, rows } from './fresh.js';
 
 const BAND_WORDS: Record<(typeof AGE_BANDS)[number], string> = {
   not_due: 'not yet due',
@@ -17,14 +17,6 @@ const currencyLine = (c: OwedCurrency): string =>
   `${c.currency}: ${c.count} invoices, ${money(c.currency, c.balance)} owed; past due ${c.past_due.count}, ${c.past_due.balance}. Aged: ` +
   AGE_BANDS.map((b) => `${BAND_WORDS[b]} ${c.aged[b].count} ${c.aged[b].balance}`).join('; ');
 
-/** "(21-40 of 128; next: offset=40)" when the list is a page of more; else as shownOf says. */
-function pageOf(a: OwedAnswer, offset: number): string {
-  if (offset === 0) return shownOf(a.invoices.length, a.invoices_left_out);
-  const all = offset + a.invoices.length + a.invoices_left_out;
-  const next = a.invoices_left_out > 0 ? `; next: offset=${offset + a.invoices.length}` : '';
-  return ` (${a.invoices.length > 0 ? `${offset + 1}-${offset + a.invoices.length}` : 'none'} of ${all}${next})`;
-}
-
 function owedText(a: OwedAnswer, head: string, offset: number): string {
   if (a.currencies.length === 0) return `${head}\nNothing is owed.`;
   return [
@@ -35,7 +27,7 @@ function owedText(a: OwedAnswer, head: string, offset: number): string {
       (c) =>
         `- customer ${c.customer_id} ${c.customer_name}: ${money(c.currency, c.balance)}, ${c.count} invoices, oldest due ${c.oldest_due}`,
     ),
-    `Invoices, oldest due first${pageOf(a, offset)}:`,
+    `Invoices, oldest due first${pageOf(a.invoices.length, a.invoices_left_out, offset)}:`,
     ...a.invoices.map(
       (i) =>
         `- #${i.id} ${i.number} ${i.customer_name} (${i.customer_id}) ${i.status}, due ${i.due_date}` +
@@ -62,7 +54,7 @@ export const reportOwed = defineTool({
       .describe('Only invoices owing at least this'),
     top: z.number().int().min(1).max(100).default(10).describe('Customers per currency'),
     limit: limit(200, 20),
-    offset: z.number().int().min(0).default(0).describe('Invoices to skip: the next page'),
+    offset: offsetArg('Invoices'),
   }),
   output: z.object({
     ...asOf,

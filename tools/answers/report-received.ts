@@ -3,9 +3,9 @@ import * as z from 'zod/v4';
 import { checkRangeRequest, rangeWords, resolveRange } from '../../src/books/answers/dates.js';
 import { answerReceived, RECEIVED_GROUPS, type ReceivedAnswer } from '../../src/books/answers/received.js';
 import { defineTool, READ_HINTS } from '../define.js';
-import { asOfFields, asOfLine, freshBooks, limit, money, rangeArgs, rangeReport, rows, shownOf } from './fresh.js';
+import { asOfFields, asOfLine, freshBooks, limit, money, offsetArg, pageOf, rangeArgs, rangeReport, rows, shownOf } from './fresh.js';
 
-function receivedText(a: ReceivedAnswer, head: string, groupBy: string | undefined): string {
+function receivedText(a: ReceivedAnswer, head: string, groupBy: string | undefined, offset: number): string {
   const out = [head];
   if (a.totals.length === 0) out.push('No payments in this range.');
   for (const t of a.totals) out.push(`Total: ${t.currency} ${t.count} payments, ${t.amount} (allocated to invoices ${t.allocated})`);
@@ -14,7 +14,7 @@ function receivedText(a: ReceivedAnswer, head: string, groupBy: string | undefin
     for (const g of a.groups)
       out.push(`- ${g.label}${groupBy === 'customer' ? ` (customer ${g.key})` : ''}: ${g.currency} ${g.count} payments, ${g.amount}`);
   }
-  out.push(`Payments, newest first${shownOf(a.payments.length, a.payments_left_out)}:`);
+  out.push(`Payments, newest first${pageOf(a.payments.length, a.payments_left_out, offset)}:`);
   for (const p of a.payments) {
     const paid = p.paid.map((x) => `${x.invoice_number} (#${x.invoice_id}) ${x.amount}`).join(', ');
     out.push(
@@ -35,7 +35,8 @@ export const reportReceived = defineTool({
     ...rangeArgs,
     group_by: z.enum(RECEIVED_GROUPS).optional(),
     customer_id: z.number().int().positive().optional().describe('From find_records'),
-    limit: limit(400, 20),
+    limit: limit(400, 20).describe('Groups per currency, and payments'),
+    offset: offsetArg('Payments'),
   }),
   output: z.object({
     ...rangeReport,
@@ -48,8 +49,14 @@ export const reportReceived = defineTool({
     const { read, freshness } = await freshBooks(ctx, ['payments']);
     const range = resolveRange(args, freshness.today);
     const payments = await read.payments({ from: range.from, to: range.to, ...(args.customer_id ? { customerId: args.customer_id } : {}) });
-    const answer = answerReceived(payments, { range, customerId: args.customer_id, groupBy: args.group_by, limit: args.limit });
+    const answer = answerReceived(payments, {
+      range,
+      customerId: args.customer_id,
+      groupBy: args.group_by,
+      limit: args.limit,
+      offset: args.offset,
+    });
     const head = `Payments dated ${rangeWords(args, range)}${args.customer_id ? ` from customer ${args.customer_id}` : ''}. ${asOfLine(freshness)}`;
-    return { structured: { ...asOfFields(freshness), ...range, ...answer }, text: receivedText(answer, head, args.group_by) };
+    return { structured: { ...asOfFields(freshness), ...range, ...answer }, text: receivedText(answer, head, args.group_by, args.offset) };
   },
 });

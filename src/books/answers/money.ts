@@ -55,3 +55,30 @@ export function groupBy<T, K>(rows: readonly T[], keyOf: (row: T) => K): Map<K, 
 
 /** Currencies in a stable order: alphabetical. */
 export const byCurrency = <T extends { currency: string | null }>(a: T, b: T): number => (a.currency ?? '').localeCompare(b.currency ?? '');
+
+/**
+ * Groups ranked within each currency by the figure asked (ties by key), currencies in code order; at most
+ * `limit` shown per currency, and how many were left out.
+ */
+export function rankedPerCurrency<G extends { currency: string; key: string | number | null }>(
+  groups: G[],
+  figure: (g: G) => Decimal,
+  limit: number,
+): { shown: G[]; leftOut: number } {
+  const values = new Map(groups.map((g) => [g, figure(g)]));
+  const figureOf = (g: G): Decimal => values.get(g) ?? Decimal.ZERO;
+  groups.sort(
+    (a, b) =>
+      a.currency.localeCompare(b.currency) ||
+      figureOf(b).compare(figureOf(a)) ||
+      String(a.key).localeCompare(String(b.key), 'en', { numeric: true }),
+  );
+  const shown: G[] = [];
+  const perCurrency = new Map<string, number>();
+  for (const g of groups) {
+    const n = perCurrency.get(g.currency) ?? 0;
+    perCurrency.set(g.currency, n + 1);
+    if (n < limit) shown.push(g);
+  }
+  return { shown, leftOut: groups.length - shown.length };
+}

@@ -2,7 +2,7 @@
 // grouped by method, customer or period, with the newest payments and the invoices each paid.
 import type { PaymentRow } from '../types.js';
 import { type DateRange, inRange, PERIODS, type Period, periodOf } from './dates.js';
-import { byCurrency, compareAmounts, groupBy, keyOf, Sum } from './money.js';
+import { byCurrency, groupBy, keyOf, rankedPerCurrency, readAmount, Sum } from './money.js';
 
 export const RECEIVED_GROUPS = [...PERIODS, 'method', 'customer'] as const;
 export type ReceivedGroupBy = (typeof RECEIVED_GROUPS)[number];
@@ -38,7 +38,10 @@ export interface ReceivedQuestion {
   range: DateRange;
   customerId?: number | undefined;
   groupBy?: ReceivedGroupBy | undefined;
+  /** Groups per currency, and payments listed. */
   limit: number;
+  /** Payments, newest first, to pass over before the `limit` listed (the next page). */
+  offset?: number | undefined;
 }
 
 export interface ReceivedAnswer {
@@ -66,27 +69,31 @@ function groupKey(p: PaymentRow, by: ReceivedGroupBy): [string | number, string]
   return [period, by === 'week' ? `week of ${period}` : period];
 }
 
-function groups(rows: readonly PaymentRow[], by: ReceivedGroupBy): ReceivedGroup[] {
+/** Periods: every one, in date order; other groups ranked within each currency by amount, `limit` of each. */
+function groups(rows: readonly PaymentRow[], by: ReceivedGroupBy, limit: number): { shown: ReceivedGroup[]; leftOut: number } {
   const found = [...groupBy(rows, (p) => keyOf(groupKey(p, by)[0], p.currency)).values()].map((own) => {
     const first = own[0] as PaymentRow;
     const [key, label] = groupKey(first, by);
     const { allocated: _allocated, ...figures } = totalsOf(first.currency, own);
     return { key, label, ...figures };
   });
-  if ((PERIODS as readonly string[]).includes(by))
-    return found.sort((a, b) => String(a.key).localeCompare(String(b.key)) || byCurrency(a, b));
-  return found.sort((a, b) => compareAmounts(b.amount, a.amount) || String(a.key).localeCompare(String(b.key), 'en', { numeric: true }));
+  if ((PERIODS as readonly string[]).includes(by)) {
+    const sorted = found.sort((a, b) => String(a.key).localeCompare(String(b.key)) || byCurrency(a, b));
+    return { shown: sorted.slice(0, limit), leftOut: Math.max(0, sorted.length - limit) };
+  }
+  return rankedPerCurrency(found, (g) => readAmount(g.amount), limit);
 }
 
 export function answerReceived(payments: readonly PaymentRow[], q: ReceivedQuestion): ReceivedAnswer {
   const rows = payments.filter((p) => inRange(p.payment_date, q.range) && (q.customerId === undefined || p.customer_id === q.customerId));
-  const all = q.groupBy ? groups(rows, q.groupBy) : [];
+  const grouped = q.groupBy ? groups(rows, q.groupBy, q.limit) : { shown: [], leftOut: 0 };
   const newest = [...rows].sort((a, b) => b.payment_date.localeCompare(a.payment_date) || b.id - a.id);
+  const offset = q.offset ?? 0;
   return {
     totals: [...groupBy(rows, (p) => p.currency)].map(([currency, own]) => totalsOf(currency, own)).sort(byCurrency),
-    groups: all.slice(0, q.limit),
-    groups_left_out: Math.max(0, all.length - q.limit),
-    payments: newest.slice(0, q.limit).map((p) => ({
+    groups: grouped.shown,
+    groups_left_out: grouped.leftOut,
+    payments: newest.slice(offset, offset + q.limit).map((p) => ({
       id: p.id,
       payment_date: p.payment_date,
       customer_id: p.customer_id,
@@ -96,6 +103,6 @@ export function answerReceived(payments: readonly PaymentRow[], q: ReceivedQuest
       amount: p.amount,
       paid: p.allocations.map((a) => ({ invoice_id: a.invoice_id, invoice_number: a.invoice_number, amount: a.amount })),
     })),
-    payments_left_out: Math.max(0, newest.length - q.limit),
+    payments_left_out: Math.max(0, newest.length - offset - q.limit),
   };
 }

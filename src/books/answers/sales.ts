@@ -5,7 +5,7 @@
 import { Decimal } from '../../api/decimal.js';
 import type { CurrencySums, InvoiceRow, LineRow, LineSums, ProductLineSums } from '../types.js';
 import { type DateRange, inRange, PERIODS, type Period, periodOf } from './dates.js';
-import { byCurrency, groupBy, keyOf, Sum } from './money.js';
+import { byCurrency, groupBy, keyOf, rankedPerCurrency, Sum } from './money.js';
 
 export const SALES_GROUPS = [...PERIODS, 'customer', 'channel', 'status', 'product'] as const;
 export type SalesGroupBy = (typeof SALES_GROUPS)[number];
@@ -108,33 +108,6 @@ function headerGroups(rows: readonly InvoiceRow[], by: HeaderGroup): SalesGroup[
     const dates = own.map((r) => r.issue_date).sort();
     return { key, label, ...figures(first.currency, own), first_issued: dates[0] as string, last_issued: dates.at(-1) as string };
   });
-}
-
-/**
- * Groups ranked within each currency by the figure asked (ties by key), currencies in code order; at most
- * `limit` shown per currency, and how many were left out.
- */
-function rankedPerCurrency<G extends { currency: string; key: string | number | null }>(
-  groups: G[],
-  figure: (g: G) => Decimal,
-  limit: number,
-): { shown: G[]; leftOut: number } {
-  const values = new Map(groups.map((g) => [g, figure(g)]));
-  const figureOf = (g: G): Decimal => values.get(g) ?? Decimal.ZERO;
-  groups.sort(
-    (a, b) =>
-      a.currency.localeCompare(b.currency) ||
-      figureOf(b).compare(figureOf(a)) ||
-      String(a.key).localeCompare(String(b.key), 'en', { numeric: true }),
-  );
-  const shown: G[] = [];
-  const perCurrency = new Map<string, number>();
-  for (const g of groups) {
-    const n = perCurrency.get(g.currency) ?? 0;
-    perCurrency.set(g.currency, n + 1);
-    if (n < limit) shown.push(g);
-  }
-  return { shown, leftOut: groups.length - shown.length };
 }
 
 /** The lines of the range's invoices summed per product and currency here (when the store cannot). */
