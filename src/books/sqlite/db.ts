@@ -34,13 +34,13 @@ export class Db {
     }
   }
 
-  /** True while a read snapshot holds this connection's transaction (writes wait for it: see whenWritable). */
+  /** True while a read snapshot holds this connection's transaction (writes wait for it: see snapshotWait). */
   #snapshotOpen = false;
   #snapshotClosed: Promise<void> = Promise.resolve();
 
   /**
    * `read` in one read transaction: every query it makes sees one state of the file, whatever other processes
-   * commit meanwhile. Snapshots take turns; writes of this process wait for the open one (whenWritable).
+   * commit meanwhile. Snapshots take turns; writes of this process wait for the open one (snapshotWait).
    */
   async snapshot<T>(read: () => Promise<T>): Promise<T> {
     while (this.#snapshotOpen) await this.#snapshotClosed;
