@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ThrottledLog } from '../log/throttle.js';
 import { type CapAction, ConnectionTable, type ConnectionTableOptions, DEFAULT_DISPLACE_GRACE_MS } from './connection-table.js';
+import { NO_SCHEMA_COMPILERS } from './no-schema-compilers.js';
 
 export interface HttpLimits {
   /** Time allowed for the request line and headers, from the connection's start or previous response. */
@@ -137,6 +138,7 @@ export async function limitedFastify(options: LimitedAppOptions): Promise<Fastif
   // The app's own logger stays off: fastify's request logs would carry the headers.
   const app = fastify({
     logger: false,
+    schemaController: NO_SCHEMA_COMPILERS,
     bodyLimit: options.bodyLimit,
     serverFactory: (handler) => createLimitedServer(handler, options.limits, capacityLog(options)),
   });

@@ -6,6 +6,7 @@ import { registerKeyAdmin } from './admin/keys.js';
 import { registerQuoteAdmin } from './admin/quotes.js';
 import { registerSystemAdmin } from './admin/system.js';
 import { callState, serviceHeaders } from './call.js';
+import { SANDBOX_SCHEMA_CONTROLLER } from './no-route-schemas.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerCreateRoutes } from './routes/creates.js';
 import { registerReadRoutes } from './routes/lists.js';
@@ -95,7 +96,13 @@ function addHooks(app: FastifyInstance, world: World): void {
 }
 
 export function buildApp(world: World, adminToken: string): FastifyInstance {
-  const app = Fastify({ bodyLimit: BODY_LIMIT, forceCloseConnections: true, logger: false, return503OnClosing: false });
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    forceCloseConnections: true,
+    logger: false,
+    return503OnClosing: false,
+    schemaController: SANDBOX_SCHEMA_CONTROLLER,
+  });
   app.removeContentTypeParser('text/plain');
   const routes = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {

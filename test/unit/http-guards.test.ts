@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseServeOptions } from '../../src/cli/serve-flags.js';
 import { hostGuard } from '../../src/http/host-guard.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../src/http/json-body.js';
+import { NO_SCHEMA_COMPILERS } from '../../src/http/no-schema-compilers.js';
 
 describe('the Host and Origin guard', () => {
   it.each(['127.0.0.1', '127.0.0.2', '127.1.2.3', '127.0.0.001', 'LOCALHOST', 'localhost', '::1'])(
@@ -100,5 +101,15 @@ describe('JSON nesting', () => {
     expect(nestedDeeperThan(nest(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
     expect(nestedDeeperThan(nest(100_000), MAX_JSON_DEPTH)).toBe(true);
     expect(nestedDeeperThan({ a: [1, 'x', null], b: { c: {} } }, 3)).toBe(false);
+  });
+});
+
+describe('the fastify apps', () => {
+  it('take no route schemas: one declared fails when the app starts, not silently unchecked', async () => {
+    const { default: fastify } = await import('fastify');
+    const app = fastify({ logger: false, schemaController: NO_SCHEMA_COMPILERS });
+    app.post('/x', { schema: { body: { type: 'object' } } }, async () => ({}));
+    await expect(app.ready()).rejects.toThrow(/check the input with zod/);
+    await app.close();
   });
 });
