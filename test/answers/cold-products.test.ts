@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
 import { stdioCommand } from '../e2e/support/server.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { compiledOnceV2 } from '../support/schema-validators.js';
 import { expectProductSales, invoiced, issuedIn, type RawBooks, readRawBooks, thisQuarter } from './ground-truth.js';
 
 const TODAY = '2027-03-15';
@@ -22,7 +23,7 @@ interface Progress {
 
 async function coldServer(sb: TestSandbox): Promise<Client> {
   const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, SVC_POLL_SECONDS: '0' };
-  const client = new Client({ name: 'cold-products-test', version: '1.0.0' });
+  const client = new Client({ name: 'cold-products-test', version: '1.0.0' }, { jsonSchemaValidator: compiledOnceV2 });
   await client.connect(new StdioClientTransport({ ...stdioCommand(['--mirror', 'memory'], env), stderr: 'ignore' }));
   return client;
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
 import { type HttpServer, spawnHttpServer, stdioCommand } from '../e2e/support/server.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { compiledOnce } from '../support/v1-validator.js';
+import { compiledOnce, compiledOnceV2 } from '../support/schema-validators.js';
 import { type RawBooks, readRawBooks, receivable, same, tally } from './ground-truth.js';
 
 const TODAY = '2027-03-15';
@@ -44,7 +44,7 @@ const over: [string, () => Promise<Connection>][] = [
   [
     'the v2 client over stdio',
     async () => {
-      const client = new Client({ name: 'cold-progress-test', version: '1.0.0' });
+      const client = new Client({ name: 'cold-progress-test', version: '1.0.0' }, { jsonSchemaValidator: compiledOnceV2 });
       await client.connect(new StdioClientTransport({ ...stdioCommand(['--mirror', 'memory'], env), stderr: 'ignore' }));
       return {
         callOwed: (updates) => client.callTool({ name: 'report_owed', arguments: {} }, { onprogress: (p) => void updates.push(p) }),

@@ -14,6 +14,7 @@ import { createServerFactory } from '../../src/mcp/server.js';
 import { makeClient } from '../support/client.js';
 import { captureLogs } from '../support/logs.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { compiledOnceV2 } from '../support/schema-validators.js';
 
 let sb: TestSandbox;
 let api: ApiClient;
@@ -58,7 +59,13 @@ beforeAll(async () => {
     logger: logs.logger,
     events: null,
   });
-  client = new Client({ name: 'stateless', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  client = new Client(
+    { name: 'stateless', version: '1.0.0' },
+    {
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      jsonSchemaValidator: compiledOnceV2,
+    },
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
 });
 

@@ -8,7 +8,7 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { EventBus } from '../../src/events/bus.js';
 import type { LegacySessions } from '../../src/mcp/legacy-sessions.js';
-import { compiledOnce } from '../support/v1-validator.js';
+import { compiledOnce } from '../support/schema-validators.js';
 import { type LegacySessionsServer, startLegacySessionsServer } from './legacy-sessions-server.js';
 
 const IDLE_MS = 60_000;

@@ -8,7 +8,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StdioServerTransport as LegacyLines } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StdioServerTransport as ModernLines } from '@modelcontextprotocol/server/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compiledOnce } from '../support/v1-validator.js';
+import { compiledOnce, compiledOnceV2 } from '../support/schema-validators.js';
 import { ALL_TOOLS } from './support/expect.js';
 import { sandboxForFile } from './support/file-sandbox.js';
 import { stdioCommand } from './support/server.js';
@@ -96,7 +96,10 @@ describe.each([
     const into = c.process.stdin;
     const client =
       era === 'modern'
-        ? new ModernClient({ name: 'after-bad-input', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } })
+        ? new ModernClient(
+            { name: 'after-bad-input', version: '1' },
+            { versionNegotiation: { mode: { pin: '2026-07-28' } }, jsonSchemaValidator: compiledOnceV2 },
+          )
         : new LegacyClient({ name: 'after-bad-input', version: '1' }, { jsonSchemaValidator: compiledOnce });
     await client.connect(era === 'modern' ? new ModernLines(out, into) : new LegacyLines(out, into));
     try {

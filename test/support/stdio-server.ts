@@ -2,6 +2,7 @@
 // runs on its embedded sandbox, behind the real SDK client: what a desktop MCP client sees.
 import { Client } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { compiledOnceV2 } from './schema-validators.js';
 
 export const CLI = new URL('../../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
 
@@ -13,7 +14,7 @@ export async function connectBuiltServer(args: string[] = []): Promise<Client> {
     env: getDefaultEnvironment(),
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'invoicing-mcp-tests', version: '0.0.0' });
+  const client = new Client({ name: 'invoicing-mcp-tests', version: '0.0.0' }, { jsonSchemaValidator: compiledOnceV2 });
   await client.connect(transport);
   return client;
 }

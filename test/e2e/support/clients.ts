@@ -6,7 +6,7 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { compiledOnce } from '../../support/v1-validator.js';
+import { compiledOnce, compiledOnceV2 } from '../../support/schema-validators.js';
 import type { StdioCommand } from './server.js';
 
 export type Sdk = 'v2' | 'v1';
@@ -92,7 +92,11 @@ const drain = (stream: NodeJS.ReadableStream | null | undefined): void => void s
 async function connectV2(via: Via, options: ConnectOptions, record: Elicitation[], errors: Error[]): Promise<Connected> {
   const client = new ClientV2(
     { name: 'e2e-v2', version: '1.0.0' },
-    { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: options.elicit ? { elicitation: { form: {} } } : {} },
+    {
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+      capabilities: options.elicit ? { elicitation: { form: {} } } : {},
+      jsonSchemaValidator: compiledOnceV2,
+    },
   );
   client.onerror = (err) => errors.push(err);
   const elicit = options.elicit;

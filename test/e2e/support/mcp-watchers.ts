@@ -10,7 +10,7 @@ import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/c
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from 'undici';
-import { compiledOnce } from '../../support/v1-validator.js';
+import { compiledOnce, compiledOnceV2 } from '../../support/schema-validators.js';
 import { StdioV2InPlace } from './clients.js';
 import type { StdioCommand } from './server.js';
 
@@ -78,7 +78,10 @@ function ownConnections(): { fetch: typeof fetch; close(): Promise<void> } {
  */
 export async function modernWatcher(where: Where, options: { probe?: 'sibling' | 'in-place' } = {}): Promise<Watcher> {
   const updates = new Updates();
-  const client = new ModernClient({ name: 'watcher', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const client = new ModernClient(
+    { name: 'watcher', version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: '2026-07-28' } }, jsonSchemaValidator: compiledOnceV2 },
+  );
   client.setNotificationHandler('notifications/resources/updated', (n) => updates.record(n.params.uri));
   const connections = ownConnections();
   const transport =
