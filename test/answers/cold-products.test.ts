@@ -72,7 +72,7 @@ describe('lines that fit the wait', () => {
     expect(lineUpdates.at(-1)!.message).toBe(`Invoice lines: ${rows.length} of ${rows.length}`);
     expect(updates.at(-1)!.progress).toBe(updates.at(-1)!.total);
 
-    await expectProductSales(a, books.session, rows);
+    await expectProductSales(a, books, rows);
     const text = (result.content as { text: string }[])[0]!.text;
     expect(text).toContain(`Product figures from the lines of ${rows.length} of ${rows.length} invoices.`);
   });

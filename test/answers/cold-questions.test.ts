@@ -1,0 +1,38 @@
+// Every everyday question (questions.ts) as the first question of a new mirror: one call (two where a
+// search or a second page comes first) fills what the answer reads and answers exactly, at once. Each
+// question gets a server of its own on an empty mirror (cold-server.ts); the ground truth is the test's own.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Json } from '../contract/sandbox-http.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { coldServer } from './cold-server.js';
+import { answerOf, type RawBooks, readRawBooks } from './ground-truth.js';
+import { QUESTIONS, TODAY } from './questions.js';
+
+describe.each([[1, 400]] as const)('on a new mirror, at --scale %i', (scale, limit) => {
+  let sb: TestSandbox;
+  let books: RawBooks;
+
+  beforeAll(async () => {
+    sb = await startTestSandbox({ scale, today: TODAY, rateLimit: 1_000_000 });
+    books = await readRawBooks(sb.baseUrl, sb.keys.live);
+  }, 60_000);
+  afterAll(async () => {
+    await sb?.close();
+  });
+
+  it.each(QUESTIONS.map((q) => [q.title, q] as const))('%s', async (_title, question) => {
+    const server = await coldServer(sb.baseUrl, sb.keys.live);
+    let calls = 0;
+    const ask = (name: string, args: Record<string, unknown> = {}): Promise<Json> => {
+      calls++;
+      return answerOf(server.client, name, args);
+    };
+    try {
+      await question.run({ ask, books, limit });
+      expect(calls).toBe(question.calls ?? 1);
+    } finally {
+      await server.close();
+    }
+  });
+});
