@@ -3,16 +3,18 @@ import * as z from 'zod/v4';
 import { checkRangeRequest, rangeWords, resolveRange } from '../../src/books/answers/dates.js';
 import {
   answerSales,
-  answerSalesByProduct,
   figuresOfSums,
   LEFT_OUT_BY_DEFAULT,
   lineSumsOf,
+  productSalesAnswer,
   RANK_FIGURES,
+  rankProducts,
   SALES_GROUPS,
   type SalesAnswer,
   type SalesFigures,
   salesInvoices,
   salesTotals,
+  shownProductIds,
 } from '../../src/books/answers/sales.js';
 import type { Freshness, InvoiceFilter } from '../../src/books/types.js';
 import { defineTool, READ_HINTS } from '../define.js';
@@ -118,8 +120,9 @@ export const reportSales = defineTool({
         const summed = await read.lineSums(ofRange);
         const invoices = totals && summed ? [] : salesInvoices(await read.invoices(ofRange), question);
         const sums = summed ?? lineSumsOf(invoices, await read.lines(ofRange));
-        const names = await read.productNames(sums.products.flatMap((p) => (p.product_id === null ? [] : [p.product_id])));
-        return answerSalesByProduct(totals ? figuresOfSums(totals) : salesTotals(invoices), sums, names, args.limit, args.rank_by);
+        const ranked = rankProducts(sums, args.limit, args.rank_by);
+        const names = await read.productNames(shownProductIds(ranked));
+        return productSalesAnswer(totals ? figuresOfSums(totals) : salesTotals(invoices), sums, ranked, names);
       });
     } else {
       answer = answerSales(await read.invoices(ofRange), question);

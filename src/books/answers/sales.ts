@@ -140,33 +140,37 @@ export function lineSumsOf(rows: readonly InvoiceRow[], lines: readonly LineRow[
 
 const sumOf = (parts: readonly string[]): Sum => parts.reduce((sum, part) => sum.add(part), new Sum());
 
-/** Products ranked per currency by the figure asked (ties by id); only those shown are written out. */
-function productGroups(
-  sums: LineSums,
-  names: ReadonlyMap<number, string>,
-  limit: number,
-  rankBy: RankFigure,
-): { shown: SalesGroup[]; leftOut: number } {
+/** Products ranked per currency by the figure asked (ties by id), summed but not yet written out. */
+export interface RankedProducts {
+  shown: { p: ProductLineSums; subtotal: Sum; tax: Sum; total: Sum }[];
+  leftOut: number;
+}
+
+export function rankProducts(sums: LineSums, limit: number, rankBy: RankFigure = 'total'): RankedProducts {
   const summed = sums.products.map((p) => {
     const subtotal = sumOf(p.line_total);
     const tax = sumOf(p.tax_amount);
     // A line's total is its line_total plus its tax: the group's total is the two sums added.
     return { p, currency: p.currency, key: p.product_id, subtotal, tax, total: new Sum().addSum(subtotal).addSum(tax) };
   });
-  const { shown, leftOut } = rankedPerCurrency(summed, (g) => (rankBy === 'subtotal' ? g.subtotal : g.total).decimal, limit);
-  return {
-    shown: shown.map(({ p, subtotal, tax, total }) => ({
-      key: p.product_id,
-      label: p.product_id === null ? 'lines without a product' : (names.get(p.product_id) ?? p.description),
-      currency: p.currency,
-      count: p.invoices,
-      subtotal: subtotal.toString(),
-      tax: tax.toString(),
-      total: total.toString(),
-      quantity: sumOf(p.quantity).decimal.toShortString(),
-    })),
-    leftOut,
-  };
+  return rankedPerCurrency(summed, (g) => (rankBy === 'subtotal' ? g.subtotal : g.total).decimal, limit);
+}
+
+/** The products whose names the shown groups need (a product question names only what it shows). */
+export const shownProductIds = (ranked: RankedProducts): number[] =>
+  ranked.shown.flatMap(({ p }) => (p.product_id === null ? [] : [p.product_id]));
+
+function productGroups(ranked: RankedProducts, names: ReadonlyMap<number, string>): SalesGroup[] {
+  return ranked.shown.map(({ p, subtotal, tax, total }) => ({
+    key: p.product_id,
+    label: p.product_id === null ? 'lines without a product' : (names.get(p.product_id) ?? p.description),
+    currency: p.currency,
+    count: p.invoices,
+    subtotal: subtotal.toString(),
+    tax: tax.toString(),
+    total: total.toString(),
+    quantity: sumOf(p.quantity).decimal.toShortString(),
+  }));
 }
 
 const isPeriod = (by: SalesGroupBy): boolean => (PERIODS as readonly string[]).includes(by);
@@ -198,7 +202,22 @@ export function answerSales(
   return answer;
 }
 
-/** Sales by product from the totals (however summed) and the lines summed per product. */
+/** Sales by product from the totals (however summed), the products ranked and the shown ones' names. */
+export function productSalesAnswer(
+  totals: SalesFigures[],
+  lines: LineSums,
+  ranked: RankedProducts,
+  productNames: ReadonlyMap<number, string>,
+): SalesAnswer {
+  return {
+    totals,
+    groups: productGroups(ranked, productNames),
+    groups_left_out: ranked.leftOut,
+    lines: { with_lines: lines.withLines, invoices: totals.reduce((n, t) => n + t.count, 0) },
+  };
+}
+
+/** The same in one step, for a caller that has every name at hand. */
 export function answerSalesByProduct(
   totals: SalesFigures[],
   lines: LineSums,
@@ -206,11 +225,5 @@ export function answerSalesByProduct(
   limit: number,
   rankBy: RankFigure = 'total',
 ): SalesAnswer {
-  const { shown, leftOut } = productGroups(lines, productNames, limit, rankBy);
-  return {
-    totals,
-    groups: shown,
-    groups_left_out: leftOut,
-    lines: { with_lines: lines.withLines, invoices: totals.reduce((n, t) => n + t.count, 0) },
-  };
+  return productSalesAnswer(totals, lines, rankProducts(lines, limit, rankBy), productNames);
 }

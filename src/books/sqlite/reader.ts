@@ -77,7 +77,9 @@ export function sqliteReader(db: Db): MirrorReader {
           if (found) found.invoices = num(invoices);
         }
       }
-      const withLines = num(db.value(`SELECT COUNT(DISTINCT l.invoice_id) ${from(w)}`, w.args));
+      // The invoices of the range that have lines, each found by the lines' key: no distinct over every line.
+      w.add('EXISTS (SELECT 1 FROM lines l WHERE l.invoice_id = i.id)');
+      const withLines = num(db.value(`SELECT COUNT(*) FROM invoices i${w}`, w.args));
       return { products: [...products.values()].map(({ first: _first, parts: _parts, ...sums }) => sums), withLines } satisfies LineSums;
     },
     async invoiceSums(filter) {
