@@ -643,6 +643,18 @@ const customerQuestions: Question[] = [
     },
   },
   {
+    title: 'which open quotes expire next after the first five? (the second page)',
+    async run({ ask, books }) {
+      const open = books.quotes
+        .filter((q) => OPEN_QUOTE.includes(q.status))
+        .sort((x, y) => (x.valid_until < y.valid_until ? -1 : x.valid_until > y.valid_until ? 1 : x.id - y.id));
+      const a = await ask('report_quotes', { limit: 5, offset: 5 });
+      expect(a.quotes.map((q: Json) => q.id)).toEqual(open.slice(5, 10).map((q) => q.id));
+      expect(a.quotes_left_out).toBe(Math.max(0, open.length - 10));
+      expect(open.length).toBeGreaterThan(10);
+    },
+  },
+  {
     title: 'what quotes has the customer with the most open quotes still open?',
     async run({ ask, books }) {
       const open = books.quotes.filter((q) => OPEN_QUOTE.includes(q.status));

@@ -24,7 +24,7 @@ export const API_NAMES: Record<string, readonly string[]> = {
   report_sales: ['range', 'days', 'from', 'to', 'group_by', 'customer_id', 'currency', 'rank_by', 'with_draft_and_void', 'limit'],
   report_received: ['range', 'days', 'from', 'to', 'group_by', 'customer_id', 'limit', 'offset'],
   report_customer: ['customer_id', 'search'],
-  report_quotes: ['expiring_days', 'customer_id', 'limit'],
+  report_quotes: ['expiring_days', 'customer_id', 'limit', 'offset'],
   report_low_stock: ['branch'],
 };
 

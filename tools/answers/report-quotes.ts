@@ -2,7 +2,7 @@
 import * as z from 'zod/v4';
 import { answerQuotes, type QuoteFigures } from '../../src/books/answers/quotes.js';
 import { defineTool, READ_HINTS } from '../define.js';
-import { asOf, asOfFields, asOfLine, freshBooks, limit, money, rows, shownOf } from './fresh.js';
+import { asOf, asOfFields, asOfLine, freshBooks, limit, money, offsetArg, pageOf, rows } from './fresh.js';
 
 const figuresText = (f: QuoteFigures): string => `${f.count} quotes, ${money(f.currency, f.value)}`;
 
@@ -17,6 +17,7 @@ export const reportQuotes = defineTool({
     expiring_days: z.number().int().min(0).max(3660).optional().describe('Valid until today + N or sooner'),
     customer_id: z.number().int().positive().optional().describe('From find_records'),
     limit: limit(400, 20),
+    offset: offsetArg('Quotes'),
   }),
   output: z.object({ ...asOf, open: rows, expiring: rows.nullable(), quotes: rows, quotes_left_out: z.number().int() }),
   annotations: READ_HINTS,
@@ -28,6 +29,7 @@ export const reportQuotes = defineTool({
       expiringDays: args.expiring_days,
       customerId: args.customer_id,
       limit: args.limit,
+      offset: args.offset,
     });
     const out = [`Open quotes${args.customer_id ? ` of customer ${args.customer_id}` : ''}. ${asOfLine(freshness)}`];
     out.push(...(answer.open.length > 0 ? answer.open.map((f) => `Open: ${figuresText(f)}`) : ['No open quotes.']));
@@ -35,7 +37,7 @@ export const reportQuotes = defineTool({
       const until = `expiring by ${args.expiring_days} days from today`;
       out.push(...(answer.expiring.length > 0 ? answer.expiring.map((f) => `${until}: ${figuresText(f)}`) : [`None ${until}.`]));
     }
-    out.push(`Quotes, soonest to expire first${shownOf(answer.quotes.length, answer.quotes_left_out)}:`);
+    out.push(`Quotes, soonest to expire first${pageOf(answer.quotes.length, answer.quotes_left_out, args.offset)}:`);
     for (const q of answer.quotes) {
       out.push(
         `- #${q.id} ${q.number} ${q.status} ${q.customer_name} (${q.customer_id}) ${money(q.currency, q.total)}, valid until ${q.valid_until} (${q.days_left} days)`,

@@ -31,6 +31,8 @@ export interface QuotesQuestion {
   expiringDays?: number | undefined;
   customerId?: number | undefined;
   limit: number;
+  /** Quotes of the list to skip: the next page. */
+  offset?: number | undefined;
 }
 
 export interface QuotesAnswer {
@@ -56,11 +58,12 @@ export function answerQuotes(quotes: readonly QuoteRow[], q: QuotesQuestion): Qu
   const open = quotes.filter((row) => isOpen(row) && (q.customerId === undefined || row.customer_id === q.customerId));
   const horizon = q.expiringDays === undefined ? null : addDays(q.today, q.expiringDays);
   const expiring = horizon === null ? null : open.filter((row) => row.valid_until >= q.today && row.valid_until <= horizon);
+  const offset = q.offset ?? 0;
   const listed = [...(expiring ?? open)].sort((a, b) => a.valid_until.localeCompare(b.valid_until) || a.id - b.id);
   return {
     open: figures(open),
     expiring: expiring === null ? null : figures(expiring),
-    quotes: listed.slice(0, q.limit).map((row) => ({
+    quotes: listed.slice(offset, offset + q.limit).map((row) => ({
       id: row.id,
       number: row.number,
       status: row.status,
@@ -71,6 +74,6 @@ export function answerQuotes(quotes: readonly QuoteRow[], q: QuotesQuestion): Qu
       currency: row.currency,
       total: row.total,
     })),
-    quotes_left_out: Math.max(0, listed.length - q.limit),
+    quotes_left_out: Math.max(0, listed.length - offset - q.limit),
   };
 }
