@@ -281,6 +281,25 @@ const salesQuestions: Question[] = [
     },
   },
   {
+    title: 'how many invoices of 10,000 or more did we issue last quarter, and what did they come to?',
+    async run({ ask, books }) {
+      const a = await ask('report_sales', { range: 'last_quarter', min_total: '10000' });
+      const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, LAST_QUARTER) && !Exact.of('10000').greaterThan(i.total));
+      expect(rows.length).toBeGreaterThan(0);
+      expectTotals(a.totals, rows);
+    },
+  },
+  {
+    title: 'what sold this quarter on invoices under 1,000? (by product, the lines of those invoices only)',
+    async run({ ask, books, limit }) {
+      const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, thisQuarter(TODAY)) && !Exact.of(i.total).greaterThan('999.99'));
+      const a = await ask('report_sales', { range: 'this_quarter', group_by: 'product', max_total: '999.99', limit });
+      expect(rows.length).toBeGreaterThan(0);
+      expectTotals(a.totals, rows);
+      await expectProductSales(a, books, rows);
+    },
+  },
+  {
     title: 'sales this quarter, month by month',
     async run({ ask, books }) {
       const a = await ask('report_sales', { range: 'this_quarter', group_by: 'month' });

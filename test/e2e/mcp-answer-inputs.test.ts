@@ -67,6 +67,13 @@ describe('dates the answers refuse, saying what to send', () => {
       expect(text).toContain('send one of range (e.g. "this_year"), days (e.g. 30) or from/to');
     }
   });
+
+  it('report_sales refuses bounds on the total that leave nothing between them, naming both', async () => {
+    expect(await refused('report_sales', { min_total: '5000', max_total: '1000.50' })).toContain(
+      'min_total 5000 is more than max_total 1000.50: send a min_total at most max_total.',
+    );
+    expect(await refused('report_sales', { min_total: '1,000' })).toContain('send a plain decimal, e.g. 10000 or 250.50');
+  });
 });
 
 describe('ranges that contain today', () => {

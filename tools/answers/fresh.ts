@@ -59,6 +59,9 @@ export const offsetArg = (what: string) => z.number().int().min(0).default(0).de
 
 export const limit = (max: number, fallback: number) => z.number().int().min(1).max(max).default(fallback);
 
+/** An amount a person bounds a question by: a plain decimal, compared exactly. */
+export const amountArg = z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'send a plain decimal, e.g. 10000 or 250.50');
+
 export const dateArg = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'send YYYY-MM-DD, e.g. 2026-02-28');
 
 /** A list of answer rows; their fields are described by the tool's text and the README. */

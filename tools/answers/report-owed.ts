@@ -3,7 +3,7 @@ import * as z from 'zod/v4';
 import { addDays } from '../../src/books/answers/dates.js';
 import { AGE_BANDS, answerOwed, answerOwedFromSums, type OwedAnswer, type OwedCurrency } from '../../src/books/answers/owed.js';
 import { defineTool, READ_HINTS } from '../define.js';
-import { asOf, asOfFields, asOfLine, freshBooks, limit, money, offsetArg, pageOf, rows } from './fresh.js';
+import { amountArg, asOf, asOfFields, asOfLine, freshBooks, limit, money, offsetArg, pageOf, rows } from './fresh.js';
 
 const BAND_WORDS: Record<(typeof AGE_BANDS)[number], string> = {
   not_due: 'not yet due',
@@ -47,11 +47,7 @@ export const reportOwed = defineTool({
   input: z.object({
     customer_id: z.number().int().positive().optional().describe('From find_records'),
     over_days: z.number().int().min(0).max(3660).optional().describe('Only invoices more than N days past due'),
-    min_balance: z
-      .string()
-      .regex(/^\d{1,15}(\.\d{1,6})?$/, 'send a plain decimal, e.g. 10000 or 250.50')
-      .optional()
-      .describe('Only invoices owing at least this'),
+    min_balance: amountArg.optional().describe('Only invoices owing at least this'),
     top: z.number().int().min(1).max(100).default(10).describe('Customers per currency'),
     limit: limit(200, 20),
     offset: offsetArg('Invoices'),

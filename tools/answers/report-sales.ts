@@ -1,8 +1,11 @@
 // report_sales: what was invoiced in a date range, per currency, grouped as asked.
 import * as z from 'zod/v4';
 import { checkRangeRequest, rangeWords, resolveRange } from '../../src/books/answers/dates.js';
+import { readAmount } from '../../src/books/answers/money.js';
+import { RefusedQuestion } from '../../src/books/answers/refused.js';
 import {
   answerSales,
+  boundsTotals,
   figuresOfSums,
   LEFT_OUT_BY_DEFAULT,
   lineSumsOf,
@@ -19,7 +22,7 @@ import {
 import type { Freshness, InvoiceFilter } from '../../src/books/types.js';
 import { defineTool, READ_HINTS } from '../define.js';
 import { INVOICE_STATUSES } from '../params.js';
-import { asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeReport, shownOf } from './fresh.js';
+import { amountArg, asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeReport, shownOf } from './fresh.js';
 
 const linesPendingOf = (f: Freshness): { lines_pending?: { invoices: number; seconds: number | null } } =>
   f.linesPending ? { lines_pending: f.linesPending } : {};
@@ -75,6 +78,8 @@ export const reportSales = defineTool({
       .optional()
       .describe('Only this currency, e.g. NZD'),
     rank_by: z.enum(RANK_FIGURES).default('total').describe('Groups ranked per currency by'),
+    min_total: amountArg.optional().describe('Only invoices totalling at least this'),
+    max_total: amountArg.optional().describe('At most this'),
     with_draft_and_void: z.boolean().default(false),
     limit: limit(400, 50).describe('Groups per currency'),
   }),
@@ -86,6 +91,15 @@ export const reportSales = defineTool({
   annotations: READ_HINTS,
   async handler(ctx, args) {
     checkRangeRequest(args);
+    if (
+      args.min_total !== undefined &&
+      args.max_total !== undefined &&
+      readAmount(args.min_total).compare(readAmount(args.max_total)) > 0
+    ) {
+      throw new RefusedQuestion(
+        `min_total ${args.min_total} is more than max_total ${args.max_total}: send a min_total at most max_total.`,
+      );
+    }
     const invoicesOf = (today: string): InvoiceFilter => {
       const { from, to } = resolveRange(args, today);
       return {
@@ -109,6 +123,8 @@ export const reportSales = defineTool({
       groupBy: args.group_by,
       limit: args.limit,
       rankBy: args.rank_by,
+      minTotal: args.min_total,
+      maxTotal: args.max_total,
     };
     const ofRange = invoicesOf(freshness.today);
     let answer: SalesAnswer;
@@ -116,8 +132,9 @@ export const reportSales = defineTool({
       // Summed by the store where it can (no invoice or line read into JS), else from the rows; the totals and
       // the lines of one state of the books.
       answer = await snapshot(async (read) => {
-        const totals = await read.invoiceSums(ofRange);
-        const summed = await read.lineSums(ofRange);
+        const bounded = boundsTotals(question);
+        const totals = bounded ? null : await read.invoiceSums(ofRange);
+        const summed = bounded ? null : await read.lineSums(ofRange);
         const invoices = totals && summed ? [] : salesInvoices(await read.invoices(ofRange), question);
         const sums = summed ?? lineSumsOf(invoices, await read.lines(ofRange));
         const ranked = rankProducts(sums, args.limit, args.rank_by);
@@ -131,6 +148,8 @@ export const reportSales = defineTool({
       args.with_draft_and_void ? 'every status' : 'not draft or void',
       ...(args.customer_id !== undefined ? [`customer ${args.customer_id}`] : []),
       ...(args.currency !== undefined ? [`${args.currency} only`] : []),
+      ...(args.min_total !== undefined ? [`total at least ${args.min_total}`] : []),
+      ...(args.max_total !== undefined ? [`total at most ${args.max_total}`] : []),
     ].join(', ');
     const head = `Sales issued ${rangeWords(args, range)}, ${which}. ${asOfLine(freshness)}`;
     return {

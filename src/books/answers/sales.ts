@@ -5,7 +5,7 @@
 import { Decimal } from '../../api/decimal.js';
 import type { CurrencySums, InvoiceRow, LineRow, LineSums, ProductLineSums } from '../types.js';
 import { type DateRange, inRange, PERIODS, type Period, periodOf } from './dates.js';
-import { byCurrency, groupBy, keyOf, rankedPerCurrency, Sum } from './money.js';
+import { byCurrency, groupBy, keyOf, rankedPerCurrency, readAmount, Sum } from './money.js';
 
 export const SALES_GROUPS = [...PERIODS, 'customer', 'channel', 'status', 'product'] as const;
 export type SalesGroupBy = (typeof SALES_GROUPS)[number];
@@ -44,6 +44,9 @@ export interface SalesQuestion {
   limit: number;
   /** The figure groups are ranked by, within each currency (never across currencies); total by default. */
   rankBy?: RankFigure | undefined;
+  /** Only invoices whose total (with tax) is at least / at most this, compared exactly. */
+  minTotal?: string | undefined;
+  maxTotal?: string | undefined;
 }
 
 export interface SalesAnswer {
@@ -54,13 +57,25 @@ export interface SalesAnswer {
   lines?: { with_lines: number; invoices: number };
 }
 
-export function salesInvoices(invoices: readonly InvoiceRow[], q: Pick<SalesQuestion, 'range' | 'statuses'>): InvoiceRow[] {
+export function salesInvoices(
+  invoices: readonly InvoiceRow[],
+  q: Pick<SalesQuestion, 'range' | 'statuses' | 'minTotal' | 'maxTotal'>,
+): InvoiceRow[] {
+  const min = q.minTotal === undefined ? null : readAmount(q.minTotal);
+  const max = q.maxTotal === undefined ? null : readAmount(q.maxTotal);
+  const inBounds = (total: string): boolean =>
+    (min === null || readAmount(total).compare(min) >= 0) && (max === null || readAmount(total).compare(max) <= 0);
   return invoices.filter(
     (r) =>
       inRange(r.issue_date, q.range) &&
-      (q.statuses ? q.statuses.includes(r.status) : !(LEFT_OUT_BY_DEFAULT as readonly string[]).includes(r.status)),
+      (q.statuses ? q.statuses.includes(r.status) : !(LEFT_OUT_BY_DEFAULT as readonly string[]).includes(r.status)) &&
+      inBounds(r.total),
   );
 }
+
+/** Whether the question bounds invoice totals, which the store's sums cannot: then the rows are summed here. */
+export const boundsTotals = (q: Pick<SalesQuestion, 'minTotal' | 'maxTotal'>): boolean =>
+  q.minTotal !== undefined || q.maxTotal !== undefined;
 
 function figures(currency: string, rows: readonly InvoiceRow[]): SalesFigures {
   const subtotal = new Sum();
