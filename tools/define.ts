@@ -1,6 +1,7 @@
 // A tool is data: name, words for the model, its family and scope, zod input and output, the four hints,
 // and a handler that returns the structured result and a compact text. The registry drives everything else.
 import type * as z from 'zod/v4';
+import type { ViewName } from '../src/views/catalog.js';
 import type { ToolContext } from './context.js';
 
 export const TOOLSETS = ['connection', 'customers', 'invoices', 'quotes', 'payments', 'products'] as const;
@@ -16,6 +17,8 @@ export interface ToolHints {
 export interface ToolOutcome<O> {
   structured: O;
   text: string;
+  /** What only the tool's view reads (the result's _meta): never in the text or the structured content. */
+  viewMeta?: Record<string, unknown>;
 }
 
 /** What a create shows the user before it runs, when writes need confirmation. */
@@ -37,6 +40,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   books?: boolean;
   /** Present on tools that write: they are removed by --read-only and confirmed by --confirm-writes. */
   write?: WriteConfirmation<z.infer<I>>;
+  /** The ui:// view a host that renders MCP Apps shows with the result (src/views/catalog.ts). */
+  view?: ViewName;
   handler(ctx: ToolContext, args: z.infer<I>): Promise<ToolOutcome<z.infer<O>>>;
 }
 

@@ -2,7 +2,10 @@
 import * as z from 'zod/v4';
 import { type Invoice, InvoiceSchema, type InvoiceSummary, InvoiceSummarySchema } from '../src/api/schemas.js';
 import { shortQuantity } from '../src/books/answers/money.js';
+import { REVIEW_META_KEY } from '../src/views/catalog.js';
+import type { ToolContext } from './context.js';
 import { CREATE_HINTS, defineTool, READ_HINTS } from './define.js';
+import { reviewDraft } from './draft-review.js';
 import { money, replayNote } from './format.js';
 import { listHandler } from './handlers.js';
 import { invoiceIdOf, invoiceRef } from './invoice-ref.js';
@@ -44,6 +47,12 @@ export function invoiceText(inv: Invoice): string {
   return [invoiceLine(inv), ...lines, `portal: ${inv.portal_url}`].join('\n');
 }
 
+/** A draft's review checks for its view; nothing for an invoice past draft. */
+async function reviewMeta(ctx: ToolContext, invoice: Invoice): Promise<{ viewMeta?: Record<string, unknown> }> {
+  const review = await reviewDraft(ctx, invoice);
+  return review ? { viewMeta: { [REVIEW_META_KEY]: review } } : {};
+}
+
 export const getInvoice = defineTool({
   name: 'get_invoice',
   title: 'Get an invoice',
@@ -53,9 +62,10 @@ export const getInvoice = defineTool({
   input: z.object({ id: invoiceRef }),
   output: InvoiceSchema,
   annotations: READ_HINTS,
+  view: 'draft-review',
   async handler(ctx, { id }) {
     const invoice = await ctx.api.invoices.get(await invoiceIdOf(ctx, id));
-    return { structured: invoice, text: invoiceText(invoice) };
+    return { structured: invoice, text: invoiceText(invoice), ...(await reviewMeta(ctx, invoice)) };
   },
 });
 
@@ -90,7 +100,9 @@ export const createDraftInvoice = defineTool({
   output: InvoiceSchema,
   annotations: CREATE_HINTS,
   write: { summarize: summarizeDraft },
-  async handler({ api }, { idempotency_key, ...input }) {
+  view: 'draft-review',
+  async handler(ctx, { idempotency_key, ...input }) {
+    const { api } = ctx;
     const created = await api.invoices.create(input, { idempotencyKey: idempotency_key });
     const inv = created.data;
     const saved =
@@ -98,6 +110,7 @@ export const createDraftInvoice = defineTool({
         ? 'Test key: validated and shown as it would be, but not saved.'
         : 'It is a draft: it has not been sent. A person in the business reviews and sends it.';
     const again = created.replayed ? `${replayNote(created)}\n` : '';
-    return { structured: inv, text: `${again}Draft invoice ${inv.number} (id ${inv.id}) created. ${saved}\n${invoiceText(inv)}` };
+    const text = `${again}Draft invoice ${inv.number} (id ${inv.id}) created. ${saved}\n${invoiceText(inv)}`;
+    return { structured: inv, text, ...(await reviewMeta(ctx, inv)) };
   },
 });

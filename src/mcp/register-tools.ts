@@ -1,9 +1,11 @@
 // Puts the selected tools on server instances: what tools/list shows comes from the manifest; the tool
 // modules load on the first call. Every call goes through the one error boundary, and creates through
 // the confirmation step when --confirm-writes is on.
+import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import type { CallToolResult, McpServer, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { ToolDefinition } from '../../tools/index.js';
+import { VIEWS } from '../views/catalog.js';
 import { advertisedHints } from './advertised-hints.js';
 import { deferredSchema } from './compact-schema.js';
 import { logToolFailure } from './refusals.js';
@@ -58,7 +60,11 @@ function callContext(context: ToolContext, ctx: ServerContext): ToolContext {
 async function run(tool: ToolDefinition, runtime: ToolRuntime, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult> {
   try {
     const outcome = await tool.handler(callContext(runtime.context, ctx), args);
-    return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured as Record<string, unknown> };
+    return {
+      content: [{ type: 'text', text: outcome.text }],
+      structuredContent: outcome.structured as Record<string, unknown>,
+      ...(outcome.viewMeta ? { _meta: outcome.viewMeta } : {}),
+    };
   } catch (err) {
     logToolFailure(runtime.context.logger, tool.name, err);
     return errorResultOf(err, tool.name, args);
@@ -106,9 +112,10 @@ export function toolRegistrar(entries: readonly ToolManifestEntry[], runtime: To
   return (server, only) => {
     for (const [entry, config] of configs) {
       if (only !== undefined && entry.name !== only) continue;
-      server.registerTool(entry.name, config, (args: unknown, ctx: ServerContext) =>
-        call(server, entry, runtime, args as Record<string, unknown>, ctx),
-      );
+      const handler = (args: unknown, ctx: ServerContext) => call(server, entry, runtime, args as Record<string, unknown>, ctx);
+      // A host that renders MCP Apps shows the tool's view with its result; other hosts never read _meta.
+      if (entry.view) registerAppTool(server, entry.name, { ...config, _meta: { ui: { resourceUri: VIEWS[entry.view].uri } } }, handler);
+      else server.registerTool(entry.name, config, handler);
     }
   };
 }

@@ -36,7 +36,13 @@ describe.each(cases)('the $sdk client over $via', ({ sdk, via }) => {
     const { resourceTemplates } = await c.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(KINDS.map((k) => `invoicing://${k}/{id}`).sort());
     const { resources } = await c.client.listResources();
-    expect(resources.map((r) => r.uri).sort()).toEqual(['invoicing://business', 'invoicing://events', 'invoicing://products/low-stock']);
+    expect(resources.map((r) => r.uri).sort()).toEqual([
+      'invoicing://business',
+      'invoicing://events',
+      'invoicing://products/low-stock',
+      'ui://invoicing/charts',
+      'ui://invoicing/draft',
+    ]);
   });
 
   it('reads the low-stock feed as the products at or below their reorder level', async () => {
