@@ -47,9 +47,9 @@ export function invoiceText(inv: Invoice): string {
   return [invoiceLine(inv), ...lines, `portal: ${inv.portal_url}`].join('\n');
 }
 
-/** A draft's review checks for its view; nothing for an invoice past draft. */
+/** A draft's review checks for its view, when the client shows views; nothing for an invoice past draft. */
 async function reviewMeta(ctx: ToolContext, invoice: Invoice): Promise<{ viewMeta?: Record<string, unknown> }> {
-  const review = await reviewDraft(ctx, invoice);
+  const review = ctx.views ? await reviewDraft(ctx, invoice) : null;
   return review ? { viewMeta: { [REVIEW_META_KEY]: review } } : {};
 }
 

@@ -1,8 +1,15 @@
 // Puts the selected tools on server instances: what tools/list shows comes from the manifest; the tool
 // modules load on the first call. Every call goes through the one error boundary, and creates through
 // the confirmation step when --confirm-writes is on.
-import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
-import type { CallToolResult, McpServer, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { getUiCapability, RESOURCE_MIME_TYPE, registerAppTool } from '@modelcontextprotocol/ext-apps/server';
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type McpServer,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { ToolDefinition } from '../../tools/index.js';
 import { VIEWS } from '../views/catalog.js';
@@ -35,8 +42,20 @@ function loadTool(name: string): Promise<ToolDefinition> {
   });
 }
 
+/**
+ * The client of this request renders MCP Apps views: it declared the extension with the views' MIME type, in
+ * the request itself (2026-07-28) or when it initialized (2025 era).
+ */
+function rendersViews(server: McpServer, ctx: ServerContext): boolean {
+  const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+    | ClientCapabilities
+    | undefined;
+  return getUiCapability(declared ?? server.server.getClientCapabilities())?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
+}
+
 /** The context of one call: with a progress hook when the client sent a progress token. */
-function callContext(context: ToolContext, ctx: ServerContext): ToolContext {
+function callContext(base: ToolContext, ctx: ServerContext, views: boolean): ToolContext {
+  const context = views ? { ...base, views } : base;
   const token = ctx.mcpReq._meta?.progressToken;
   if (token === undefined) return context;
   let last = -1;
@@ -57,9 +76,15 @@ function callContext(context: ToolContext, ctx: ServerContext): ToolContext {
   return { ...context, progress };
 }
 
-async function run(tool: ToolDefinition, runtime: ToolRuntime, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult> {
+async function run(
+  tool: ToolDefinition,
+  runtime: ToolRuntime,
+  args: Record<string, unknown>,
+  ctx: ServerContext,
+  views: boolean,
+): Promise<CallToolResult> {
   try {
-    const outcome = await tool.handler(callContext(runtime.context, ctx), args);
+    const outcome = await tool.handler(callContext(runtime.context, ctx, views), args);
     return {
       content: [{ type: 'text', text: outcome.text }],
       structuredContent: outcome.structured as Record<string, unknown>,
@@ -84,7 +109,7 @@ async function call(server: McpServer, entry: ToolManifestEntry, runtime: ToolRu
     }
     if (!confirmation.proceed) return confirmation.result;
   }
-  return run(tool, runtime, args, ctx);
+  return run(tool, runtime, args, ctx, tool.view !== undefined && rendersViews(server, ctx));
 }
 
 type ToolConfig = Pick<ToolManifestEntry, 'title' | 'description' | 'annotations'> & { inputSchema: Schema; outputSchema: Schema };

@@ -101,16 +101,27 @@ describe.each(cases)('the $sdk client over $via', ({ sdk, via }) => {
     }
   });
 
-  it('puts the draft review in _meta only, leaving the text and structured content as they were', async () => {
-    const list = async (status: string) =>
-      (await c.client.callTool({ name: 'list_invoices', arguments: { status, per_page: 1 } })).structuredContent.data[0];
-    const read: any = await c.client.callTool({ name: 'get_invoice', arguments: { id: (await list('draft')).id } });
-    expect(read._meta?.[REVIEW_KEY]).toMatchObject({ web_url: read.structuredContent.portal_url, similar_drafts: expect.any(Array) });
-    expect(Object.keys(read.structuredContent)).not.toContain('review');
-    expect(read.content.map((b: { text: string }) => b.text).join('\n')).not.toContain('overdue');
-    const past: any = await c.client.callTool({ name: 'get_invoice', arguments: { id: (await list('paid')).id } });
-    expect(past.isError).toBeFalsy();
-    expect(past._meta?.[REVIEW_KEY]).toBeUndefined();
+  it('works out the draft review only for a client that shows views, and puts it in _meta only', async () => {
+    // Two clients of this SDK on one server (HTTP: a 2025-era session for v1, per request for v2), one of
+    // them declaring MCP Apps.
+    const [other, apps] = await Promise.all([
+      connectClient(sdk, { http: http.url }),
+      connectClient(sdk, { http: http.url }, { apps: true }),
+    ]);
+    try {
+      const list = async (status: string) =>
+        (await other.client.callTool({ name: 'list_invoices', arguments: { status, per_page: 1 } })).structuredContent.data[0];
+      const draft = { name: 'get_invoice', arguments: { id: (await list('draft')).id } };
+      const [plain, shown]: any[] = await Promise.all([other.client.callTool(draft), apps.client.callTool(draft)]);
+      expect(plain._meta?.[REVIEW_KEY]).toBeUndefined();
+      expect(shown._meta?.[REVIEW_KEY]).toMatchObject({ web_url: plain.structuredContent.portal_url, similar_drafts: expect.any(Array) });
+      expect([shown.content, shown.structuredContent]).toEqual([plain.content, plain.structuredContent]);
+      const past: any = await apps.client.callTool({ name: 'get_invoice', arguments: { id: (await list('paid')).id } });
+      expect(past.isError).toBeFalsy();
+      expect(past._meta?.[REVIEW_KEY]).toBeUndefined();
+    } finally {
+      await Promise.all([other.close(), apps.close()]);
+    }
   });
 
   it('lists the prompts with their arguments', async () => {

@@ -26,7 +26,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   sandbox = await startTestSandbox();
   [mcp, raw, host] = await Promise.all([
-    connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, sandbox.keys.live)) }),
+    connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, sandbox.keys.live)) }, { apps: true }),
     signIn(sandbox.baseUrl, sandbox.keys.live),
     startHarness(),
   ]);
