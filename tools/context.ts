@@ -11,6 +11,4 @@ export interface ToolContext {
   logger: LogSink;
   /** Set for one call when the client sent a progress token: reports how a long wait is going. */
   progress?: (update: FreshProgress) => void;
-  /** Set for one call when the client renders MCP Apps views: a tool then works out what its view alone reads. */
-  views?: boolean;
 }

@@ -17,8 +17,6 @@ export interface ToolHints {
 export interface ToolOutcome<O> {
   structured: O;
   text: string;
-  /** What only the tool's view reads (the result's _meta): never in the text or the structured content. */
-  viewMeta?: Record<string, unknown>;
 }
 
 /** What a create shows the user before it runs, when writes need confirmation. */
@@ -42,6 +40,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   write?: WriteConfirmation<z.infer<I>>;
   /** The ui:// view a host that renders MCP Apps shows with the result (src/views/catalog.ts). */
   view?: ViewName;
+  /**
+   * What only the view reads, worked out after the call for a client that shows views, and sent in the
+   * result's _meta (never in the text or the structured content); null when there is nothing to add.
+   */
+  viewData?(ctx: ToolContext, result: z.infer<O>): Promise<Record<string, unknown> | null>;
   handler(ctx: ToolContext, args: z.infer<I>): Promise<ToolOutcome<z.infer<O>>>;
 }
 

@@ -47,10 +47,10 @@ export function invoiceText(inv: Invoice): string {
   return [invoiceLine(inv), ...lines, `portal: ${inv.portal_url}`].join('\n');
 }
 
-/** A draft's review checks for its view, when the client shows views; nothing for an invoice past draft. */
-async function reviewMeta(ctx: ToolContext, invoice: Invoice): Promise<{ viewMeta?: Record<string, unknown> }> {
-  const review = ctx.views ? await reviewDraft(ctx, invoice) : null;
-  return review ? { viewMeta: { [REVIEW_META_KEY]: review } } : {};
+/** The draft review's checks, for its view; nothing for an invoice past draft. */
+async function draftReview(ctx: ToolContext, invoice: Invoice): Promise<Record<string, unknown> | null> {
+  const review = await reviewDraft(ctx, invoice);
+  return review ? { [REVIEW_META_KEY]: review } : null;
 }
 
 export const getInvoice = defineTool({
@@ -63,9 +63,10 @@ export const getInvoice = defineTool({
   output: InvoiceSchema,
   annotations: READ_HINTS,
   view: 'draft-review',
+  viewData: draftReview,
   async handler(ctx, { id }) {
     const invoice = await ctx.api.invoices.get(await invoiceIdOf(ctx, id));
-    return { structured: invoice, text: invoiceText(invoice), ...(await reviewMeta(ctx, invoice)) };
+    return { structured: invoice, text: invoiceText(invoice) };
   },
 });
 
@@ -101,8 +102,8 @@ export const createDraftInvoice = defineTool({
   annotations: CREATE_HINTS,
   write: { summarize: summarizeDraft },
   view: 'draft-review',
-  async handler(ctx, { idempotency_key, ...input }) {
-    const { api } = ctx;
+  viewData: draftReview,
+  async handler({ api }, { idempotency_key, ...input }) {
     const created = await api.invoices.create(input, { idempotencyKey: idempotency_key });
     const inv = created.data;
     const saved =
@@ -110,7 +111,6 @@ export const createDraftInvoice = defineTool({
         ? 'Test key: validated and shown as it would be, but not saved.'
         : 'It is a draft: it has not been sent. A person in the business reviews and sends it.';
     const again = created.replayed ? `${replayNote(created)}\n` : '';
-    const text = `${again}Draft invoice ${inv.number} (id ${inv.id}) created. ${saved}\n${invoiceText(inv)}`;
-    return { structured: inv, text, ...(await reviewMeta(ctx, inv)) };
+    return { structured: inv, text: `${again}Draft invoice ${inv.number} (id ${inv.id}) created. ${saved}\n${invoiceText(inv)}` };
   },
 });

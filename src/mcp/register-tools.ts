@@ -54,8 +54,7 @@ function rendersViews(server: McpServer, ctx: ServerContext): boolean {
 }
 
 /** The context of one call: with a progress hook when the client sent a progress token. */
-function callContext(base: ToolContext, ctx: ServerContext, views: boolean): ToolContext {
-  const context = views ? { ...base, views } : base;
+function callContext(context: ToolContext, ctx: ServerContext): ToolContext {
   const token = ctx.mcpReq._meta?.progressToken;
   if (token === undefined) return context;
   let last = -1;
@@ -76,6 +75,21 @@ function callContext(base: ToolContext, ctx: ServerContext, views: boolean): Too
   return { ...context, progress };
 }
 
+/**
+ * What only the tool's view reads, for a client that shows views. The call itself has succeeded (a draft may
+ * have been created): a failure here is logged and the result goes without it, never turned into an error.
+ */
+async function viewMeta(tool: ToolDefinition, runtime: ToolRuntime, structured: unknown): Promise<{ _meta?: Record<string, unknown> }> {
+  if (!tool.viewData) return {};
+  try {
+    const data = await tool.viewData(runtime.context, structured as never);
+    return data ? { _meta: data } : {};
+  } catch (err) {
+    runtime.context.logger.warn({ err, tool: tool.name }, 'the data of the tool view could not be worked out: the result goes without it');
+    return {};
+  }
+}
+
 async function run(
   tool: ToolDefinition,
   runtime: ToolRuntime,
@@ -84,11 +98,11 @@ async function run(
   views: boolean,
 ): Promise<CallToolResult> {
   try {
-    const outcome = await tool.handler(callContext(runtime.context, ctx, views), args);
+    const outcome = await tool.handler(callContext(runtime.context, ctx), args);
     return {
       content: [{ type: 'text', text: outcome.text }],
       structuredContent: outcome.structured as Record<string, unknown>,
-      ...(outcome.viewMeta ? { _meta: outcome.viewMeta } : {}),
+      ...(views ? await viewMeta(tool, runtime, outcome.structured) : {}),
     };
   } catch (err) {
     logToolFailure(runtime.context.logger, tool.name, err);
