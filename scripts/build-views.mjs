@@ -21,7 +21,7 @@ const page = (title, script) => `<!doctype html>
 <style>${css}</style>
 </head>
 <body>
-<main id="view" aria-live="polite"><p>Waiting for the result…</p></main>
+<main id="view"><p>Waiting for the result…</p></main>
 <script>${inlineScript(script)}</script>
 </body>
 </html>
