@@ -1,6 +1,6 @@
 // `npm run build:dist`: the tools manifest, the bundles and the MCP Bundle manifest in that order (each needs
-// the one before), and beside them the sandbox's declaration file, which needs none of them (it loads the
-// TypeScript compiler: a second of CPU that need not wait on the bundler).
+// the one before), and beside them the views' pages and the sandbox's declaration file, which need none of
+// them (the declarations load the TypeScript compiler: a second of CPU that need not wait on the bundler).
 import { spawn } from 'node:child_process';
 
 const step = (script) =>
@@ -13,6 +13,7 @@ const step = (script) =>
 try {
   await Promise.all([
     step('sandbox-types.mjs'),
+    step('build-views.mjs'),
     step('build-tool-manifest.mjs')
       .then(() => step('bundle.mjs'))
       .then(() => step('build-mcpb-manifest.mjs')),

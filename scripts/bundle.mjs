@@ -7,6 +7,7 @@
 // so it stays in node_modules; so does pg (the Postgres driver), which names an optional native module.
 import { readFileSync, rmSync } from 'node:fs';
 import { build } from 'esbuild';
+import { englishOnly } from './zod-english-only.mjs';
 
 const root = new URL('../', import.meta.url);
 // pino and undici load workers or optional parts by name, which a bundle would break: they stay in
@@ -30,19 +31,6 @@ const common = {
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   legalComments: 'eof',
   logLevel: 'warning',
-};
-
-// zod's namespace (`import * as z`, as the SDK writes it) keeps every locale it exports: 66 message sets,
-// half of zod's code, parsed and run at every start. Nothing here sets another locale, so the bundle keeps
-// English, zod's default, only.
-const englishOnly = {
-  name: 'zod-english-only',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
-      contents: 'export { default as en } from "./en.js";',
-      loader: 'js',
-    }));
-  },
 };
 
 await build({

@@ -34,6 +34,7 @@ try {
   const common = join(stages, 'common');
   mkdirSync(common);
   cpSync(at('dist/bin'), join(common, 'dist/bin'), { recursive: true });
+  cpSync(at('dist/views'), join(common, 'dist/views'), { recursive: true });
   copyFileSync(at('LICENSE'), join(common, 'LICENSE'));
   copyFileSync(at('package-lock.json'), join(common, 'package-lock.json'));
   // The package without its scripts, so installing it runs no build.

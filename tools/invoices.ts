@@ -2,7 +2,10 @@
 import * as z from 'zod/v4';
 import { type Invoice, InvoiceSchema, type InvoiceSummary, InvoiceSummarySchema } from '../src/api/schemas.js';
 import { shortQuantity } from '../src/books/answers/money.js';
+import { REVIEW_META_KEY } from '../src/views/catalog.js';
+import type { ToolContext } from './context.js';
 import { CREATE_HINTS, defineTool, READ_HINTS } from './define.js';
+import { reviewDraft } from './draft-review.js';
 import { money, replayNote } from './format.js';
 import { listHandler } from './handlers.js';
 import { invoiceIdOf, invoiceRef } from './invoice-ref.js';
@@ -44,6 +47,12 @@ export function invoiceText(inv: Invoice): string {
   return [invoiceLine(inv), ...lines, `portal: ${inv.portal_url}`].join('\n');
 }
 
+/** The draft review's checks, for its view; nothing for an invoice past draft. */
+async function draftReview(ctx: ToolContext, invoice: Invoice): Promise<Record<string, unknown> | null> {
+  const review = await reviewDraft(ctx, invoice);
+  return review ? { [REVIEW_META_KEY]: review } : null;
+}
+
 export const getInvoice = defineTool({
   name: 'get_invoice',
   title: 'Get an invoice',
@@ -53,6 +62,8 @@ export const getInvoice = defineTool({
   input: z.object({ id: invoiceRef }),
   output: InvoiceSchema,
   annotations: READ_HINTS,
+  view: 'draft-review',
+  viewData: draftReview,
   async handler(ctx, { id }) {
     const invoice = await ctx.api.invoices.get(await invoiceIdOf(ctx, id));
     return { structured: invoice, text: invoiceText(invoice) };
@@ -90,6 +101,8 @@ export const createDraftInvoice = defineTool({
   output: InvoiceSchema,
   annotations: CREATE_HINTS,
   write: { summarize: summarizeDraft },
+  view: 'draft-review',
+  viewData: draftReview,
   async handler({ api }, { idempotency_key, ...input }) {
     const created = await api.invoices.create(input, { idempotencyKey: idempotency_key });
     const inv = created.data;

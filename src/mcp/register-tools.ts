@@ -1,9 +1,18 @@
 // Puts the selected tools on server instances: what tools/list shows comes from the manifest; the tool
 // modules load on the first call. Every call goes through the one error boundary, and creates through
 // the confirmation step when --confirm-writes is on.
-import type { CallToolResult, McpServer, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { getUiCapability, RESOURCE_MIME_TYPE, registerAppTool } from '@modelcontextprotocol/ext-apps/server';
+import {
+  type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
+  type ClientCapabilities,
+  type McpServer,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { ToolDefinition } from '../../tools/index.js';
+import { VIEWS } from '../views/catalog.js';
 import { advertisedHints } from './advertised-hints.js';
 import { deferredSchema } from './compact-schema.js';
 import { logToolFailure } from './refusals.js';
@@ -33,6 +42,17 @@ function loadTool(name: string): Promise<ToolDefinition> {
   });
 }
 
+/**
+ * The client of this request renders MCP Apps views: it declared the extension with the views' MIME type, in
+ * the request itself (2026-07-28) or when it initialized (2025 era).
+ */
+function rendersViews(server: McpServer, ctx: ServerContext): boolean {
+  const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+    | ClientCapabilities
+    | undefined;
+  return getUiCapability(declared ?? server.server.getClientCapabilities())?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
+}
+
 /** The context of one call: with a progress hook when the client sent a progress token. */
 function callContext(context: ToolContext, ctx: ServerContext): ToolContext {
   const token = ctx.mcpReq._meta?.progressToken;
@@ -55,10 +75,35 @@ function callContext(context: ToolContext, ctx: ServerContext): ToolContext {
   return { ...context, progress };
 }
 
-async function run(tool: ToolDefinition, runtime: ToolRuntime, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult> {
+/**
+ * What only the tool's view reads, for a client that shows views. The call itself has succeeded (a draft may
+ * have been created): a failure here is logged and the result goes without it, never turned into an error.
+ */
+async function viewMeta(tool: ToolDefinition, runtime: ToolRuntime, structured: unknown): Promise<{ _meta?: Record<string, unknown> }> {
+  if (!tool.viewData) return {};
+  try {
+    const data = await tool.viewData(runtime.context, structured as never);
+    return data ? { _meta: data } : {};
+  } catch (err) {
+    runtime.context.logger.warn({ err, tool: tool.name }, 'the data of the tool view could not be worked out: the result goes without it');
+    return {};
+  }
+}
+
+async function run(
+  tool: ToolDefinition,
+  runtime: ToolRuntime,
+  args: Record<string, unknown>,
+  ctx: ServerContext,
+  views: boolean,
+): Promise<CallToolResult> {
   try {
     const outcome = await tool.handler(callContext(runtime.context, ctx), args);
-    return { content: [{ type: 'text', text: outcome.text }], structuredContent: outcome.structured as Record<string, unknown> };
+    return {
+      content: [{ type: 'text', text: outcome.text }],
+      structuredContent: outcome.structured as Record<string, unknown>,
+      ...(views ? await viewMeta(tool, runtime, outcome.structured) : {}),
+    };
   } catch (err) {
     logToolFailure(runtime.context.logger, tool.name, err);
     return errorResultOf(err, tool.name, args);
@@ -78,7 +123,7 @@ async function call(server: McpServer, entry: ToolManifestEntry, runtime: ToolRu
     }
     if (!confirmation.proceed) return confirmation.result;
   }
-  return run(tool, runtime, args, ctx);
+  return run(tool, runtime, args, ctx, tool.view !== undefined && rendersViews(server, ctx));
 }
 
 type ToolConfig = Pick<ToolManifestEntry, 'title' | 'description' | 'annotations'> & { inputSchema: Schema; outputSchema: Schema };
@@ -106,9 +151,10 @@ export function toolRegistrar(entries: readonly ToolManifestEntry[], runtime: To
   return (server, only) => {
     for (const [entry, config] of configs) {
       if (only !== undefined && entry.name !== only) continue;
-      server.registerTool(entry.name, config, (args: unknown, ctx: ServerContext) =>
-        call(server, entry, runtime, args as Record<string, unknown>, ctx),
-      );
+      const handler = (args: unknown, ctx: ServerContext) => call(server, entry, runtime, args as Record<string, unknown>, ctx);
+      // A host that renders MCP Apps shows the tool's view with its result; other hosts never read _meta.
+      if (entry.view) registerAppTool(server, entry.name, { ...config, _meta: { ui: { resourceUri: VIEWS[entry.view].uri } } }, handler);
+      else server.registerTool(entry.name, config, handler);
     }
   };
 }

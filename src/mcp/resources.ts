@@ -1,5 +1,6 @@
 // Resources: each record as JSON at invoicing://{kind}/{id}, the business at invoicing://business, and
-// two feeds that change with events: the latest events and the products at or below their reorder level.
+// two feeds that change with events: the latest events and the products at or below their reorder level;
+// and the views' ui:// pages.
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { ResourceKind } from '../api/schemas.js';
@@ -7,6 +8,7 @@ import type { EventBus } from '../events/bus.js';
 import { type BooksEvent, EVENTS_FEED_URI, LOW_STOCK_FEED_URI, recordUri } from '../events/event.js';
 import { malformedResourceUri, readingResource } from './refusals.js';
 import { decimalId } from './resource-id.js';
+import { viewResources } from './view-resources.js';
 
 const KINDS: { kind: ResourceKind; noun: string; article?: string }[] = [
   { kind: 'customers', noun: 'customer' },
@@ -106,7 +108,7 @@ export function resourceRegistrar(ctx: ToolContext, bus: EventBus): Registration
   let registrations: Registration[] | null = null;
   return (server) => {
     // The feeds go before the templates, so that products/low-stock is not read as a product id.
-    registrations ??= [...feeds(ctx, bus), ...records(ctx), business(ctx)];
+    registrations ??= [...feeds(ctx, bus), ...records(ctx), business(ctx), ...viewResources()];
     for (const register of registrations) register(server);
   };
 }

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { Toolset } from '../../tools/define.js';
+import type { ViewName } from '../views/catalog.js';
 
 export interface ToolManifestEntry {
   name: string;
@@ -17,6 +18,8 @@ export interface ToolManifestEntry {
   annotations: ToolAnnotations;
   inputSchema: Record<string, unknown>;
   outputSchema: Record<string, unknown>;
+  /** The tool's view, for hosts that render MCP Apps. */
+  view?: ViewName;
 }
 
 export const MANIFEST_URL = new URL('../../tools/manifest.json', import.meta.url);
@@ -35,6 +38,7 @@ export async function computeToolManifest(): Promise<ToolManifestEntry[]> {
     annotations: { ...tool.annotations },
     inputSchema: advertisedJson(tool.input, 'input'),
     outputSchema: advertisedJson(tool.output, 'output'),
+    ...(tool.view ? { view: tool.view } : {}),
   }));
 }
 

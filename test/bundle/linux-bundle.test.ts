@@ -62,7 +62,7 @@ describe('the Linux bundle, unpacked alone', () => {
     expect(nodeModulesAbove(folder)).toEqual([]);
   });
 
-  it('answers a session: a list read from the service and an answer summed from its mirror file', async () => {
+  it('answers a session: a list read from the service, an answer summed from its mirror file, a view', async () => {
     const c = await session([]);
     try {
       const listed = await c.client.callTool({ name: 'list_invoices', arguments: { per_page: 3 } });
@@ -72,6 +72,9 @@ describe('the Linux bundle, unpacked alone', () => {
       expect(owed.isError, textOf(owed)).toBeFalsy();
       expect(owed.structuredContent.currencies.length).toBeGreaterThan(0);
       expect(readdirSync(join(work, 'cache'), { recursive: true }).some((f) => String(f).endsWith('.db'))).toBe(true);
+      // The views' pages travel in the bundle (dist/views/).
+      const { contents } = await c.client.readResource({ uri: 'ui://invoicing/charts' });
+      expect(contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app', text: expect.stringMatching(/^<!doctype html>/) });
     } finally {
       await c.close();
     }

@@ -1,5 +1,5 @@
-// Resources (a record by URI, the business) and prompts (listed, got, with the customer argument
-// completed from the books), through both clients on the embedded sandbox.
+// Resources (a record by URI, the business, the views' ui:// pages) and prompts (listed, got, with the
+// customer argument completed from the books), through both clients on the embedded sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connected, connectClient, type Sdk, type Via } from './support/clients.js';
 import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
@@ -11,6 +11,16 @@ beforeAll(async () => {
 afterAll(() => http?.close());
 
 const KINDS = ['customers', 'invoices', 'quotes', 'payments', 'products'];
+const MCP_APP_MIME = 'text/html;profile=mcp-app';
+const REVIEW_KEY = 'io.github.invoicing-mcp/review';
+const VIEW_OF: Record<string, string> = {
+  create_draft_invoice: 'ui://invoicing/draft',
+  get_invoice: 'ui://invoicing/draft',
+  report_owed: 'ui://invoicing/charts',
+  report_sales: 'ui://invoicing/charts',
+  report_received: 'ui://invoicing/charts',
+  report_low_stock: 'ui://invoicing/charts',
+};
 const PROMPTS = ['draft_invoice', 'report_low_stock', 'review_overdue_invoices', 'summarise_customer'];
 
 const cases: { sdk: Sdk; via: 'stdio' | 'http' }[] = [
@@ -36,7 +46,13 @@ describe.each(cases)('the $sdk client over $via', ({ sdk, via }) => {
     const { resourceTemplates } = await c.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(KINDS.map((k) => `invoicing://${k}/{id}`).sort());
     const { resources } = await c.client.listResources();
-    expect(resources.map((r) => r.uri).sort()).toEqual(['invoicing://business', 'invoicing://events', 'invoicing://products/low-stock']);
+    expect(resources.map((r) => r.uri).sort()).toEqual([
+      'invoicing://business',
+      'invoicing://events',
+      'invoicing://products/low-stock',
+      'ui://invoicing/charts',
+      'ui://invoicing/draft',
+    ]);
   });
 
   it('reads the low-stock feed as the products at or below their reorder level', async () => {
@@ -60,6 +76,52 @@ describe.each(cases)('the $sdk client over $via', ({ sdk, via }) => {
 
   it('refuses a record that is not there', async () => {
     await expect(c.client.readResource({ uri: 'invoicing://customers/987654' })).rejects.toThrow(/987654/);
+  });
+
+  it("names each tool's view (MCP Apps) in tools/list, and no view for the other tools", async () => {
+    const { tools } = (await c.client.listTools()) as { tools: { name: string; _meta?: any }[] };
+    const named = Object.fromEntries(tools.filter((t) => t._meta !== undefined).map((t) => [t.name, t._meta.ui?.resourceUri]));
+    expect(named).toEqual(VIEW_OF);
+  });
+
+  it('reads each view as one self-contained page with the MCP Apps MIME type', async () => {
+    for (const uri of new Set(Object.values(VIEW_OF))) {
+      const { contents } = (await c.client.readResource({ uri })) as {
+        contents: { uri: string; mimeType?: string; text?: string; _meta?: any }[];
+      };
+      expect(contents, uri).toHaveLength(1);
+      expect(contents[0], uri).toMatchObject({
+        uri,
+        mimeType: MCP_APP_MIME,
+        _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] } } },
+      });
+      expect(contents[0]?.text, uri).toMatch(/^<!doctype html>/);
+      // Nothing to fetch: no script, style sheet or image from an address.
+      expect(contents[0]?.text, uri).not.toMatch(/<script[^>]+src=|<link[^>]+href=|<img[^>]+src=/i);
+    }
+  });
+
+  it('works out the draft review only for a client that shows views, and puts it in _meta only', async () => {
+    // Two clients of this SDK on one server (HTTP: a 2025-era session for v1, per request for v2), one of
+    // them declaring MCP Apps.
+    const [other, apps] = await Promise.all([
+      connectClient(sdk, { http: http.url }),
+      connectClient(sdk, { http: http.url }, { apps: true }),
+    ]);
+    try {
+      const list = async (status: string) =>
+        (await other.client.callTool({ name: 'list_invoices', arguments: { status, per_page: 1 } })).structuredContent.data[0];
+      const draft = { name: 'get_invoice', arguments: { id: (await list('draft')).id } };
+      const [plain, shown]: any[] = await Promise.all([other.client.callTool(draft), apps.client.callTool(draft)]);
+      expect(plain._meta?.[REVIEW_KEY]).toBeUndefined();
+      expect(shown._meta?.[REVIEW_KEY]).toMatchObject({ web_url: plain.structuredContent.portal_url, similar_drafts: expect.any(Array) });
+      expect([shown.content, shown.structuredContent]).toEqual([plain.content, plain.structuredContent]);
+      const past: any = await apps.client.callTool({ name: 'get_invoice', arguments: { id: (await list('paid')).id } });
+      expect(past.isError).toBeFalsy();
+      expect(past._meta?.[REVIEW_KEY]).toBeUndefined();
+    } finally {
+      await Promise.all([other.close(), apps.close()]);
+    }
   });
 
   it('lists the prompts with their arguments', async () => {

@@ -131,11 +131,13 @@ describe('the packed package, installed into an empty directory', () => {
 });
 
 describe('what `npm pack` puts in the package', () => {
-  it('holds the bundle, the sandbox library with its types, LICENSE, README and server.json', () => {
+  it('holds the bundle, the sandbox library with its types, the views, LICENSE, README and server.json', () => {
     for (const f of [
       'dist/bin/invoicing-mcp.mjs',
       'dist/lib/sandbox.mjs',
       'dist/types/sandbox/index.d.ts',
+      'dist/views/draft-review.html',
+      'dist/views/report-chart.html',
       'LICENSE',
       'README.md',
       'server.json',

@@ -7,14 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBuiltServer } from '../support/stdio-server.js';
 
 const DIR = new URL('../__toolsnaps__/', import.meta.url);
-const FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
+// `_meta` only on tools with a view (MCP Apps): `_meta.ui.resourceUri`.
+const FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', '_meta'] as const;
 const UPDATE = process.env.UPDATE_TOOLSNAPS === '1';
 const FIX = 'if the change is meant, run `npm run toolsnaps` (or UPDATE_TOOLSNAPS=1 npm test) and commit test/__toolsnaps__';
 
 let client: Client;
 let tools: Tool[];
 
-const snapshotOf = (tool: Tool) => Object.fromEntries(FIELDS.map((f) => [f, tool[f]]));
+const snapshotOf = (tool: Tool) => Object.fromEntries(FIELDS.flatMap((f) => (tool[f] === undefined ? [] : [[f, tool[f]]])));
 const stored = (): string[] =>
   readdirSync(DIR)
     .filter((f) => f.endsWith('.json'))
@@ -40,7 +41,7 @@ describe('the tool snapshots', () => {
   });
 
   it('show every field a tool advertises', () => {
-    for (const tool of tools) expect(Object.keys(tool).sort(), `${tool.name}: ${FIX}`).toEqual([...FIELDS].sort());
+    for (const tool of tools) expect(Object.keys(tool).sort(), `${tool.name}: ${FIX}`).toEqual(Object.keys(snapshotOf(tool)).sort());
   });
 
   it('match what tools/list advertises, field by field', () => {

@@ -23,6 +23,7 @@ export const reportLowStock = defineTool({
   input: z.object({ branch: z.string().min(1).optional().describe('Branch name or id; default every branch') }),
   output: z.object({ ...asOf, branches: rows, items: rows }),
   annotations: READ_HINTS,
+  view: 'report-chart',
   async handler(ctx, args) {
     const { read, freshness } = await freshBooks(ctx, ['products']);
     const answer = lowStock(await read.products(), args.branch);

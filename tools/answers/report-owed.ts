@@ -60,6 +60,7 @@ export const reportOwed = defineTool({
     invoices_left_out: z.number().int(),
   }),
   annotations: READ_HINTS,
+  view: 'report-chart',
   async handler(ctx, args) {
     const { snapshot, freshness } = await freshBooks(ctx, ['invoices']);
     const question = {

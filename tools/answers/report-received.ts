@@ -44,6 +44,7 @@ export const reportReceived = defineTool({
     payments_left_out: z.number().int(),
   }),
   annotations: READ_HINTS,
+  view: 'report-chart',
   async handler(ctx, args) {
     checkRangeRequest(args);
     const { read, freshness } = await freshBooks(ctx, ['payments']);

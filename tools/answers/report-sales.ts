@@ -89,6 +89,7 @@ export const reportSales = defineTool({
     lines_pending: z.object({ invoices: z.number().int(), seconds: z.number().int().nullable() }).optional(),
   }),
   annotations: READ_HINTS,
+  view: 'report-chart',
   async handler(ctx, args) {
     checkRangeRequest(args);
     if (

@@ -67,7 +67,11 @@ export interface ConnectOptions {
    * tests that are not about that probe.
    */
   probe?: 'sibling' | 'in-place';
+  /** Declares the MCP Apps extension, as a host that renders the server's ui:// views does. */
+  apps?: boolean;
 }
+
+const APPS = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 
 /**
  * The v2 SDK's stdio transport under a class of its own: the SDK spawns its probe sibling only for its own
@@ -94,7 +98,7 @@ async function connectV2(via: Via, options: ConnectOptions, record: Elicitation[
     { name: 'e2e-v2', version: '1.0.0' },
     {
       versionNegotiation: { mode: { pin: '2026-07-28' } },
-      capabilities: options.elicit ? { elicitation: { form: {} } } : {},
+      capabilities: { ...(options.elicit ? { elicitation: { form: {} } } : {}), ...(options.apps ? APPS : {}) },
       jsonSchemaValidator: compiledOnceV2,
     },
   );
@@ -130,7 +134,7 @@ async function connectV2(via: Via, options: ConnectOptions, record: Elicitation[
 async function connectV1(via: Via, options: ConnectOptions, record: Elicitation[], errors: Error[]): Promise<Connected> {
   const client = new ClientV1(
     { name: 'e2e-v1', version: '1.0.0' },
-    { capabilities: options.elicit ? { elicitation: {} } : {}, jsonSchemaValidator: compiledOnce },
+    { capabilities: { ...(options.elicit ? { elicitation: {} } : {}), ...(options.apps ? APPS : {}) }, jsonSchemaValidator: compiledOnce },
   );
   client.onerror = (err) => errors.push(err);
   const elicit = options.elicit;

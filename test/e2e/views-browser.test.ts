@@ -1,0 +1,163 @@
+// The views in a real Chromium, through a host built on the extension's AppBridge, fed by real tool
+// results (the built server on a sandbox, through the SDK's client): the figures on screen are the
+// result's own strings, the draft shows every line and total and what to check (worked out here from the
+// sandbox's raw API), the page makes no request, logs no error, and axe-core finds nothing serious, in
+// light and dark. Screenshots of each view land in test/screenshots/ (git-ignored; `npm run
+// screenshots:readme` copies the README's two into docs/images/).
+import { mkdirSync } from 'node:fs';
+import type { Frame } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cents, get, listAll, type Session, signIn } from '../contract/sandbox-http.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { type Connected, connectClient, textOf } from './support/clients.js';
+import { keyEnv, stdioCommand } from './support/server.js';
+import { draftTables, lowStockTables, owedTables, receivedTables, salesTables, type TableText } from './views/expected.js';
+import { type Harness, startHarness, type Theme } from './views/harness.js';
+
+const SHOTS = new URL('../screenshots/', import.meta.url).pathname;
+
+let sandbox: TestSandbox;
+let mcp: Connected;
+let raw: Session;
+let host: Harness;
+const pages = new Map<string, string>();
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  sandbox = await startTestSandbox();
+  [mcp, raw, host] = await Promise.all([
+    connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, sandbox.keys.live)) }, { apps: true }),
+    signIn(sandbox.baseUrl, sandbox.keys.live),
+    startHarness(),
+  ]);
+  const { tools } = (await mcp.client.listTools()) as { tools: { name: string; _meta?: any }[] };
+  for (const tool of tools) {
+    const uri = tool._meta?.ui?.resourceUri;
+    if (uri && !pages.has(uri)) pages.set(uri, (await mcp.client.readResource({ uri })).contents[0]?.text ?? '');
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all([host?.close(), mcp?.close()]);
+  await sandbox?.close();
+});
+
+afterEach(() => {
+  expect(host.errors).toEqual([]);
+  expect(host.strayRequests).toEqual([]);
+});
+
+async function call(name: string, args: Record<string, unknown>): Promise<any> {
+  const result = await mcp.client.callTool({ name, arguments: args });
+  expect(result.isError, textOf(result)).toBeFalsy();
+  return result;
+}
+
+async function viewOf(name: string): Promise<string> {
+  const { tools } = (await mcp.client.listTools()) as { tools: { name: string; _meta?: any }[] };
+  const html = pages.get(tools.find((t) => t.name === name)?._meta?.ui?.resourceUri);
+  if (!html) throw new Error(`${name} names no view`);
+  return html;
+}
+
+const tablesOf = (frame: Frame): Promise<TableText[]> =>
+  frame.evaluate(() =>
+    [...document.querySelectorAll('table')].map((t) => ({
+      caption: t.caption?.textContent ?? '',
+      rows: [...(t.tBodies[0]?.rows ?? [])].map((r) => [...r.cells].map((c) => c.textContent ?? '')),
+      foot: [...(t.tFoot?.rows ?? [])].map((r) => [...r.cells].map((c) => c.textContent ?? '')),
+    })),
+  );
+
+/** Shows the result in light, checks its tables and accessibility, then in dark; a screenshot of each. */
+async function showBoth(shot: string, name: string, args: Record<string, unknown>, result: any, expected: TableText[]): Promise<Frame> {
+  const frame = await host.show(await viewOf(name), 'light', args, result);
+  expect(await tablesOf(frame)).toEqual(expected);
+  for (const theme of ['light', 'dark'] as Theme[]) {
+    if (theme === 'dark') await host.setTheme(frame, theme);
+    expect(await host.axeViolations(frame), theme).toEqual([]);
+    await host.screenshot(`${SHOTS}${shot}-${theme}.png`);
+  }
+  return frame;
+}
+
+/** The exact sum of decimal strings of two places, as the service writes money. */
+function money(amounts: string[]): string {
+  const total = amounts.reduce((sum, a) => sum + cents(a), 0n);
+  return `${total / 100n}.${String(total % 100n).padStart(2, '0')}`;
+}
+
+describe('the draft review', () => {
+  it('shows every line and total, what to check, and opens the invoice through the host', async () => {
+    // A customer with money overdue, and a product priced away from its default on the first line.
+    const overdue = (await listAll(raw, '/api/v1/invoices?status=overdue'))[0];
+    const customerId: number = overdue.customer.id;
+    const product = (await listAll(raw, '/api/v1/products?active=true')).find((p: any) => cents(p.default_price) > 100n);
+    const unitPrice = `${cents(product.default_price) / 100n - 1n}.00`;
+    const draft = {
+      customer_id: customerId,
+      items: [
+        { product_id: product.id, unit_price: unitPrice, quantity: '2.5' },
+        { description: 'Call-out', unit_price: '45.00', quantity: 1 },
+      ],
+    };
+    const first = await call('create_draft_invoice', { ...draft, idempotency_key: 'views-draft-1' });
+    const args = { ...draft, idempotency_key: 'views-draft-2' };
+    const second = await call('create_draft_invoice', args);
+    const inv = second.structuredContent;
+
+    const frame = await showBoth('draft-review', 'create_draft_invoice', args, second, draftTables(inv));
+    const late = (await listAll(raw, `/api/v1/invoices?customer_id=${customerId}`)).filter(
+      (i: any) => (i.status === 'overdue' || (i.status === 'part_paid' && i.due_date < sandbox.today)) && cents(i.balance) > 0n,
+    );
+    const own = (await get(raw, `/api/v1/products/${product.id}`)).body.data;
+    const checks = await frame.locator('.checks li').allTextContents();
+    expect(checks).toEqual([
+      `Line 1, ${own.name}: unit price ${inv.items[0].unit_price}, the product's default is ${own.default_price}.`,
+      `${inv.customer.name} already has NZD ${money(late.map((i: any) => i.balance))} overdue on ${late.length} invoices.`,
+      `Draft ${first.structuredContent.number} for the same customer was made within a day (${first.structuredContent.created_at}), ` +
+        `total NZD ${first.structuredContent.total}: the same total.`,
+    ]);
+    expect(await frame.locator('header h1').textContent()).toBe(`Draft invoice ${inv.number} draft`);
+
+    await frame.getByRole('link', { name: 'Open the invoice at the service' }).click();
+    await expect.poll(() => host.opened()).toEqual([inv.portal_url]);
+  });
+
+  it('is the view of get_invoice too, for a draft read back', async () => {
+    const { data } = (await get(raw, '/api/v1/invoices?status=draft&per_page=1')).body;
+    const args = { id: data[0].id };
+    const result = await call('get_invoice', args);
+    const frame = await host.show(await viewOf('get_invoice'), 'light', args, result);
+    expect(await tablesOf(frame)).toEqual(draftTables(result.structuredContent));
+    expect(await host.axeViolations(frame)).toEqual([]);
+  });
+});
+
+describe('the report charts', () => {
+  it('report_owed: ageing bars per currency and the top customers', async () => {
+    const result = await call('report_owed', {});
+    expect(result.structuredContent.currencies.length).toBeGreaterThan(1);
+    await showBoth('report-owed', 'report_owed', {}, result, owedTables(result.structuredContent));
+  });
+
+  it('report_sales: sales over time, by month', async () => {
+    const args = { days: 180, group_by: 'month' };
+    const result = await call('report_sales', args);
+    expect(result.structuredContent.groups.length).toBeGreaterThan(3);
+    await showBoth('report-sales', 'report_sales', args, result, salesTables(result.structuredContent, 'month'));
+  });
+
+  it('report_received: money in by method', async () => {
+    const args = { days: 90, group_by: 'method' };
+    const result = await call('report_received', args);
+    expect(result.structuredContent.groups.length).toBeGreaterThan(1);
+    await showBoth('report-received', 'report_received', args, result, receivedTables(result.structuredContent, 'method'));
+  });
+
+  it('report_low_stock: on hand against reorder level per branch', async () => {
+    const result = await call('report_low_stock', {});
+    expect(result.structuredContent.items.length).toBeGreaterThan(0);
+    await showBoth('report-low-stock', 'report_low_stock', {}, result, lowStockTables(result.structuredContent));
+  });
+});

@@ -1,0 +1,147 @@
+// A host for the views in a real Chromium: a page on 127.0.0.1 (served here) whose script is host-page.ts,
+// the views' pages served under the CSP a host puts on them (no network, inline script and styles only),
+// every request the page makes checked (anything but this server's own is refused and kept), and every
+// console error and page error kept, so a test can say there were none.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import chromium from '@sparticuz/chromium';
+import axe from 'axe-core';
+import { build } from 'esbuild';
+import { type Browser, type Frame, type Page, chromium as playwright } from 'playwright-core';
+
+export type Theme = 'light' | 'dark';
+
+/** What a host's sandbox allows a view that asked for no domains: its own inline code, nothing fetched. */
+export const VIEW_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:";
+
+// The Chromium build's own flags, less the two that would lift the web's security (which the views must live under).
+const LOOSENING = new Set(['--disable-web-security', '--allow-running-insecure-content']);
+
+export interface Harness {
+  page: Page;
+  /** Requests the page made to anywhere but the harness. */
+  strayRequests: string[];
+  /** Console errors and uncaught page errors, of the host page and the views. */
+  errors: string[];
+  /** Puts a view's page (its HTML, as resources/read gave it) in the host and sends it a tool result. */
+  show(html: string, theme: Theme, args: Record<string, unknown>, result: unknown): Promise<Frame>;
+  setTheme(frame: Frame, theme: Theme): Promise<void>;
+  /** The links the view asked the host to open. */
+  opened(): Promise<string[]>;
+  /** Serious and critical accessibility violations axe-core finds in the view. */
+  axeViolations(frame: Frame): Promise<string[]>;
+  screenshot(path: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function hostScript(): Promise<string> {
+  const out = await build({
+    entryPoints: [new URL('host-page.ts', import.meta.url).pathname],
+    bundle: true,
+    write: false,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    logLevel: 'warning',
+  });
+  return out.outputFiles[0]?.text ?? '';
+}
+
+function serve(script: string, views: Map<string, string>): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url === '/') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>View host</title></head><body></body><script src="/host.js"></script></html>',
+      );
+    } else if (url === '/host.js') {
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
+      res.end(script);
+    } else if (views.has(url)) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': VIEW_CSP });
+      res.end(views.get(url));
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
+  );
+}
+
+export async function startHarness(): Promise<Harness> {
+  const views = new Map<string, string>();
+  const [script, executablePath] = await Promise.all([hostScript(), chromium.executablePath()]);
+  const { server, origin } = await serve(script, views);
+  let browser: Browser;
+  try {
+    browser = await playwright.launch({ executablePath, args: chromium.args.filter((a) => !LOOSENING.has(a)), headless: true });
+  } catch (err) {
+    server.close();
+    throw err;
+  }
+  const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
+  const strayRequests: string[] = [];
+  const errors: string[] = [];
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${origin}/`)) return route.continue();
+    strayRequests.push(url);
+    return route.abort('blockedbyclient');
+  });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  await page.goto(`${origin}/`);
+  let shown = 0;
+
+  const viewFrame = async (): Promise<Frame> => {
+    const handle = await page.waitForSelector('iframe');
+    const frame = await handle.contentFrame();
+    if (!frame) throw new Error('the view frame has no document');
+    return frame;
+  };
+  /** Waits until the view has drawn in the theme and the host has sized the frame to its content. */
+  const settled = async (frame: Frame, theme: Theme): Promise<void> => {
+    await frame.waitForSelector(`main[data-state="ready"][data-theme="${theme}"]`);
+    const contentHeight = () => frame.evaluate(() => document.documentElement.scrollHeight);
+    await page.waitForFunction((h) => window.harness.height === h, await contentHeight());
+  };
+
+  return {
+    page,
+    strayRequests,
+    errors,
+    async show(html, theme, args, result) {
+      const path = `/view/${++shown}`;
+      views.set(path, html);
+      await page.evaluate(([p, t, a, r]) => window.harness.show(p, t, a, r), [path, theme, args, result] as const);
+      const frame = await viewFrame();
+      await settled(frame, theme);
+      return frame;
+    },
+    async setTheme(frame, theme) {
+      await page.evaluate((t) => window.harness.setTheme(t), theme);
+      await settled(frame, theme);
+    },
+    opened: () => page.evaluate(() => window.harness.opened),
+    async axeViolations(frame) {
+      if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(axe.source);
+      const found = await frame.evaluate(() =>
+        (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }),
+      );
+      return found.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    },
+    async screenshot(path) {
+      await page.locator('iframe').screenshot({ path });
+    },
+    async close() {
+      await browser.close();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// The host side of the browser test, run in the page: the extension's AppBridge puts a view's page in a
+// sandboxed iframe (scripts only, an origin of its own), answers its initialize with a host context (the
+// theme), sends the tool's arguments and result, follows its size, and records the links it asks to open.
+import { AppBridge, type McpUiHostContext, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+
+type Theme = 'light' | 'dark';
+type CallToolResult = Parameters<AppBridge['sendToolResult']>[0];
+
+interface Harness {
+  show(viewPath: string, theme: Theme, args: Record<string, unknown>, result: CallToolResult): Promise<void>;
+  setTheme(theme: Theme): Promise<void>;
+  opened: string[];
+  height: number;
+}
+
+declare global {
+  interface Window {
+    harness: Harness;
+  }
+}
+
+let bridge: AppBridge | null = null;
+
+const context = (theme: Theme): McpUiHostContext => ({
+  theme,
+  displayMode: 'inline',
+  platform: 'web',
+  locale: 'en-NZ',
+  containerDimensions: { width: 760, maxHeight: 4000 },
+});
+
+window.harness = {
+  opened: [],
+  height: 0,
+  async show(viewPath, theme, args, result) {
+    await bridge?.close();
+    document.documentElement.dataset.theme = theme;
+    const frame = document.createElement('iframe');
+    frame.title = 'The tool view';
+    frame.setAttribute('sandbox', 'allow-scripts');
+    frame.style.cssText = 'width:760px;height:200px;border:0;display:block';
+    document.body.replaceChildren(frame);
+    const view = frame.contentWindow as Window;
+    bridge = new AppBridge(null, { name: 'views-test-host', version: '0.0.0' }, { openLinks: {} }, { hostContext: context(theme) });
+    const initialized = new Promise<void>((resolve) => {
+      (bridge as AppBridge).oninitialized = () => resolve();
+    });
+    bridge.onopenlink = async ({ url }) => {
+      window.harness.opened.push(url);
+      return {};
+    };
+    bridge.onsizechange = ({ height }) => {
+      if (height === undefined) return;
+      window.harness.height = height;
+      frame.style.height = `${height}px`;
+    };
+    await bridge.connect(new PostMessageTransport(view, view));
+    frame.src = viewPath;
+    await initialized;
+    await bridge.sendToolInput({ arguments: args });
+    await bridge.sendToolResult(result);
+  },
+  async setTheme(theme) {
+    document.documentElement.dataset.theme = theme;
+    await bridge?.sendHostContextChange({ theme });
+  },
+};
