@@ -1,7 +1,7 @@
 // Puts the selected tools on server instances: what tools/list shows comes from the manifest; the tool
 // modules load on the first call. Every call goes through the one error boundary, and creates through
 // the confirmation step when --confirm-writes is on.
-import { getUiCapability, RESOURCE_MIME_TYPE, registerAppTool } from '@modelcontextprotocol/ext-apps/server';
+import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import {
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
@@ -152,9 +152,11 @@ export function toolRegistrar(entries: readonly ToolManifestEntry[], runtime: To
     for (const [entry, config] of configs) {
       if (only !== undefined && entry.name !== only) continue;
       const handler = (args: unknown, ctx: ServerContext) => call(server, entry, runtime, args as Record<string, unknown>, ctx);
-      // A host that renders MCP Apps shows the tool's view with its result; other hosts never read _meta.
-      if (entry.view) registerAppTool(server, entry.name, { ...config, _meta: { ui: { resourceUri: VIEWS[entry.view].uri } } }, handler);
-      else server.registerTool(entry.name, config, handler);
+      // A host that renders MCP Apps shows the tool's view with its result; other hosts never read _meta. Only
+      // the extension's current key: its helper (registerAppTool) also writes the deprecated "ui/resourceUri",
+      // which hosts read as the same thing, and which every conversation would pay for in tokens (78 in all).
+      const meta = entry.view ? { _meta: { ui: { resourceUri: VIEWS[entry.view].uri } } } : {};
+      server.registerTool(entry.name, { ...config, ...meta }, handler);
     }
   };
 }
