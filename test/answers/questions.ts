@@ -491,6 +491,49 @@ const productQuestions: Question[] = [
     },
   },
   {
+    title: 'who bought our most invoiced product this quarter, and how much of it? (its lines only, by customer)',
+    async run({ ask, books, limit }) {
+      const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, thisQuarter(TODAY)));
+      await productSales(books, rows);
+      const linesOf = (i: Json): Json[] => books.lines.get(i.id)!;
+      const invoicesOf = new Map<number, Set<number>>();
+      for (const i of rows)
+        for (const l of linesOf(i))
+          if (l.product_id !== null) invoicesOf.set(l.product_id, (invoicesOf.get(l.product_id) ?? new Set()).add(i.id));
+      const [productId] = [...invoicesOf].sort((a, b) => b[1].size - a[1].size || a[0] - b[0])[0]!;
+      const a = await ask('report_sales', { range: 'this_quarter', product_id: productId, group_by: 'customer', limit });
+      const share = rows.flatMap((i) => {
+        const own = linesOf(i).filter((l) => l.product_id === productId);
+        if (own.length === 0) return [];
+        const total = own.reduce((t, l) => t.plus(l.line_total).plus(l.tax_amount), Exact.of(0));
+        return [{ ...i, total: total.toString() }];
+      });
+      expect(share.length).toBe(invoicesOf.get(productId)!.size);
+      expect(a.lines).toEqual({ with_lines: rows.length, invoices: rows.length });
+      expectGroups(
+        a.groups,
+        tally(
+          share,
+          (i) => `${i.customer.id} ${i.currency}`,
+          (i) => i.total,
+        ),
+        'total',
+        a.groups_left_out,
+      );
+      for (const t of a.totals)
+        expect(
+          same(
+            t.total,
+            sumOf(
+              share.filter((i) => i.currency === t.currency),
+              'total',
+            ),
+          ),
+          t.currency,
+        ).toBe(true);
+    },
+  },
+  {
     title: "what is low at one branch, by that branch's own stock?",
     async run({ ask, books }) {
       const branch = books.products.find((p) => p.stock?.branches?.length)!.stock.branches[1];

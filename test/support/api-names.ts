@@ -28,6 +28,7 @@ export const API_NAMES: Record<string, readonly string[]> = {
     'to',
     'group_by',
     'customer_id',
+    'product_id',
     'currency',
     'rank_by',
     'with_draft_and_void',

@@ -23,6 +23,7 @@ import type { Freshness, InvoiceFilter } from '../../src/books/types.js';
 import { defineTool, READ_HINTS } from '../define.js';
 import { INVOICE_STATUSES } from '../params.js';
 import { amountArg, asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeReport, shownOf } from './fresh.js';
+import { salesOfProduct } from './sales-of-product.js';
 
 const linesPendingOf = (f: Freshness): { lines_pending?: { invoices: number; seconds: number | null } } =>
   f.linesPending ? { lines_pending: f.linesPending } : {};
@@ -72,6 +73,7 @@ export const reportSales = defineTool({
     ...rangeArgs,
     group_by: z.enum(SALES_GROUPS).optional(),
     customer_id: z.number().int().positive().optional().describe('From find_records'),
+    product_id: z.number().int().positive().optional().describe("Only this product's lines"),
     currency: z
       .string()
       .regex(/^[A-Z]{3}$/, 'send an ISO 4217 code, e.g. NZD')
@@ -112,10 +114,11 @@ export const reportSales = defineTool({
       };
     };
     const byProduct = args.group_by === 'product';
+    const ofProduct = args.product_id !== undefined;
     const { read, snapshot, freshness } = await freshBooks(
       ctx,
-      byProduct ? ['invoices', 'products'] : ['invoices'],
-      byProduct ? invoicesOf : undefined,
+      byProduct || ofProduct ? ['invoices', 'products'] : ['invoices'],
+      byProduct || ofProduct ? invoicesOf : undefined,
     );
     const range = resolveRange(args, freshness.today);
     const question = {
@@ -129,7 +132,10 @@ export const reportSales = defineTool({
     };
     const ofRange = invoicesOf(freshness.today);
     let answer: SalesAnswer;
-    if (byProduct) {
+    if (args.product_id !== undefined) {
+      const productId = args.product_id;
+      answer = await snapshot((read) => salesOfProduct(read, ofRange, question, productId));
+    } else if (byProduct) {
       // Summed by the store where it can (no invoice or line read into JS), else from the rows; the totals and
       // the lines of one state of the books.
       answer = await snapshot(async (read) => {
@@ -148,6 +154,7 @@ export const reportSales = defineTool({
     const which = [
       args.with_draft_and_void ? 'every status' : 'not draft or void',
       ...(args.customer_id !== undefined ? [`customer ${args.customer_id}`] : []),
+      ...(args.product_id !== undefined ? [`the lines of product ${args.product_id}`] : []),
       ...(args.currency !== undefined ? [`${args.currency} only`] : []),
       ...(args.min_total !== undefined ? [`total at least ${args.min_total}`] : []),
       ...(args.max_total !== undefined ? [`total at most ${args.max_total}`] : []),

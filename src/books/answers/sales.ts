@@ -125,6 +125,28 @@ function headerGroups(rows: readonly InvoiceRow[], by: HeaderGroup): SalesGroup[
   });
 }
 
+/**
+ * One product's share of these invoices: each invoice with a line of it, its amounts those lines' own
+ * (subtotal the lines' totals, tax their tax, total the two), so that every grouping of invoices applies.
+ */
+export function productShare(invoices: readonly InvoiceRow[], lines: readonly LineRow[], productId: number): InvoiceRow[] {
+  const own = groupBy(
+    lines.filter((l) => l.product_id === productId),
+    (l) => l.invoice_id,
+  );
+  return invoices.flatMap((row) => {
+    const ofRow = own.get(row.id);
+    if (!ofRow) return [];
+    const subtotal = new Sum();
+    const tax = new Sum();
+    for (const l of ofRow) {
+      subtotal.add(l.line_total);
+      tax.add(l.tax_amount);
+    }
+    return [{ ...row, subtotal: subtotal.toString(), tax_total: tax.toString(), total: new Sum().addSum(subtotal).addSum(tax).toString() }];
+  });
+}
+
 /** The lines of the range's invoices summed per product and currency here (when the store cannot). */
 export function lineSumsOf(rows: readonly InvoiceRow[], lines: readonly LineRow[]): LineSums {
   const byInvoice = new Map(rows.map((r) => [r.id, r]));
