@@ -87,6 +87,14 @@ function mostFrequent(rows: Json[]): number {
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]![0];
 }
 
+/** The currency of the second most of these records (ties by code); the first when there is only one. */
+function secondCurrency(rows: Json[]): string {
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.currency, (counts.get(r.currency) ?? 0) + 1);
+  const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([c]) => c);
+  return ranked[1] ?? ranked[0]!;
+}
+
 function customerTruth(books: RawBooks, id: number): { balances: Map<string, Exact>; unpaid: number[]; openQuotes: number[] } {
   const own = books.invoices.filter((i) => i.customer.id === id && receivable(i));
   const balances = new Map(
@@ -200,6 +208,18 @@ const owedQuestions: Question[] = [
         );
         for (const c of a.currencies) expect(same(c.balance, truth.get(c.currency)!.sum), c.currency).toBe(true);
       }
+    },
+  },
+  {
+    title: 'what is owed to us in our second currency, invoice by invoice? (one currency only)',
+    async run({ ask, books }) {
+      const currency = secondCurrency(books.invoices.filter(receivable));
+      const a = await ask('report_owed', { currency, limit: 200 });
+      const own = books.invoices.filter((i) => receivable(i) && i.currency === currency);
+      expect(a.currencies.map((c: Json) => c.currency)).toEqual([currency]);
+      expect(ids(a.invoices)).toEqual(ids(own).slice(0, 200));
+      expect(same(a.currencies[0].balance, sumOf(own, 'balance'))).toBe(true);
+      expect(a.customers.every((c: Json) => c.currency === currency)).toBe(true);
     },
   },
   {

@@ -20,7 +20,7 @@ export const API_NAMES: Record<string, readonly string[]> = {
   get_product: ['id'],
   // The answer tools ask questions the API has no words for; where one of its words fits, it is used.
   find_records: ['search', 'limit'],
-  report_owed: ['customer_id', 'over_days', 'min_balance', 'top', 'limit', 'offset'],
+  report_owed: ['customer_id', 'currency', 'over_days', 'min_balance', 'top', 'limit', 'offset'],
   report_sales: [
     'range',
     'days',

@@ -45,7 +45,7 @@ export const findRecords = defineTool({
   books: true,
   input: z.object({
     search: z.array(z.string().min(1).max(200)).min(1).max(10).describe('Terms, e.g. ["Tui Logistics", "cedar bracket"]'),
-    limit: z.number().int().min(1).max(50).default(5).describe('Matches per kind and term, default 5'),
+    limit: z.number().int().min(1).max(50).default(5).describe('Matches per kind and term'),
   }),
   output: z.object({ ...asOf, results: rows }),
   annotations: READ_HINTS,

@@ -62,6 +62,12 @@ export const limit = (max: number, fallback: number) => z.number().int().min(1).
 /** An amount a person bounds a question by: a plain decimal, compared exactly. */
 export const amountArg = z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'send a plain decimal, e.g. 10000 or 250.50');
 
+/** One currency a report narrows to, by its ISO 4217 code (the description stands for the pattern in the tools list). */
+export const currencyArg = z
+  .string()
+  .regex(/^[A-Z]{3}$/, 'send an ISO 4217 code, e.g. NZD')
+  .describe('e.g. NZD');
+
 export const dateArg = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'send YYYY-MM-DD, e.g. 2026-02-28');
 
 /** A list of answer rows; their fields are described by the tool's text and the README. */

@@ -3,7 +3,7 @@ import * as z from 'zod/v4';
 import { addDays } from '../../src/books/answers/dates.js';
 import { AGE_BANDS, answerOwed, answerOwedFromSums, type OwedAnswer, type OwedCurrency } from '../../src/books/answers/owed.js';
 import { defineTool, READ_HINTS } from '../define.js';
-import { amountArg, asOf, asOfFields, asOfLine, freshBooks, limit, money, offsetArg, pageOf, rows } from './fresh.js';
+import { amountArg, asOf, asOfFields, asOfLine, currencyArg, freshBooks, limit, money, offsetArg, pageOf, rows } from './fresh.js';
 
 const BAND_WORDS: Record<(typeof AGE_BANDS)[number], string> = {
   not_due: 'not yet due',
@@ -46,7 +46,8 @@ export const reportOwed = defineTool({
   books: true,
   input: z.object({
     customer_id: z.number().int().positive().optional().describe('From find_records'),
-    over_days: z.number().int().min(0).max(3660).optional().describe('Only invoices more than N days past due'),
+    currency: currencyArg.optional(),
+    over_days: z.number().int().min(0).max(3660).optional().describe('More than N days past due'),
     min_balance: amountArg.optional().describe('Only invoices owing at least this'),
     top: z.number().int().min(1).max(100).default(10).describe('Customers per currency'),
     limit: limit(200, 20),
@@ -73,18 +74,24 @@ export const reportOwed = defineTool({
       minBalance: args.min_balance,
     };
     const dueBefore = args.over_days === undefined ? undefined : addDays(freshness.today, -args.over_days);
-    // A minimum balance is applied to the rows here (compared exactly): the store's sums have no such filter.
-    // The store's sums are several queries: one state of the books for all of them.
+    // A minimum balance or one currency is applied to the rows here (balances compared exactly): the store's
+    // sums have no such filter. The store's sums are several queries: one state of the books for all of them.
     const answer = await snapshot(async (read) => {
       const sums =
-        args.min_balance === undefined
+        args.min_balance === undefined && args.currency === undefined
           ? await read.owing({ customerId: args.customer_id, dueBefore, top: args.top, limit: args.limit, offset: args.offset })
           : null;
       if (sums) return answerOwedFromSums(sums, question);
-      return answerOwed(await read.invoices({ receivable: true, ...(args.customer_id ? { customerId: args.customer_id } : {}) }), question);
+      const invoices = await read.invoices({
+        receivable: true,
+        ...(args.customer_id ? { customerId: args.customer_id } : {}),
+        ...(args.currency ? { currency: args.currency } : {}),
+      });
+      return answerOwed(invoices, question);
     });
     const scope = [
       args.customer_id ? `customer ${args.customer_id}` : '',
+      args.currency ? `${args.currency} only` : '',
       args.over_days !== undefined ? `more than ${args.over_days} days past due` : '',
       args.min_balance !== undefined ? `owing at least ${args.min_balance}` : '',
     ]

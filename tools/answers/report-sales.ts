@@ -22,7 +22,7 @@ import {
 import type { Freshness, InvoiceFilter } from '../../src/books/types.js';
 import { defineTool, READ_HINTS } from '../define.js';
 import { INVOICE_STATUSES } from '../params.js';
-import { amountArg, asOfFields, asOfLine, freshBooks, limit, rangeArgs, rangeReport, shownOf } from './fresh.js';
+import { amountArg, asOfFields, asOfLine, currencyArg, freshBooks, limit, rangeArgs, rangeReport, shownOf } from './fresh.js';
 import { salesOfProduct } from './sales-of-product.js';
 
 const linesPendingOf = (f: Freshness): { lines_pending?: { invoices: number; seconds: number | null } } =>
@@ -74,11 +74,7 @@ export const reportSales = defineTool({
     group_by: z.enum(SALES_GROUPS).optional(),
     customer_id: z.number().int().positive().optional().describe('From find_records'),
     product_id: z.number().int().positive().optional().describe("Only this product's lines"),
-    currency: z
-      .string()
-      .regex(/^[A-Z]{3}$/, 'send an ISO 4217 code, e.g. NZD')
-      .optional()
-      .describe('Only this currency, e.g. NZD'),
+    currency: currencyArg.optional(),
     rank_by: z.enum(RANK_FIGURES).default('total').describe('Groups ranked per currency by'),
     min_total: amountArg.optional().describe('Only invoices totalling at least this'),
     max_total: amountArg.optional().describe('At most this'),
