@@ -27,6 +27,26 @@ const STATEMENTS = [
      consumed_at timestamptz,
      PRIMARY KEY (model, id_hash)
    )`,
+  // The businesses signed in: what their key is (no secret: that is in `secrets` under `key:<key id>`).
+  `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.tenants (
+     key_id text PRIMARY KEY,
+     base_url text NOT NULL,
+     business_id bigint NOT NULL,
+     business_name text NOT NULL,
+     mode text NOT NULL,
+     scopes text NOT NULL,
+     signed_in_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  // The audit log of grants: when, which business and key, which client, what happened. No secrets.
+  `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.grant_log (
+     at timestamptz NOT NULL DEFAULT now(),
+     event text NOT NULL,
+     grant_id text,
+     client_id text,
+     key_id text,
+     business_id bigint,
+     detail text
+   )`,
   `CREATE INDEX IF NOT EXISTS oauth_uid ON ${HOSTED_SCHEMA}.oauth (model, uid_hash)`,
   `CREATE INDEX IF NOT EXISTS oauth_grant ON ${HOSTED_SCHEMA}.oauth (grant_id)`,
   `CREATE INDEX IF NOT EXISTS oauth_expires ON ${HOSTED_SCHEMA}.oauth (expires_at)`,

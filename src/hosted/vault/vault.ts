@@ -34,6 +34,18 @@ export class Vault {
     return text;
   }
 
+  /** The secret under `name`, made by `make` and kept when there is none yet (the first process to ask wins). */
+  async getOrCreate(name: string, make: () => string): Promise<string> {
+    const found = await this.get(name);
+    if (found !== undefined) return found;
+    await this.db.rows(`INSERT INTO ${TABLE} (name, sealed, key_id) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING`, [
+      name,
+      this.sealer.seal(make(), context(name)),
+      this.sealer.currentKeyId,
+    ]);
+    return (await this.get(name)) as string;
+  }
+
   async delete(name: string): Promise<void> {
     await this.db.rows(`DELETE FROM ${TABLE} WHERE name = ?`, [name]);
   }

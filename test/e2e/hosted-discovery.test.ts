@@ -1,0 +1,65 @@
+// Hosted mode's discovery, as the MCP authorization specification asks: a 401 on /mcp names the protected
+// resource metadata (RFC 9728), which names the authorization server, whose metadata (RFC 8414) offers the
+// authorization code with PKCE S256 only, registration, revocation and client ID metadata documents.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresDatabase } from '../support/postgres.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+
+let sb: TestSandbox;
+let server: HostedServer;
+
+beforeAll(async () => {
+  sb = await startTestSandbox({});
+  server = await spawnHostedServer({ sandbox: sb, database: await postgresDatabase('hosted_discovery'), vaultKey: newVaultKey() });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await sb?.close();
+});
+
+const getJson = async (url: string) => {
+  const res = await fetch(url);
+  return { status: res.status, body: (await res.json()) as Record<string, any>, headers: res.headers };
+};
+
+describe('hosted discovery', () => {
+  it('answers /mcp without a token with 401 and a challenge naming the protected resource metadata', async () => {
+    const res = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer /);
+    expect(challenge).toContain(`resource_metadata="${server.origin}/.well-known/oauth-protected-resource/mcp"`);
+    const wrong = await fetch(server.url, {
+      method: 'POST',
+      headers: { authorization: 'Bearer nope', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('serves the protected resource metadata for /mcp', async () => {
+    const prm = await getJson(`${server.origin}/.well-known/oauth-protected-resource/mcp`);
+    expect(prm.status).toBe(200);
+    expect(prm.body.resource).toBe(server.url);
+    expect(prm.body.authorization_servers).toEqual([server.origin]);
+    expect(prm.body.scopes_supported).toEqual(['books.read', 'books.write']);
+  });
+
+  it('serves the authorization server metadata at both well-known places: code with S256 only, registration, revocation', async () => {
+    for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+      const as = await getJson(`${server.origin}${path}`);
+      expect(as.status).toBe(200);
+      expect(as.body.issuer).toBe(server.origin);
+      expect(as.body.code_challenge_methods_supported).toEqual(['S256']);
+      expect(as.body.response_types_supported).toEqual(['code']);
+      expect(as.body.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
+      expect(as.body.registration_endpoint).toBe(`${server.origin}/oauth/register`);
+      expect(as.body.revocation_endpoint).toBe(`${server.origin}/oauth/revoke`);
+      expect(as.body.authorization_response_iss_parameter_supported).toBe(true);
+      expect(as.body.client_id_metadata_document_supported).toBe(true);
+    }
+  });
+});
