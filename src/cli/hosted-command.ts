@@ -13,7 +13,11 @@ export async function runHostedServe(options: ServeOptions, env: ServiceEnv, std
   const [{ startHosted }, { serveHttp }] = await Promise.all([import('../hosted/serve-hosted.js'), import('../mcp/serve-http.js')]);
   const hosted = await startHosted(
     {
-      ...config,
+      resource: config.resource,
+      mirrorUrl: config.mirrorUrl,
+      serviceUrl: config.serviceUrl,
+      vaultKey: config.vaultKey,
+      clientsFile: config.clientsFile,
       selection: { readOnly: options.readOnly, toolsets: options.toolsets },
       confirmWrites: options.confirmWrites,
       clientOptions: {

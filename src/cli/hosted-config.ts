@@ -71,11 +71,10 @@ export function loadHostedConfig(options: ServeOptions, env: ServiceEnv): Hosted
     if (err instanceof VaultKeyError) throw new ConfigError(VAULT_KEY_VARIABLE, err.message);
     throw err;
   }
-  return Object.freeze({
-    resource,
-    mirrorUrl: mirror,
-    serviceUrl: normaliseBaseUrl(serviceUrl),
-    vaultKey: vaultKey as string,
-    clientsFile: options.oauthClients,
-  });
+  const config = { resource, serviceUrl: normaliseBaseUrl(serviceUrl), clientsFile: options.oauthClients };
+  // The vault key and the database's password are there to use, not to show: a config printed or logged
+  // leaves them out.
+  Object.defineProperty(config, 'vaultKey', { value: vaultKey, enumerable: false });
+  Object.defineProperty(config, 'mirrorUrl', { value: mirror, enumerable: false });
+  return Object.freeze(config) as HostedConfig;
 }

@@ -5,11 +5,15 @@
 // refresh token that rotates, a token asked for another resource, a revoked grant, and a key suspended in
 // the sandbox.
 
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Client } from '@modelcontextprotocol/client';
 import chromium from '@sparticuz/chromium';
-import { type Browser, type BrowserContext, chromium as playwright } from 'playwright-core';
+import pg from 'pg';
+import { type Browser, type BrowserContext, type Page, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Json, listAll, signIn, signInRaw, wrongSecret } from '../contract/sandbox-http.js';
+import { findLeaks } from '../support/logs.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
@@ -29,6 +33,7 @@ let server: HostedServer;
 let browser: Browser;
 let context: BrowserContext;
 let callback: Callback;
+const vaultKey = newVaultKey();
 
 interface Business {
   id: number;
@@ -44,7 +49,14 @@ async function newBusiness(): Promise<Business> {
   return { id: made.body.id, name: made.body.name, signer: { keyId: made.body.keys.live.key_id, secret: made.body.keys.live.secret } };
 }
 
-const newProvider = (name = 'Test Assistant'): MemoryOAuthProvider => new MemoryOAuthProvider(callback.url, name);
+/** Every client of the file, so the end can look for their tokens where none may be. */
+const providers: MemoryOAuthProvider[] = [];
+const newProvider = (name = 'Test Assistant'): MemoryOAuthProvider => {
+  const provider = new MemoryOAuthProvider(callback.url, name);
+  providers.push(provider);
+  return provider;
+};
+let database: string;
 const rawSession = (b: Business) => signIn(sb.baseUrl, { key_id: b.signer.keyId, secret: b.signer.secret });
 
 async function connect(business: Business): Promise<{ client: Client; provider: MemoryOAuthProvider }> {
@@ -73,7 +85,12 @@ beforeAll(async () => {
   sb = started;
   callback = listening;
   const [hosted, launched] = await Promise.all([
-    spawnHostedServer({ sandbox: sb, database: await postgresDatabase('hosted_browser'), vaultKey: newVaultKey() }),
+    spawnHostedServer({
+      sandbox: sb,
+      database: (database = await postgresDatabase('hosted_browser')),
+      vaultKey,
+      args: ['--log-level', 'trace'],
+    }),
     playwright.launch({ executablePath: exe, args: chromium.args, headless: true }),
   ]);
   server = hosted;
@@ -281,5 +298,122 @@ describe('tokens', () => {
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain(truth.body.message);
     await client.close();
+  });
+});
+
+describe('the sign-in page itself', () => {
+  it('carries a strict CSP and refuses a form without its anti-forgery token or from another origin', async () => {
+    const provider = newProvider();
+    await startFlow(server.url, provider);
+    const page = await context.newPage();
+    const shown = await page.goto(String(provider.authorizationUrl));
+    const csp = (await shown?.allHeaders())?.['content-security-policy'] ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/style-src 'sha256-[^']+'/);
+    expect(csp).not.toMatch(/unsafe-inline|script-src/);
+    expect(await page.locator('script, link, img, iframe').count()).toBe(0);
+    const action = String(await page.locator('form').getAttribute('action'));
+    const cookies = (await context.cookies(`${server.origin}${action}`)).map((c) => `${c.name}=${c.value}`).join('; ');
+    const post = (fields: Record<string, string>, origin: string) =>
+      fetch(`${server.origin}${action}`, {
+        ...form(fields),
+        headers: { ...form(fields).headers, cookie: cookies, origin },
+        redirect: 'manual',
+      });
+    const forged = await post({ action: 'deny', csrf: 'made-up' }, server.origin);
+    expect(forged.status).toBe(403);
+    const csrf = String(await page.locator('input[name=csrf]').getAttribute('value'));
+    const elsewhere = await post({ action: 'deny', csrf }, 'https://attacker.example');
+    expect(elsewhere.status).toBe(403);
+    // The page is still there to be used: nothing was decided.
+    await page.reload();
+    expect(await page.getByLabel('Key ID').count()).toBe(1);
+    await page.close();
+  });
+
+  it('has no accessibility violations (axe-core) on either step, with an error shown too', async () => {
+    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    const audit = async (page: Page): Promise<string[]> => {
+      // Evaluated through the browser's protocol, which the page's CSP does not govern.
+      await page.evaluate(axe);
+      const result = (await page.evaluate(() => (window as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as Json;
+      return result.violations.map((v: Json) => `${v.id}: ${v.help}`);
+    };
+    const business = await newBusiness();
+    const provider = newProvider();
+    await startFlow(server.url, provider);
+    const page = await context.newPage();
+    await page.goto(String(provider.authorizationUrl));
+    expect(await audit(page)).toEqual([]);
+    await fillKey(page, { keyId: business.signer.keyId, secret: wrongSecret(business.signer.secret) });
+    expect(await page.getByRole('alert').count()).toBe(1);
+    expect(await audit(page)).toEqual([]);
+    await fillKey(page, business.signer);
+    expect(await page.locator('#business').textContent()).toBe(business.name);
+    expect(await audit(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('is used by keyboard: the Key ID field has focus, Tab moves to Secret, Enter continues', async () => {
+    const business = await newBusiness();
+    const provider = newProvider();
+    await startFlow(server.url, provider);
+    const page = await context.newPage();
+    await page.goto(String(provider.authorizationUrl));
+    await page.bringToFront();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('key_id');
+    await page.keyboard.type(business.signer.keyId);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(business.signer.secret);
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#business').textContent()).toBe(business.name);
+    // On the second step Allow has focus: the first thing to do.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow');
+    await page.close();
+  });
+});
+
+describe('what is kept', () => {
+  it('keeps an audit log of grants: when, which business and key, which client, what happened', async () => {
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        'SELECT event, grant_id, client_id, key_id, business_id, detail FROM invoicing_mcp_hosted.grant_log',
+      );
+      const granted = rows.filter((r) => r.event === 'granted');
+      expect(granted.length).toBeGreaterThanOrEqual(5);
+      for (const row of granted) {
+        expect(row.key_id).toMatch(/^svck_live_/);
+        expect(Number(row.business_id)).toBeGreaterThan(2);
+        expect(row.client_id).toBeTruthy();
+        expect(['read', 'write']).toContain(row.detail);
+      }
+      expect(rows.some((r) => r.event === 'denied')).toBe(true);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('holds no secret and no token outside the vault, in the database or in the log at trace level', async () => {
+    const tokens = providers.flatMap((p) => [p.tokens()?.access_token, p.tokens()?.refresh_token]).filter((t): t is string => !!t);
+    expect(tokens.length).toBeGreaterThan(10);
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    let dump = '';
+    try {
+      const tables = await client.query(
+        "SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')",
+      );
+      for (const t of tables.rows) dump += JSON.stringify((await client.query(`SELECT * FROM "${t.table_schema}"."${t.table_name}"`)).rows);
+    } finally {
+      await client.end();
+    }
+    expect(dump).toContain('svck_live_');
+    expect(findLeaks(dump, [...sb.secrets, ...tokens, vaultKey])).toEqual([]);
+    const log = server.stderr();
+    expect(log).toContain('"level":10');
+    expect(findLeaks(log, [...sb.secrets, ...tokens, vaultKey])).toEqual([]);
   });
 });

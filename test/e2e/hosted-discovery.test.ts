@@ -1,10 +1,12 @@
 // Hosted mode's discovery, as the MCP authorization specification asks: a 401 on /mcp names the protected
 // resource metadata (RFC 9728), which names the authorization server, whose metadata (RFC 8414) offers the
 // authorization code with PKCE S256 only, registration, revocation and client ID metadata documents.
+import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { CLI, serverEnv } from './support/server.js';
 
 let sb: TestSandbox;
 let server: HostedServer;
@@ -23,6 +25,18 @@ const getJson = async (url: string) => {
   const res = await fetch(url);
   return { status: res.status, body: (await res.json()) as Record<string, any>, headers: res.headers };
 };
+
+describe('hosted start', () => {
+  it('refuses to start without the vault key, naming it (exit code 2)', () => {
+    const run = spawnSync(process.execPath, [CLI, '--hosted', '--public-url', server.url, '--mirror', 'postgres://127.0.0.1:1/none'], {
+      env: serverEnv({ SVC_BASE_URL: sb.baseUrl }),
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('INVOICING_MCP_VAULT_KEY is not set');
+    expect(run.stdout).toBe('');
+  });
+});
 
 describe('hosted discovery', () => {
   it('answers /mcp without a token with 401 and a challenge naming the protected resource metadata', async () => {
