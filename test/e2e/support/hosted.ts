@@ -9,6 +9,8 @@ export interface HostedServer {
   /** The canonical URL of /mcp. */
   url: string;
   origin: string;
+  /** Where this process itself listens (its /mcp): the public URL, unless it is a second process of a deployment. */
+  direct: string;
   stderr: () => string;
   close(): Promise<void>;
 }
@@ -21,14 +23,15 @@ export interface HostedOptions {
   vaultKey: string;
   args?: string[];
   env?: Env;
-  /** Serve on this port (another process of the same deployment shares the public URL's port only through a proxy). */
-  port?: number;
+  /** The deployment's public URL of /mcp, when this process is not the one listening at it. */
+  publicUrl?: string;
 }
 
 /** Starts `invoicing-mcp --http --hosted` and resolves once it listens. */
 export async function spawnHostedServer(options: HostedOptions): Promise<HostedServer> {
-  const port = options.port ?? (await freePort());
-  const url = `http://127.0.0.1:${port}/mcp`;
+  const port = await freePort();
+  const direct = `http://127.0.0.1:${port}/mcp`;
+  const url = options.publicUrl ?? direct;
   const args = [
     CLI,
     '--http',
@@ -56,6 +59,7 @@ export async function spawnHostedServer(options: HostedOptions): Promise<HostedS
   return {
     url,
     origin: new URL(url).origin,
+    direct,
     stderr: () => stderr,
     close: () => stopChild(child),
   };
