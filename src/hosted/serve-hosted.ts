@@ -23,7 +23,9 @@ import { STYLE_HASH } from './signin/html.js';
 import { errorPage } from './signin/pages.js';
 import { registerSignIn } from './signin/routes.js';
 import { prepareHostedSchema } from './store/schema.js';
+import { keyEnder } from './tenants/end-key.js';
 import { GrantLog } from './tenants/grant-log.js';
+import type { TenantRecord } from './tenants/tenant-store.js';
 import { TenantStore } from './tenants/tenant-store.js';
 import { type MakeTenant, Tenants } from './tenants/tenants.js';
 import { Sealer } from './vault/sealer.js';
@@ -61,9 +63,14 @@ async function readClients(file: string | null): Promise<ClientMetadata[]> {
   return parsed as ClientMetadata[];
 }
 
-function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink): MakeTenant {
+type KeyEnded = (record: TenantRecord, words: string) => void;
+
+function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, ended: KeyEnded): MakeTenant {
   return (record, secret) => {
-    const api = createApiClient({ baseUrl: record.baseUrl, keyId: record.keyId, secret }, { logger, options: settings.clientOptions });
+    const api = createApiClient(
+      { baseUrl: record.baseUrl, keyId: record.keyId, secret },
+      { logger, options: settings.clientOptions, onSignInRefused: (err) => ended(record, err.serviceMessage ?? err.message) },
+    );
     const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
     const factories = new Map<boolean, Promise<ServerFactory>>();
     return {
@@ -115,8 +122,9 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   });
   // The provider's own logs are its debug output; its errors reach the person through renderError.
   provider.on('server_error', (_ctx, err) => logger.warn({ err: err.message }, 'authorization server: server error'));
-  const tenants = new Tenants(new TenantStore(db, vault), tenantMaker(settings, logger, sink));
   const grantLog = new GrantLog(db);
+  const ended = keyEnder({ db, grantLog, tenants: () => tenants, logger });
+  const tenants = new Tenants(new TenantStore(db, vault), tenantMaker(settings, logger, sink, ended));
   const check = bearerCheck(provider, settings.resource, async (keyId, auth) => {
     const tenant = await tenants.get(keyId);
     if (!tenant) return null;

@@ -12,7 +12,7 @@ import chromium from '@sparticuz/chromium';
 import pg from 'pg';
 import { type Browser, type BrowserContext, type Page, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Json, listAll, signIn, signInRaw, wrongSecret } from '../contract/sandbox-http.js';
+import { eventually, type Json, listAll, signIn, signInRaw, wrongSecret } from '../contract/sandbox-http.js';
 import { findLeaks } from '../support/logs.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -32,6 +32,7 @@ let sb: TestSandbox;
 let server: HostedServer;
 let browser: Browser;
 let context: BrowserContext;
+let page: Page;
 let callback: Callback;
 const vaultKey = newVaultKey();
 
@@ -60,13 +61,8 @@ let database: string;
 const rawSession = (b: Business) => signIn(sb.baseUrl, { key_id: b.signer.keyId, secret: b.signer.secret });
 
 async function connect(business: Business): Promise<{ client: Client; provider: MemoryOAuthProvider }> {
-  const page = await context.newPage();
-  try {
-    const provider = newProvider();
-    return { client: await signInThrough(page, server.url, provider, callback, business.signer), provider };
-  } finally {
-    await page.close();
-  }
+  const provider = newProvider();
+  return { client: await signInThrough(page, server.url, provider, callback, business.signer), provider };
 }
 
 const tokenEndpoint = (): string => `${server.origin}/oauth/token`;
@@ -95,10 +91,10 @@ beforeAll(async () => {
   ]);
   server = hosted;
   browser = launched;
-  // Chromium from this package runs as one process, which ends with its last context: the file uses one,
-  // and one page of it stays open.
+  // Chromium from this package runs as one process, which ends with its last context, and closing a page
+  // there now and then never returns: the file uses one context and one page, navigated from flow to flow.
   context = await browser.newContext();
-  await context.newPage();
+  page = await context.newPage();
 });
 
 afterAll(async () => {
@@ -111,7 +107,6 @@ afterAll(async () => {
 describe('signing in through the browser', () => {
   it('connects a client to the business whose key was given: its tool calls answer that business books', async () => {
     const business = await newBusiness();
-    const page = await context.newPage();
     const provider = newProvider();
     const first = await startFlow(server.url, provider);
     await page.goto(String(provider.authorizationUrl));
@@ -127,7 +122,6 @@ describe('signing in through the browser', () => {
     const back = await returned;
     expect(back.searchParams.get('iss')).toBe(server.origin);
     await first.transport.finishAuth(back.searchParams);
-    await page.close();
     const { client, transport } = oauthClient(server.url, provider);
     await client.connect(transport);
     const raw = await listAll(await rawSession(business), '/api/v1/invoices');
@@ -141,7 +135,6 @@ describe('signing in through the browser', () => {
   });
 
   it('Deny sends the client back with access_denied', async () => {
-    const page = await context.newPage();
     const provider = newProvider();
     await startFlow(server.url, provider);
     await page.goto(String(provider.authorizationUrl));
@@ -151,7 +144,6 @@ describe('signing in through the browser', () => {
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('code')).toBeNull();
     expect(back.searchParams.get('iss')).toBe(server.origin);
-    await page.close();
   });
 
   it('says a secret is wrong, in the service words, and keeps the person on the page', async () => {
@@ -159,7 +151,6 @@ describe('signing in through the browser', () => {
     const wrong = { keyId: business.signer.keyId, secret: wrongSecret(business.signer.secret) };
     const truth = await signInRaw(sb.baseUrl, { key_id: wrong.keyId, secret: wrong.secret });
     expect(truth.status).toBe(401);
-    const page = await context.newPage();
     const provider = newProvider();
     await startFlow(server.url, provider);
     await page.goto(String(provider.authorizationUrl));
@@ -171,7 +162,6 @@ describe('signing in through the browser', () => {
     expect(await page.getByLabel('Secret').inputValue()).toBe('');
     expect(await page.getByLabel('Secret').getAttribute('aria-invalid')).toBe('true');
     expect(await page.content()).not.toContain(wrong.secret);
-    await page.close();
   });
 });
 
@@ -287,9 +277,9 @@ describe('tokens', () => {
     await expect(client.callTool({ name: 'list_customers', arguments: {} })).rejects.toThrow();
   });
 
-  it('a key suspended in the sandbox: tool calls say so, in the service words', async () => {
+  it('a key suspended in the sandbox: the call says so in the service words, and the key grants end', async () => {
     const business = await newBusiness();
-    const { client } = await connect(business);
+    const { client, provider } = await connect(business);
     expect((await client.callTool({ name: 'list_invoices', arguments: {} })).isError).toBeFalsy();
     await sb.suspend(business.signer.keyId);
     const truth = await signInRaw(sb.baseUrl, { key_id: business.signer.keyId, secret: business.signer.secret });
@@ -297,7 +287,28 @@ describe('tokens', () => {
     const refused = await client.callTool({ name: 'list_invoices', arguments: { page: 2 } });
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain(truth.body.message);
-    await client.close();
+    // The key stopped working at sign-in: its grants end, and the client is told to sign in again.
+    const challenge = await eventually(async () => {
+      const res = await fetch(server.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${provider.tokens()?.access_token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      return res.status === 401 ? res.headers.get('www-authenticate') : undefined;
+    });
+    expect(challenge).toMatch(/error="invalid_token".*sign in again/);
+    await expect(client.callTool({ name: 'list_invoices', arguments: {} })).rejects.toThrow();
+    const log = new pg.Client({ connectionString: database });
+    await log.connect();
+    try {
+      const { rows } = await log.query(
+        "SELECT business_id, detail FROM invoicing_mcp_hosted.grant_log WHERE event = 'ended' AND key_id = $1",
+        [business.signer.keyId],
+      );
+      expect(rows).toEqual([{ business_id: String(business.id), detail: truth.body.message }]);
+    } finally {
+      await log.end();
+    }
   });
 });
 
@@ -305,7 +316,6 @@ describe('the sign-in page itself', () => {
   it('carries a strict CSP and refuses a form without its anti-forgery token or from another origin', async () => {
     const provider = newProvider();
     await startFlow(server.url, provider);
-    const page = await context.newPage();
     const shown = await page.goto(String(provider.authorizationUrl));
     const csp = (await shown?.allHeaders())?.['content-security-policy'] ?? '';
     expect(csp).toContain("default-src 'none'");
@@ -329,7 +339,6 @@ describe('the sign-in page itself', () => {
     // The page is still there to be used: nothing was decided.
     await page.reload();
     expect(await page.getByLabel('Key ID').count()).toBe(1);
-    await page.close();
   });
 
   it('has no accessibility violations (axe-core) on either step, with an error shown too', async () => {
@@ -343,7 +352,6 @@ describe('the sign-in page itself', () => {
     const business = await newBusiness();
     const provider = newProvider();
     await startFlow(server.url, provider);
-    const page = await context.newPage();
     await page.goto(String(provider.authorizationUrl));
     expect(await audit(page)).toEqual([]);
     await fillKey(page, { keyId: business.signer.keyId, secret: wrongSecret(business.signer.secret) });
@@ -352,14 +360,12 @@ describe('the sign-in page itself', () => {
     await fillKey(page, business.signer);
     expect(await page.locator('#business').textContent()).toBe(business.name);
     expect(await audit(page)).toEqual([]);
-    await page.close();
   });
 
   it('is used by keyboard: the Key ID field has focus, Tab moves to Secret, Enter continues', async () => {
     const business = await newBusiness();
     const provider = newProvider();
     await startFlow(server.url, provider);
-    const page = await context.newPage();
     await page.goto(String(provider.authorizationUrl));
     await page.bringToFront();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('key_id');
@@ -370,7 +376,6 @@ describe('the sign-in page itself', () => {
     expect(await page.locator('#business').textContent()).toBe(business.name);
     // On the second step Allow has focus: the first thing to do.
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow');
-    await page.close();
   });
 });
 

@@ -111,3 +111,13 @@ export async function resealRecords(db: PgDb, sealer: Sealer): Promise<number> {
   }
   return count;
 }
+
+/** Ends grants: each grant's record and every code and token issued under it. */
+export async function revokeGrants(db: PgDb, grantIds: readonly string[]): Promise<void> {
+  if (grantIds.length === 0) return;
+  await db.rows(
+    `DELETE FROM ${TABLE} WHERE grant_id IN (SELECT jsonb_array_elements_text(?::jsonb))
+       OR (model = 'Grant' AND id_hash IN (SELECT jsonb_array_elements_text(?::jsonb)))`,
+    [JSON.stringify(grantIds), JSON.stringify(grantIds.map((id) => hashOf('Grant', id)))],
+  );
+}

@@ -5,7 +5,7 @@
 // strict Content-Security-Policy.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type Provider from 'oidc-provider';
+import type { Interaction, default as Provider } from 'oidc-provider';
 import type { Logger } from '../../log/logger.js';
 import { INTERACTION_PREFIX } from '../oauth/provider.js';
 import { SCOPE_READ, SCOPE_WRITE } from '../oauth/resource.js';
@@ -76,6 +76,18 @@ function redirectOrigin(params: Record<string, unknown>): string[] {
   }
 }
 
+/**
+ * Each sign-in stands alone: the key is asked for every time, so a browser session left by an earlier
+ * sign-in (perhaps another business's) is ended rather than switched, which the library would do with a
+ * page that needs script.
+ */
+async function forgetBrowserSession(provider: Provider, interaction: Interaction): Promise<void> {
+  if (!interaction.session) return;
+  await (await provider.Session.findByUid(interaction.session.uid))?.destroy();
+  delete interaction.session;
+  await interaction.save(Math.max(1, (interaction.exp ?? 0) - Math.floor(Date.now() / 1000)));
+}
+
 export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
   const csrfFor = (uid: string): string => createHmac('sha256', deps.csrfKey).update(`csrf\n${uid}`).digest('base64url');
   const sameCsrf = (uid: string, given: unknown): boolean => {
@@ -107,7 +119,13 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
     }
   }
 
-  async function finish(request: FastifyRequest, reply: FastifyReply, result: Parameters<Provider['interactionFinished']>[2]) {
+  async function finish(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    interaction: Interaction,
+    result: Parameters<Provider['interactionFinished']>[2],
+  ) {
+    await forgetBrowserSession(deps.provider, interaction);
     reply.hijack();
     await deps.provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
   }
@@ -136,7 +154,10 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
       if (form.action === 'deny') {
         await deps.vault.delete(pendingName(uid));
         await deps.grantLog.add({ event: 'denied', grantId: null, clientId, keyId: null, businessId: null, detail: null });
-        return finish(request, reply, { error: 'access_denied', error_description: 'The person declined to connect their books.' });
+        return finish(request, reply, interaction, {
+          error: 'access_denied',
+          error_description: 'The person declined to connect their books.',
+        });
       }
       const requested = requestedScopes(interaction.params.scope);
       if (form.action === 'continue') {
@@ -190,7 +211,7 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
           businessId: pending.businessId,
           detail: choice.value,
         });
-        return finish(request, reply, { login: { accountId: pending.keyId }, consent: { grantId } });
+        return finish(request, reply, interaction, { login: { accountId: pending.keyId }, consent: { grantId } });
       }
       return send(reply, 400, errorPage('Refused', 'This form asked for nothing this page does.'));
     });

@@ -28,6 +28,14 @@ export class GrantLog {
     );
   }
 
+  /** The grants ever made with a key. */
+  async grantsOf(keyId: string): Promise<string[]> {
+    const rows = await this.db.rows(`SELECT DISTINCT grant_id FROM ${HOSTED_SCHEMA}.grant_log WHERE key_id = ? AND event = 'granted'`, [
+      keyId,
+    ]);
+    return rows.map((r) => str(r[0]));
+  }
+
   /** The latest entries, newest first. */
   async latest(limit = 100): Promise<GrantLogEntry[]> {
     const rows = await this.db.rows(

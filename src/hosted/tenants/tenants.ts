@@ -39,6 +39,14 @@ export class Tenants {
     return tenant;
   }
 
+  /** Drops a key's tenant here (its client closed) and forgets the key in the store. */
+  async forget(keyId: string): Promise<void> {
+    const tenant = this.#byKey.get(keyId);
+    this.#byKey.delete(keyId);
+    await this.store.forget(keyId);
+    await (await tenant)?.close();
+  }
+
   async close(): Promise<void> {
     const all = [...this.#byKey.values()];
     this.#byKey.clear();

@@ -86,20 +86,25 @@ export interface Callback {
 }
 
 export async function startCallback(): Promise<Callback> {
-  let waiting: ((url: URL) => void) | null = null;
+  // Returns wait here until asked for; anything else the browser asks (its favicon) is not one.
+  const arrived: URL[] = [];
+  const waiting: ((url: URL) => void)[] = [];
   const server = createServer((req, res) => {
-    waiting?.(new URL(req.url ?? '/', 'http://127.0.0.1'));
-    waiting = null;
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== '/callback') return void res.writeHead(404).end();
+    const waiter = waiting.shift();
+    if (waiter) waiter(url);
+    else arrived.push(url);
     res.writeHead(200, { 'content-type': 'text/plain' }).end('You can close this page.');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/callback`,
-    next: () =>
-      new Promise<URL>((resolve) => {
-        waiting = resolve;
-      }),
+    next: () => {
+      const first = arrived.shift();
+      return first ? Promise.resolve(first) : new Promise<URL>((resolve) => waiting.push(resolve));
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
