@@ -3,16 +3,21 @@
 // authorization code with PKCE S256 only, registration, revocation and client ID metadata documents.
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../src/hosted/signin/html.js';
+import { signInRaw, wrongSecret } from '../contract/sandbox-http.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { openSignIn } from './support/form-sign-in.js';
 import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { MemoryOAuthProvider, startFlow } from './support/oauth-client.js';
 import { CLI, serverEnv } from './support/server.js';
 
 let sb: TestSandbox;
 let server: HostedServer;
 
 beforeAll(async () => {
-  sb = await startTestSandbox({});
+  // The service's own sign-in limit (10 a minute from one address): the last test reaches it.
+  sb = await startTestSandbox({ signInLimit: 10 });
   server = await spawnHostedServer({ sandbox: sb, database: await postgresDatabase('hosted_discovery'), vaultKey: newVaultKey() });
 });
 
@@ -75,5 +80,36 @@ describe('hosted discovery', () => {
       expect(as.body.authorization_response_iss_parameter_supported).toBe(true);
       expect(as.body.client_id_metadata_document_supported).toBe(true);
     }
+  });
+});
+
+describe('the sign-in page over plain HTTP', () => {
+  const REDIRECT = 'http://127.0.0.1:9/callback';
+  const open = async () => {
+    const provider = new MemoryOAuthProvider(REDIRECT, 'Form Assistant');
+    await startFlow(server.url, provider);
+    return openSignIn(provider.authorizationUrl as URL, REDIRECT, server.origin);
+  };
+  const alertOf = (page: string): string => /<div class="alert" role="alert"[^>]*>(.*?)<\/div>/s.exec(page)?.[1] ?? '';
+
+  it('says a key is suspended, then that sign-ins are over the limit, each in the service words', async () => {
+    const made = await sb.admin('POST', '/businesses', {});
+    sb.secrets.push(made.body.keys.live.secret, made.body.keys.test.secret);
+    const key = { key_id: made.body.keys.live.key_id, secret: made.body.keys.live.secret };
+    await sb.suspend(key.key_id);
+    const suspended = await signInRaw(sb.baseUrl, key);
+    expect(suspended.status).toBe(403);
+    const flow = await open();
+    const page = await flow.continueWith({ keyId: key.key_id, secret: key.secret });
+    expect(alertOf(page)).toContain('The service refused this key');
+    expect(alertOf(page)).toContain(escapeHtml(suspended.body.message));
+    // The service allows 10 sign-ins a minute from one address: the server's checks count too.
+    let last = '';
+    for (let i = 0; i < 11 && !last.includes('Too many'); i++)
+      last = alertOf(await flow.continueWith({ keyId: key.key_id, secret: wrongSecret(key.secret) }));
+    const limited = await signInRaw(sb.baseUrl, { key_id: key.key_id, secret: wrongSecret(key.secret) });
+    expect(limited.status).toBe(429);
+    expect(last).toContain('Too many sign-in attempts');
+    expect(last).toContain(escapeHtml(limited.body.message));
   });
 });

@@ -39,14 +39,15 @@ function formOf(page: string): { action: string; csrf: string } {
   return { action: action.replace(/&amp;/g, '&'), csrf };
 }
 
-/** Signs in with `signer` and Allows (reading only, or also writing); resolves with the query the client got back. */
-export async function signInByForms(
-  authorizationUrl: URL,
-  redirect: string,
-  signer: Signer,
-  via: string,
-  access: 'read' | 'write' = 'read',
-): Promise<URLSearchParams> {
+export interface FormSignIn {
+  /** Posts the Key ID and Secret (Continue); the page that answers. */
+  continueWith(signer: Signer): Promise<string>;
+  /** Posts Allow on the page given (reading only, or also writing); the query the client got back. */
+  allow(page: string, access?: 'read' | 'write'): Promise<URLSearchParams>;
+}
+
+/** Opens the sign-in page of an authorization URL; its forms are posted to `via`. */
+export async function openSignIn(authorizationUrl: URL, redirect: string, via: string): Promise<FormSignIn> {
   const jar: Jar = new Map();
   const post = async (action: string, fields: Record<string, string>) => {
     const url = new URL(action, via);
@@ -61,10 +62,23 @@ export async function signInByForms(
   const first = await follow(jar, await fetch(authorizationUrl, { redirect: 'manual' }), authorizationUrl, redirect);
   if ('back' in first) throw new Error('sent back before signing in');
   const keyForm = formOf(first.page);
-  const consent = await post(keyForm.action, { csrf: keyForm.csrf, action: 'continue', key_id: signer.keyId, secret: signer.secret });
-  if ('back' in consent) throw new Error('sent back before allowing');
-  const allowForm = formOf(consent.page);
-  const done = await post(allowForm.action, { csrf: allowForm.csrf, action: 'allow', access });
-  if (!('back' in done)) throw new Error(`not sent back after Allow: ${done.page.slice(0, 300)}`);
-  return done.back.searchParams;
+  return {
+    async continueWith(signer) {
+      const answer = await post(keyForm.action, { csrf: keyForm.csrf, action: 'continue', key_id: signer.keyId, secret: signer.secret });
+      if ('back' in answer) throw new Error('sent back before allowing');
+      return answer.page;
+    },
+    async allow(page, access = 'read') {
+      const allowForm = formOf(page);
+      const done = await post(allowForm.action, { csrf: allowForm.csrf, action: 'allow', access });
+      if (!('back' in done)) throw new Error(`not sent back after Allow: ${done.page.slice(0, 300)}`);
+      return done.back.searchParams;
+    },
+  };
+}
+
+/** Signs in with `signer` and Allows; resolves with the query the client got back. */
+export async function signInByForms(authorizationUrl: URL, redirect: string, signer: Signer, via: string): Promise<URLSearchParams> {
+  const flow = await openSignIn(authorizationUrl, redirect, via);
+  return flow.allow(await flow.continueWith(signer));
 }
