@@ -20,6 +20,7 @@ export async function runHostedServe(options: ServeOptions, env: ServiceEnv, std
       clientsFile: config.clientsFile,
       selection: { readOnly: options.readOnly, toolsets: options.toolsets },
       confirmWrites: options.confirmWrites,
+      grantRequestsPerMinute: options.grantRateLimit,
       clientOptions: {
         ...(options.maxConcurrency === null ? {} : { maxConcurrent: options.maxConcurrency }),
         ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }),

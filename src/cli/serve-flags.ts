@@ -44,13 +44,15 @@ export interface ServeOptions {
   readonly publicUrl: string | null;
   /** Hosted mode: a JSON file of OAuth clients registered in configuration. */
   readonly oauthClients: string | null;
+  /** Hosted mode: requests a minute one grant may send to /mcp, per process. */
+  readonly grantRateLimit: number;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
        invoicing-mcp [--webhook-port N] [--webhook-host H]   (stdio, with a webhook receiver at /webhooks)
        invoicing-mcp [--mirror PATH|postgres://...|memory|off]   (the local copy of the books; mirror status|forget)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] ...
-       invoicing-mcp --hosted --public-url URL --mirror postgres://... [--oauth-clients FILE]   (HTTP; many businesses, OAuth)
+       invoicing-mcp --hosted --public-url URL --mirror postgres://... [--oauth-clients FILE] [--grant-rate-limit N]
 ${HTTP_LIMITS_USAGE}
        any of them with [--max-concurrency N]   (service calls in flight; default: as the key's limit allows)
        any of them with ${RETRY_BUDGET_USAGE}
@@ -138,8 +140,20 @@ function readMaxConcurrency(values: Record<string, unknown>, env: Env): number |
 
 /** Hosted mode's own flags given on the command line without --hosted would be silently ignored: refuse them. */
 function refuseHostedOnlyFlags(values: Record<string, unknown>): void {
-  const stray = ['public-url', 'oauth-clients'].find((flag) => values[flag] !== undefined);
+  const stray = ['public-url', 'oauth-clients', 'grant-rate-limit'].find((flag) => values[flag] !== undefined);
   if (stray) throw new ConfigError(`--${stray}`, `--${stray} is for hosted mode: add --hosted`);
+}
+
+function readGrantRateLimit(values: Record<string, unknown>, env: Env): number {
+  const v = flagOrEnv(values, env, 'grant-rate-limit');
+  if (v === undefined) return 600;
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1_000_000) {
+    throw new ConfigError(
+      '--grant-rate-limit',
+      `--grant-rate-limit must be a whole number of requests a minute from 1 to 1000000, not "${String(v)}"`,
+    );
+  }
+  return Number(v);
 }
 
 export function parseServeOptions(argv: string[], env: Env): ServeOptions {
@@ -166,6 +180,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       hosted: { type: 'boolean' },
       'public-url': { type: 'string' },
       'oauth-clients': { type: 'string' },
+      'grant-rate-limit': { type: 'string' },
     },
   });
   const hosted = bool(values, env, 'hosted');
@@ -216,5 +231,6 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     hosted,
     publicUrl: (flagOrEnv(values, env, 'public-url') as string | undefined) ?? null,
     oauthClients: (flagOrEnv(values, env, 'oauth-clients') as string | undefined) ?? null,
+    grantRateLimit: readGrantRateLimit(values, env),
   });
 }

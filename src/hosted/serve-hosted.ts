@@ -16,6 +16,7 @@ import type { ResourceServer } from '../mcp/serve-http.js';
 import { createServerFactory, type ServerFactory } from '../mcp/server.js';
 import { resealRecords, sweepExpired } from './oauth/adapter.js';
 import { bearerCheck } from './oauth/bearer.js';
+import { GrantLimiter } from './oauth/grant-limit.js';
 import { mountAuthServer, registerResourceMetadata } from './oauth/mount.js';
 import { createAuthServer } from './oauth/provider.js';
 import { SCOPE_WRITE } from './oauth/resource.js';
@@ -40,6 +41,8 @@ export interface HostedSettings {
   clientsFile: string | null;
   selection: Omit<ToolSelection, 'scopes' | 'books'>;
   confirmWrites: boolean;
+  /** Requests a minute one grant may send to /mcp, in each process. */
+  grantRequestsPerMinute: number;
   /** Options of each tenant's client of the service. */
   clientOptions: Parameters<typeof createApiClient>[1]['options'];
 }
@@ -125,11 +128,16 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   const grantLog = new GrantLog(db);
   const ended = keyEnder({ db, grantLog, tenants: () => tenants, logger });
   const tenants = new Tenants(new TenantStore(db, vault), tenantMaker(settings, logger, sink, ended));
-  const check = bearerCheck(provider, settings.resource, async (keyId, auth) => {
-    const tenant = await tenants.get(keyId);
-    if (!tenant) return null;
-    return { serve: await tenant.factory(auth.scopes.includes(SCOPE_WRITE)), businessId: tenant.record.businessId };
-  });
+  const check = bearerCheck(
+    provider,
+    settings.resource,
+    async (keyId, auth) => {
+      const tenant = await tenants.get(keyId);
+      if (!tenant) return null;
+      return { serve: await tenant.factory(auth.scopes.includes(SCOPE_WRITE)), businessId: tenant.record.businessId };
+    },
+    new GrantLimiter(settings.grantRequestsPerMinute),
+  );
   const resourceServer: ResourceServer = {
     check,
     routes: (app: FastifyInstance) => {

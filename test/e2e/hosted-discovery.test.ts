@@ -7,18 +7,24 @@ import { escapeHtml } from '../../src/hosted/signin/html.js';
 import { signInRaw, wrongSecret } from '../contract/sandbox-http.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { openSignIn } from './support/form-sign-in.js';
+import { openSignIn, signInByForms } from './support/form-sign-in.js';
 import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
 import { MemoryOAuthProvider, startFlow } from './support/oauth-client.js';
 import { CLI, serverEnv } from './support/server.js';
 
+const GRANT_LIMIT = 4;
 let sb: TestSandbox;
 let server: HostedServer;
 
 beforeAll(async () => {
   // The service's own sign-in limit (10 a minute from one address): the last test reaches it.
   sb = await startTestSandbox({ signInLimit: 10 });
-  server = await spawnHostedServer({ sandbox: sb, database: await postgresDatabase('hosted_discovery'), vaultKey: newVaultKey() });
+  server = await spawnHostedServer({
+    sandbox: sb,
+    database: await postgresDatabase('hosted_discovery'),
+    vaultKey: newVaultKey(),
+    args: ['--grant-rate-limit', String(GRANT_LIMIT)],
+  });
 });
 
 afterAll(async () => {
@@ -80,6 +86,31 @@ describe('hosted discovery', () => {
       expect(as.body.authorization_response_iss_parameter_supported).toBe(true);
       expect(as.body.client_id_metadata_document_supported).toBe(true);
     }
+  });
+});
+
+describe('per-grant request limits', () => {
+  it('answers a grant past its requests a minute with 429 and Retry-After', async () => {
+    const made = await sb.admin('POST', '/businesses', {});
+    sb.secrets.push(made.body.keys.live.secret, made.body.keys.test.secret);
+    const redirect = 'http://127.0.0.1:9/callback';
+    const provider = new MemoryOAuthProvider(redirect, 'Busy Assistant');
+    const flow = await startFlow(server.url, provider);
+    const signer = { keyId: made.body.keys.live.key_id, secret: made.body.keys.live.secret };
+    await flow.transport.finishAuth(await signInByForms(provider.authorizationUrl as URL, redirect, signer, server.origin));
+    const send = () =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${provider.tokens()?.access_token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < GRANT_LIMIT; i++) statuses.push((await send()).status);
+    expect(statuses.every((s) => s !== 429 && s !== 401)).toBe(true);
+    const over = await send();
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await over.json()) as { message: string }).message).toContain(`more than ${GRANT_LIMIT} requests in a minute`);
   });
 });
 

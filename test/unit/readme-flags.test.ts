@@ -42,6 +42,7 @@ const SAMPLE: Record<string, string> = {
   hosted: '1',
   'public-url': 'https://books.example.com/mcp',
   'oauth-clients': '/etc/invoicing-mcp/clients.json',
+  'grant-rate-limit': '120',
 };
 
 describe("the README's flags", () => {

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import type { GrantLimiter } from './grant-limit.js';
 import { resourceMetadataUrl } from './mount.js';
 
 /** What a checked token leads to, added to its AuthInfo for the server factory. */
@@ -42,11 +43,22 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<vo
   await reply.send(await response.text());
 }
 
-export function bearerCheck(provider: Provider, resource: string, tenantOf: TenantLookup) {
+export function bearerCheck(provider: Provider, resource: string, tenantOf: TenantLookup, limiter: GrantLimiter) {
   const options = { verifier: verifier(provider), expectedResource: new URL(resource), resourceMetadataUrl: resourceMetadataUrl(resource) };
   return async (request: FastifyRequest, reply: FastifyReply): Promise<AuthInfo | null> => {
     try {
       const auth = await verifyBearerToken(request.headers.authorization, options);
+      const verdict = limiter.hit(String(auth.extra?.grantId));
+      if (!verdict.allowed) {
+        await reply
+          .code(429)
+          .header('retry-after', String(verdict.retryAfter))
+          .send({
+            error: 'rate_limited',
+            message: `This connection sent more than ${limiter.perMinute} requests in a minute; try again in ${verdict.retryAfter} s.`,
+          });
+        return null;
+      }
       const tenant = await tenantOf(String(auth.extra?.keyId), auth);
       if (!tenant)
         throw new OAuthError(OAuthErrorCode.InvalidToken, 'The business behind this token is no longer signed in: sign in again.');
