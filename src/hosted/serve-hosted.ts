@@ -16,6 +16,7 @@ import type { ResourceServer } from '../mcp/serve-http.js';
 import { createServerFactory, type ServerFactory } from '../mcp/server.js';
 import { resealRecords, sweepExpired } from './oauth/adapter.js';
 import { bearerCheck } from './oauth/bearer.js';
+import { CheckedTokens } from './oauth/checked-tokens.js';
 import { GrantLimiter } from './oauth/grant-limit.js';
 import { mountAuthServer, registerResourceMetadata } from './oauth/mount.js';
 import { createAuthServer } from './oauth/provider.js';
@@ -126,7 +127,10 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   // The provider's own logs are its debug output; its errors reach the person through renderError.
   provider.on('server_error', (_ctx, err) => logger.warn({ err: err.message }, 'authorization server: server error'));
   const grantLog = new GrantLog(db);
-  const ended = keyEnder({ db, grantLog, tenants: () => tenants, logger });
+  const checked = new CheckedTokens();
+  provider.on('grant.revoked', (_ctx, grantId: string) => checked.forgetGrants([grantId]));
+  provider.on('access_token.destroyed', (token: { jti: string }) => checked.forgetToken(token.jti));
+  const ended = keyEnder({ db, grantLog, tenants: () => tenants, logger, forgetGrants: (ids) => checked.forgetGrants(ids) });
   const tenants = new Tenants(new TenantStore(db, vault), tenantMaker(settings, logger, sink, ended));
   const check = bearerCheck(
     provider,
@@ -137,6 +141,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
       return { serve: await tenant.factory(auth.scopes.includes(SCOPE_WRITE)), businessId: tenant.record.businessId };
     },
     new GrantLimiter(settings.grantRequestsPerMinute),
+    checked,
   );
   const resourceServer: ResourceServer = {
     check,

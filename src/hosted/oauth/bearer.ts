@@ -12,20 +12,23 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import type { CheckedTokens } from './checked-tokens.js';
 import type { GrantLimiter } from './grant-limit.js';
 import { resourceMetadataUrl } from './mount.js';
 
 /** What a checked token leads to, added to its AuthInfo for the server factory. */
 export type TenantLookup = (keyId: string, auth: AuthInfo) => Promise<Record<string, unknown> | null>;
 
-function verifier(provider: Provider): OAuthTokenVerifier {
+function verifier(provider: Provider, checked: CheckedTokens): OAuthTokenVerifier {
   return {
     async verifyAccessToken(token) {
+      const kept = checked.get(token);
+      if (kept) return kept;
       const found = await provider.AccessToken.find(token);
       if (!found || found.isExpired)
         throw new OAuthError(OAuthErrorCode.InvalidToken, 'The access token is unknown, expired or revoked: sign in again.');
       const aud = Array.isArray(found.aud) ? found.aud[0] : found.aud;
-      return {
+      const auth: AuthInfo = {
         token,
         clientId: found.clientId ?? '',
         scopes: (found.scope ?? '').split(' ').filter(Boolean),
@@ -33,6 +36,8 @@ function verifier(provider: Provider): OAuthTokenVerifier {
         ...(aud ? { resource: new URL(aud) } : {}),
         extra: { grantId: found.grantId, keyId: found.accountId },
       };
+      checked.keep(token, auth);
+      return auth;
     },
   };
 }
@@ -43,8 +48,12 @@ async function sendResponse(reply: FastifyReply, response: Response): Promise<vo
   await reply.send(await response.text());
 }
 
-export function bearerCheck(provider: Provider, resource: string, tenantOf: TenantLookup, limiter: GrantLimiter) {
-  const options = { verifier: verifier(provider), expectedResource: new URL(resource), resourceMetadataUrl: resourceMetadataUrl(resource) };
+export function bearerCheck(provider: Provider, resource: string, tenantOf: TenantLookup, limiter: GrantLimiter, checked: CheckedTokens) {
+  const options = {
+    verifier: verifier(provider, checked),
+    expectedResource: new URL(resource),
+    resourceMetadataUrl: resourceMetadataUrl(resource),
+  };
   return async (request: FastifyRequest, reply: FastifyReply): Promise<AuthInfo | null> => {
     try {
       const auth = await verifyBearerToken(request.headers.authorization, options);

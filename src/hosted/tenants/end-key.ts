@@ -14,6 +14,8 @@ export interface EndKeyDeps {
   grantLog: GrantLog;
   tenants: () => Tenants;
   logger: Logger;
+  /** Drops this process's checked tokens of these grants. */
+  forgetGrants: (grantIds: readonly string[]) => void;
 }
 
 /** What to call when a tenant's sign-in is refused; one ending at a time per key in this process. */
@@ -25,6 +27,7 @@ export function keyEnder(deps: EndKeyDeps): (record: TenantRecord, words: string
     void (async () => {
       const grants = await deps.grantLog.grantsOf(record.keyId);
       await revokeGrants(deps.db, grants);
+      deps.forgetGrants(grants);
       await deps.tenants().forget(record.keyId);
       await deps.grantLog.add({
         event: 'ended',
