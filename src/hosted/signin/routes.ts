@@ -8,10 +8,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Interaction, default as Provider } from 'oidc-provider';
 import type { Logger } from '../../log/logger.js';
 import { INTERACTION_PREFIX } from '../oauth/provider.js';
-import { SCOPE_READ, SCOPE_WRITE } from '../oauth/resource.js';
 import type { GrantLog } from '../tenants/grant-log.js';
 import type { TenantStore } from '../tenants/tenant-store.js';
 import type { Vault } from '../vault/vault.js';
+import { makeGrant } from './grant.js';
 import { STYLE_HASH } from './html.js';
 import { checkKey, type KeyRefusal } from './key-check.js';
 import { consentPage, errorPage, keyPage } from './pages.js';
@@ -190,19 +190,14 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
         await deps.vault.delete(pendingName(uid));
         const { secret, ...record } = pending;
         await deps.tenants.save({ ...record, baseUrl: deps.serviceUrl }, secret);
-        const grant = new deps.provider.Grant({ accountId: pending.keyId, clientId });
-        const granted = choice.value === 'write' ? [SCOPE_READ, SCOPE_WRITE] : [SCOPE_READ];
-        grant.addResourceScope(deps.resource, granted.join(' '));
-        grant.addOIDCScope(granted.join(' '));
-        // What was asked for and not given is refused outright, or the server would ask again.
-        const refused = [...requested].filter((s) => (s === SCOPE_READ || s === SCOPE_WRITE) && !granted.includes(s));
-        if (refused.length > 0) {
-          grant.rejectResourceScope(deps.resource, refused.join(' '));
-          grant.rejectOIDCScope(refused.join(' '));
-        }
-        const asked = new Set(String(interaction.params.scope ?? '').split(' '));
-        for (const oidc of ['openid', 'offline_access']) if (asked.has(oidc)) grant.addOIDCScope(oidc);
-        const grantId = await grant.save();
+        const grantId = await makeGrant(deps.provider, {
+          resource: deps.resource,
+          clientId,
+          keyId: pending.keyId,
+          access: choice.value,
+          requested,
+          scope: interaction.params.scope,
+        });
         await deps.grantLog.add({
           event: 'granted',
           grantId,
