@@ -2,6 +2,9 @@
 // resource metadata (RFC 9728), which names the authorization server, whose metadata (RFC 8414) offers the
 // authorization code with PKCE S256 only, registration, revocation and client ID metadata documents.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../src/hosted/signin/html.js';
 import { signInRaw, wrongSecret } from '../contract/sandbox-http.js';
@@ -9,10 +12,25 @@ import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { openSignIn, signInByForms } from './support/form-sign-in.js';
 import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
-import { MemoryOAuthProvider, startFlow } from './support/oauth-client.js';
+import { MemoryOAuthProvider, oauthClient, startFlow } from './support/oauth-client.js';
 import { CLI, serverEnv } from './support/server.js';
 
 const GRANT_LIMIT = 4;
+const PRE = {
+  client_id: 'preregistered-assistant',
+  client_name: 'Preregistered Assistant',
+  redirect_uris: ['http://127.0.0.1:9/pre'],
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'none',
+};
+/** The clients registered in configuration, in a file of this test's own. */
+function clientsFile(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'invoicing-mcp-clients-')), 'clients.json');
+  writeFileSync(file, JSON.stringify([PRE]));
+  return file;
+}
+
 let sb: TestSandbox;
 let server: HostedServer;
 
@@ -23,7 +41,7 @@ beforeAll(async () => {
     sandbox: sb,
     database: await postgresDatabase('hosted_discovery'),
     vaultKey: newVaultKey(),
-    args: ['--grant-rate-limit', String(GRANT_LIMIT)],
+    args: ['--grant-rate-limit', String(GRANT_LIMIT), '--oauth-clients', clientsFile()],
   });
 });
 
@@ -86,6 +104,26 @@ describe('hosted discovery', () => {
       expect(as.body.authorization_response_iss_parameter_supported).toBe(true);
       expect(as.body.client_id_metadata_document_supported).toBe(true);
     }
+  });
+});
+
+describe('clients registered in configuration', () => {
+  it('signs a client of --oauth-clients in without registering it, under its configured name', async () => {
+    const made = await sb.admin('POST', '/businesses', {});
+    sb.secrets.push(made.body.keys.live.secret, made.body.keys.test.secret);
+    const provider = new MemoryOAuthProvider(PRE.redirect_uris[0] as string, 'unused name');
+    provider.saveClientInformation({ client_id: PRE.client_id });
+    const flow = await startFlow(server.url, provider);
+    expect(provider.authorizationUrl?.searchParams.get('client_id')).toBe(PRE.client_id);
+    const signIn = await openSignIn(provider.authorizationUrl as URL, PRE.redirect_uris[0] as string, server.origin);
+    const consent = await signIn.continueWith({ keyId: made.body.keys.live.key_id, secret: made.body.keys.live.secret });
+    expect(consent).toContain(`Allow ${PRE.client_name} to use these books?`);
+    await flow.transport.finishAuth(await signIn.allow(consent));
+    const { client, transport } = oauthClient(server.url, provider);
+    await client.connect(transport);
+    const got = await client.readResource({ uri: 'invoicing://business' });
+    expect(JSON.parse(got.contents[0]?.text ?? '{}').business).toEqual({ id: made.body.id, name: made.body.name });
+    await client.close();
   });
 });
 
