@@ -8,6 +8,7 @@ import {
   Client,
   type OAuthClientMetadata,
   type OAuthClientProvider,
+  type OAuthDiscoveryState,
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
   StreamableHTTPClientTransport,
@@ -20,6 +21,7 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   #client: StoredOAuthClientInformation | undefined;
   #tokens: StoredOAuthTokens | undefined;
   #verifier = '';
+  #discovery: OAuthDiscoveryState | undefined;
 
   constructor(
     readonly redirect: string,
@@ -66,6 +68,15 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
 
   codeVerifier(): string {
     return this.#verifier;
+  }
+
+  // Kept with the code verifier, so the client can check the code came back from the server it went to.
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    this.#discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.#discovery;
   }
 }
 
