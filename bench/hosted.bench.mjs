@@ -7,12 +7,12 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { build } from 'esbuild';
 import { startSandboxProcess } from './sandbox-process.mjs';
+import { freePort } from './support/free-port.mjs';
 import { startBenchPostgres } from './support/postgres.mjs';
 
 const root = new URL('../', import.meta.url).pathname;
@@ -27,14 +27,6 @@ const median = (xs) => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The tests' sign-in helpers, compiled where they find the packages they import. */
 async function signInHelpers() {
