@@ -6,6 +6,7 @@
 // first needed (the API client, the sandbox, HTTP). libsql loads a native binary for the platform,
 // so it stays in node_modules; so does pg (the Postgres driver), which names an optional native module.
 import { readFileSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { build } from 'esbuild';
 import { englishOnly } from './zod-english-only.mjs';
 
@@ -33,13 +34,24 @@ const common = {
   logLevel: 'warning',
 };
 
+// Some bundled packages (koa and oidc-provider, for hosted mode) name Node's own modules without `node:`:
+// the bundle names them with it, so that every bare import left in it is a package from node_modules.
+const nodePrefix = {
+  name: 'node-prefix',
+  setup(b) {
+    b.onResolve({ filter: /^[a-z_]+(\/[a-z_]+)?$/ }, (args) =>
+      builtinModules.includes(args.path) ? { path: `node:${args.path}`, external: true } : undefined,
+    );
+  },
+};
+
 await build({
   ...common,
   entryPoints: { 'invoicing-mcp': 'src/cli.ts' },
   outdir: 'dist/bin',
   splitting: true,
   define: { BUNDLED_TOOL_MANIFEST: manifest },
-  plugins: [englishOnly],
+  plugins: [englishOnly, nodePrefix],
 });
 
 await build({ ...common, entryPoints: { sandbox: 'src/sandbox/index.ts' }, outdir: 'dist/lib' });

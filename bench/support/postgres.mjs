@@ -3,21 +3,13 @@
 // compiled file sits under node_modules/.cache so that it finds the binaries' package as the tests do.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import pg from 'pg';
+import { freePort } from './free-port.mjs';
 
 const root = new URL('../../', import.meta.url).pathname;
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Starts Postgres in a folder of its own; `database(name)` makes a database and gives its URL. */
 export async function startBenchPostgres() {

@@ -6,6 +6,7 @@ import { type CacheOptions, type CacheStats, DEFAULT_CACHE_OPTIONS, ReadCache } 
 import { type CustomersApi, customersApi } from './endpoints/customers.js';
 import { type InvoicesApi, invoicesApi } from './endpoints/invoices.js';
 import { type PaymentsApi, type ProductsApi, paymentsApi, productsApi, type QuotesApi, quotesApi } from './endpoints/reads.js';
+import type { Forbidden, Unauthorized } from './errors.js';
 import { sleep as realSleep, Transport } from './http.js';
 import { Pacer, type RateLimitState } from './pacing.js';
 import { RequestCore } from './request.js';
@@ -73,6 +74,8 @@ export interface ApiClientDeps {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The pacer's timers (waits for the rate limit); real ones unless given. */
   timers?: Timers;
+  /** Told when the service refuses a sign-in with 401 or 403 (the key was revoked, regenerated or suspended). */
+  onSignInRefused?: (error: Unauthorized | Forbidden) => void;
 }
 
 export interface SessionInfo {
@@ -167,6 +170,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
       signOut: (token) => core.signOut(token),
       now,
       sleep,
+      ...(deps.onSignInRefused ? { onSignInRefused: deps.onSignInRefused } : {}),
     },
   );
   core = new RequestCore(

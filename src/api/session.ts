@@ -33,6 +33,8 @@ export interface SessionDeps {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   onSignIn?: (grant: SessionGrant) => void;
+  /** The service refused a sign-in with 401 or 403: the key no longer works as it is. */
+  onSignInRefused?: (error: Unauthorized | Forbidden) => void;
 }
 
 interface Current {
@@ -126,7 +128,10 @@ export class SessionManager {
       this.#deps.onSignIn?.(grant);
       return current;
     } catch (err) {
-      if (err instanceof Unauthorized || err instanceof Forbidden) this.#failure = { error: err, at: this.#deps.now() };
+      if (err instanceof Unauthorized || err instanceof Forbidden) {
+        this.#failure = { error: err, at: this.#deps.now() };
+        this.#deps.onSignInRefused?.(err);
+      }
       throw err;
     }
   }

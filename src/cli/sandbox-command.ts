@@ -5,7 +5,7 @@ import { isCalendarDate } from '../sandbox/time.js';
 
 export const SANDBOX_USAGE = `usage: invoicing-mcp sandbox [--port N] [--host H] [--json] [--scale N] [--rate-limit CALLS]
                              [--rate-window SECONDS] [--sign-in-limit N] [--admin-token T]
-                             [--today YYYY-MM-DD]`;
+                             [--today YYYY-MM-DD] [--businesses N]`;
 
 export class UsageError extends Error {}
 
@@ -19,6 +19,7 @@ interface SandboxArgs {
   signInLimit: number;
   adminToken: string | undefined;
   today: string | undefined;
+  businesses: number;
 }
 
 function positiveInt(name: string, raw: string | undefined, fallback: number, min = 1): number {
@@ -46,6 +47,7 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
       'sign-in-limit': { type: 'string' },
       'admin-token': { type: 'string' },
       today: { type: 'string' },
+      businesses: { type: 'string' },
     },
   });
   const port = positiveInt('port', values.port, 8787, 0);
@@ -60,6 +62,7 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs {
     signInLimit: positiveInt('sign-in-limit', values['sign-in-limit'], 10),
     adminToken: values['admin-token'],
     today: readToday(values.today),
+    businesses: positiveInt('businesses', values.businesses, 2, 2),
   };
 }
 
@@ -94,6 +97,7 @@ export async function runSandboxCommand(argv: string[], out: (text: string) => v
     rateLimit: args.rateLimit,
     rateWindowSeconds: args.rateWindowSeconds,
     signInLimit: args.signInLimit,
+    businesses: args.businesses,
     ...(args.adminToken ? { adminToken: args.adminToken } : {}),
     ...(args.today ? { today: args.today } : {}),
   });

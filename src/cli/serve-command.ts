@@ -40,6 +40,10 @@ function banner(options: ServeOptions, connection: Connection, httpUrl: string |
 
 export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: string) => void): Promise<void> {
   const options = parseServeOptions(argv, env);
+  if (options.hosted) {
+    const { runHostedServe } = await import('./hosted-command.js');
+    return runHostedServe(options, env, stderr);
+  }
   const notices = createNoticeBoard();
   const logs = deferredLogger({ level: options.logLevel, notices });
   const logger = logs.sink;

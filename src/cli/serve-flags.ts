@@ -38,12 +38,21 @@ export interface ServeOptions {
   readonly maxConcurrency: number | null;
   /** How long one service call keeps retrying (ms); null = the client's default. */
   readonly retryBudgetMs: number | null;
+  /** Hosted mode (`--hosted`, which implies --http): many businesses signing in with OAuth (see hosted-config.ts). */
+  readonly hosted: boolean;
+  /** Hosted mode: the canonical URL of /mcp. */
+  readonly publicUrl: string | null;
+  /** Hosted mode: a JSON file of OAuth clients registered in configuration. */
+  readonly oauthClients: string | null;
+  /** Hosted mode: requests a minute one grant may send to /mcp, per process. */
+  readonly grantRateLimit: number;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
        invoicing-mcp [--webhook-port N] [--webhook-host H]   (stdio, with a webhook receiver at /webhooks)
        invoicing-mcp [--mirror PATH|postgres://...|memory|off]   (the local copy of the books; mirror status|forget)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] ...
+       invoicing-mcp --hosted --public-url URL --mirror postgres://... [--oauth-clients FILE] [--grant-rate-limit N]
 ${HTTP_LIMITS_USAGE}
        any of them with [--max-concurrency N]   (service calls in flight; default: as the key's limit allows)
        any of them with ${RETRY_BUDGET_USAGE}
@@ -129,6 +138,24 @@ function readMaxConcurrency(values: Record<string, unknown>, env: Env): number |
   return Number(v);
 }
 
+/** Hosted mode's own flags given on the command line without --hosted would be silently ignored: refuse them. */
+function refuseHostedOnlyFlags(values: Record<string, unknown>): void {
+  const stray = ['public-url', 'oauth-clients', 'grant-rate-limit'].find((flag) => values[flag] !== undefined);
+  if (stray) throw new ConfigError(`--${stray}`, `--${stray} is for hosted mode: add --hosted`);
+}
+
+function readGrantRateLimit(values: Record<string, unknown>, env: Env): number {
+  const v = flagOrEnv(values, env, 'grant-rate-limit');
+  if (v === undefined) return 600;
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1_000_000) {
+    throw new ConfigError(
+      '--grant-rate-limit',
+      `--grant-rate-limit must be a whole number of requests a minute from 1 to 1000000, not "${String(v)}"`,
+    );
+  }
+  return Number(v);
+}
+
 export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   const { values } = parseArgs({
     args: argv,
@@ -150,12 +177,21 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       mirror: { type: 'string' },
       'max-concurrency': { type: 'string' },
       ...RETRY_BUDGET_FLAG,
+      hosted: { type: 'boolean' },
+      'public-url': { type: 'string' },
+      'oauth-clients': { type: 'string' },
+      'grant-rate-limit': { type: 'string' },
     },
   });
+  const hosted = bool(values, env, 'hosted');
+  if (!hosted) refuseHostedOnlyFlags(values);
   const host = (flagOrEnv(values, env, 'host') as string | undefined) ?? '127.0.0.1';
   const httpToken = (flagOrEnv(values, env, 'http-token') as string | undefined) ?? null;
-  const transport = bool(values, env, 'http') ? 'http' : 'stdio';
-  if (transport === 'http' && !isLoopbackHost(host) && httpToken === null) {
+  const transport = hosted || bool(values, env, 'http') ? 'http' : 'stdio';
+  if (hosted && httpToken !== null) {
+    throw new ConfigError('--http-token', '--http-token is one shared token; in hosted mode people sign in with OAuth: leave it out');
+  }
+  if (transport === 'http' && !hosted && !isLoopbackHost(host) && httpToken === null) {
     throw new ConfigError(
       '--http-token',
       `binding to ${host} reaches beyond this machine: set --http-token (or INVOICING_MCP_HTTP_TOKEN) so clients must send it as a bearer token`,
@@ -192,5 +228,9 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     mirror: (flagOrEnv(values, env, 'mirror') as string | undefined) ?? null,
     maxConcurrency: readMaxConcurrency(values, env),
     retryBudgetMs: readRetryBudget((flag) => flagOrEnv(values, env, flag)),
+    hosted,
+    publicUrl: (flagOrEnv(values, env, 'public-url') as string | undefined) ?? null,
+    oauthClients: (flagOrEnv(values, env, 'oauth-clients') as string | undefined) ?? null,
+    grantRateLimit: readGrantRateLimit(values, env),
   });
 }

@@ -3,6 +3,7 @@ import { SERVE_USAGE } from './serve-flags.js';
 
 const COMMANDS = `usage: invoicing-mcp [flags]          serve MCP over stdio (what a desktop client starts)
        invoicing-mcp --http [flags]   serve MCP over Streamable HTTP at http://HOST:PORT/mcp
+       invoicing-mcp --hosted [flags] serve many businesses over HTTP; people sign in with their key (OAuth)
        invoicing-mcp check            sign in and print mode, business, scopes, limits and usable tools
        invoicing-mcp sandbox ...      run the emulated Invoicing Service on its own (see sandbox --help)
        invoicing-mcp mirror status|forget [--mirror PATH|postgres://...]   what the local copy of the books holds; delete it
@@ -16,7 +17,9 @@ const ENVIRONMENT = `The service (environment):
   SVC_WEBHOOK_SECRET  optional: the signing secret of the webhook endpoint (whsec_...)
   SVC_POLL_SECONDS    optional: seconds between polls for changes (default 60; 0 turns polling off)
 With none of SVC_BASE_URL, SVC_KEY_ID and SVC_SECRET set, the server runs on its built-in sandbox in test
-mode: sample books, nothing real is read or changed.`;
+mode: sample books, nothing real is read or changed.
+Hosted mode (--hosted) takes SVC_BASE_URL and, instead of a key, INVOICING_MCP_VAULT_KEY: 32 random bytes in
+base64 (openssl rand -base64 32) that encrypt the businesses' stored keys; "NEW,OLD" rotates it.`;
 
 export function helpText(version: string): string {
   return `invoicing-mcp ${version}: an MCP server for the books of one business on the Invoicing Service.

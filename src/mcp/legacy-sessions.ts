@@ -10,7 +10,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isInitializeRequest } from '@modelcontextprotocol/server';
+import { type AuthInfo, isInitializeRequest } from '@modelcontextprotocol/server';
 import { SERVER_REFUSAL, sendRpcError } from '../http/json-rpc-errors.js';
 import { clientOf, PerClient, refuseOverShare } from '../http/per-client.js';
 import type { ServerFactory } from './server.js';
@@ -37,12 +37,20 @@ export interface LegacySessionOptions {
 interface Session {
   transport: NodeSessionTransport;
   client: string;
+  /** Hosted mode: the grant that opened it; only a token of that grant reaches it. */
+  owner: string | undefined;
   lastSeen: number;
   /** GET streams open now (the client listening for notifications). */
   openStreams: number;
   /** Requests being answered now. */
   inFlight: number;
 }
+
+/** Who holds a hosted session: the grant behind its token (none on the desktop paths). */
+const ownerOf = (auth: AuthInfo | undefined): string | undefined => {
+  const grant = auth?.extra?.grantId;
+  return typeof grant === 'string' ? grant : undefined;
+};
 
 const inUse = (s: Session): boolean => s.openStreams > 0 || s.inFlight > 0;
 const seconds = (ms: number): string => String(Math.max(1, Math.ceil(ms / 1000)));
@@ -73,13 +81,16 @@ export class LegacySessions {
     return method === 'POST' && (body as { method?: unknown } | null)?.method === 'initialize' && isInitializeRequest(body);
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async handle(req: IncomingMessage, res: ServerResponse, body: unknown, auth?: AuthInfo): Promise<void> {
+    const owner = ownerOf(auth);
     // Between the sweeper's rounds too: a flood of initialize calls finds the room idle sessions left.
     if (this.now() - this.lastSweep >= Math.min(1_000, this.options.idleMs)) this.sweep();
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = this.sessions.get(id);
-      if (!session) return sendRpcError(res, 404, -32001, 'Session not found: it ended or the server restarted. Initialize again.');
+      if (!session || session.owner !== owner) {
+        return sendRpcError(res, 404, -32001, 'Session not found: it ended or the server restarted. Initialize again.');
+      }
       return this.serve(session, req, res, body);
     }
     const client = clientOf(req);
@@ -101,7 +112,8 @@ export class LegacySessions {
     }
     const transport: NodeSessionTransport = new NodeSessionTransport({
       newSessionId: () => randomUUID(),
-      onSessionInitialized: (sid) => void this.sessions.set(sid, { transport, client, lastSeen: this.now(), openStreams: 0, inFlight: 0 }),
+      onSessionInitialized: (sid) =>
+        void this.sessions.set(sid, { transport, client, owner, lastSeen: this.now(), openStreams: 0, inFlight: 0 }),
       onSessionClosed: (sid) => this.forget(sid),
       keepAliveMs: this.options.keepAliveMs,
       streamLifetimeMs: this.options.streamLifetimeMs,
@@ -112,7 +124,7 @@ export class LegacySessions {
     };
     this.opening++;
     try {
-      await this.factory({ era: 'legacy', lifetime: 'connection' }).connect(transport);
+      await this.factory({ era: 'legacy', lifetime: 'connection', auth }).connect(transport);
       await transport.handleRequest(req, res, body);
     } finally {
       this.opening--;

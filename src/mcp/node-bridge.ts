@@ -6,7 +6,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import type { AuthInfo, McpHttpHandler } from '@modelcontextprotocol/server';
 import { rpcError } from '../http/json-rpc-errors.js';
 import { clientOf, type PerClient, refuseOverShare } from '../http/per-client.js';
 import { retryField } from './session-transport.js';
@@ -16,7 +16,7 @@ const parsedBodies = new WeakMap<Request, unknown>();
 /** The parsed body of a Request this bridge made, so a server factory can see what it will answer. */
 export const parsedBodyOf = (request: Request | undefined): unknown => (request ? parsedBodies.get(request) : undefined);
 
-export type NodeMcpHandler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown) => Promise<void>;
+export type NodeMcpHandler = (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown, auth?: AuthInfo) => Promise<void>;
 
 function headersOnlyRequest(req: IncomingMessage, signal: AbortSignal | undefined): Request {
   const headers = new Headers();
@@ -92,8 +92,12 @@ const idOf = (body: unknown): string | number | null => {
 export function nodeHandler(handler: McpHttpHandler, rules: StreamRules = { retryMs: 1_000 }): NodeMcpBridge {
   const general = toNodeHandler(handler);
   const open = new Set<() => void>();
-  const serve = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown): Promise<void> => {
-    if (parsedBody === undefined || req.method !== 'POST') return general(req, res, parsedBody);
+  const serve = async (req: IncomingMessage, res: ServerResponse, parsedBody?: unknown, auth?: AuthInfo): Promise<void> => {
+    if (parsedBody === undefined || req.method !== 'POST') {
+      // The SDK's adapter passes `req.auth` on as the handler's authInfo.
+      if (auth) (req as IncomingMessage & { auth?: AuthInfo }).auth = auth;
+      return general(req, res, parsedBody);
+    }
     const abort = new AbortController();
     let finished = false;
     res.once('close', () => {
@@ -122,7 +126,7 @@ export function nodeHandler(handler: McpHttpHandler, rules: StreamRules = { retr
     try {
       const request = headersOnlyRequest(req, listening ? abort.signal : undefined);
       parsedBodies.set(request, parsedBody);
-      response = await handler.fetch(request, { parsedBody });
+      response = await handler.fetch(request, auth ? { parsedBody, authInfo: auth } : { parsedBody });
     } catch {
       response = Response.json(rpcError(-32603, 'Internal error', idOf(parsedBody)), { status: 500 });
     }

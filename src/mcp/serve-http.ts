@@ -7,7 +7,7 @@
 // /readyz answer without the token (http/health.ts), and drain() stops it gently (http/drain.ts).
 
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createMcpHandler, isJsonContentType } from '@modelcontextprotocol/server';
+import { type AuthInfo, createMcpHandler, isJsonContentType } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EventBus } from '../events/bus.js';
 import { Drain } from '../http/drain.js';
@@ -40,8 +40,20 @@ export interface HttpServeOptions {
   logger: LogSink;
   /** Events to publish to 2026-07-28 subscription streams; null when nothing feeds the bus. */
   events: EventBus | null;
+  /**
+   * Hosted mode: the resource server. Checks each /mcp request's bearer token before any body is read,
+   * answering a refusal itself; what it finds is passed to the server factory (`unit.auth`).
+   */
+  resourceServer?: ResourceServer | undefined;
   /** Adds routes of its own (the webhook receiver) before the server listens. */
   extraRoutes?: ((app: FastifyInstance) => Promise<void> | void) | undefined;
+}
+
+export interface ResourceServer {
+  /** The token's AuthInfo, or the refusal already sent (401 or 403 with its WWW-Authenticate challenge). */
+  check(request: FastifyRequest, reply: FastifyReply): Promise<AuthInfo | null>;
+  /** Its routes (metadata, the authorization server, the sign-in page), added before the server listens. */
+  routes(app: FastifyInstance): Promise<void> | void;
 }
 
 export interface HttpServer {
@@ -111,10 +123,22 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
   registerHealthRoutes(app, options.readiness ?? READY, () => drain.draining);
   const instance = reportingFactory(factory, report);
   // The token guards /mcp only: the service's webhooks prove themselves with their signature.
-  const guard = options.httpToken ? { onRequest: bearerCheck(options.httpToken) } : {};
-  const handler = createMcpHandler((ctx) => instance({ era: ctx.era, lifetime: 'request', message: parsedBodyOf(ctx.requestInfo) }), {
-    onerror: report,
-  });
+  const authOf = new WeakMap<FastifyRequest, AuthInfo>();
+  const resourceServer = options.resourceServer;
+  const guard = options.httpToken
+    ? { onRequest: bearerCheck(options.httpToken) }
+    : resourceServer
+      ? {
+          onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+            const auth = await resourceServer.check(request, reply);
+            if (auth) authOf.set(request, auth);
+          },
+        }
+      : {};
+  const handler = createMcpHandler(
+    (ctx) => instance({ era: ctx.era, lifetime: 'request', message: parsedBodyOf(ctx.requestInfo), auth: ctx.authInfo }),
+    { onerror: report },
+  );
   const streams = new PerClient(limits.maxStreamsPerClient);
   const node = nodeHandler(handler, { streams, lifetimeMs: limits.streamLifetimeMs, retryMs: STREAM_RETRY_MS });
   const sessions = new LegacySessions(instance, {
@@ -133,10 +157,12 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
       return reply.code(400).send(rpcError(PARSE_ERROR, 'Parse error: the body is empty'));
     }
     if (!isStream(request.method, request.body)) drain.track(reply.raw);
-    if (!sessions.claims(request.headers, request.method, request.body)) return node(request.raw, reply.raw, request.body);
+    const auth = authOf.get(request);
+    if (!sessions.claims(request.headers, request.method, request.body)) return node(request.raw, reply.raw, request.body, auth);
     reply.hijack();
-    await sessions.handle(request.raw, reply.raw, request.body);
+    await sessions.handle(request.raw, reply.raw, request.body, auth);
   });
+  await resourceServer?.routes(app);
   await options.extraRoutes?.(app);
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();

@@ -2,6 +2,7 @@
 // rules that keep bad input harmless (JSON errors for malformed bodies, 413, 415, 404, 405).
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { registerBusinessAdmin } from './admin/business.js';
+import { registerBusinessesAdmin } from './admin/businesses.js';
 import { registerKeyAdmin } from './admin/keys.js';
 import { registerQuoteAdmin } from './admin/quotes.js';
 import { registerSystemAdmin } from './admin/system.js';
@@ -118,6 +119,7 @@ export function buildApp(world: World, adminToken: string): FastifyInstance {
   registerPortalRoute(app, world);
   registerKeyAdmin(app, world, adminToken);
   registerBusinessAdmin(app, world, adminToken);
+  registerBusinessesAdmin(app, world, adminToken);
   registerQuoteAdmin(app, world, adminToken);
   registerSystemAdmin(app, world, adminToken);
   addMethodNotAllowed(app, new Map(routes));

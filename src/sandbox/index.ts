@@ -21,6 +21,8 @@ export interface SandboxOptions {
    * books end the day before and the clock starts at 09:00 that day. Absent: today, on the real clock.
    */
   today?: string;
+  /** How many businesses to start with: the two sample ones, then more of their own (default 2). */
+  businesses?: number;
 }
 
 export interface KeyPair {
@@ -51,6 +53,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     rateWindowSeconds: options.rateWindowSeconds ?? 60,
     signInLimit: options.signInLimit ?? 10,
     webhookBackoffMs: options.webhookBackoffMs ?? 1000,
+    businesses: options.businesses,
   });
   const adminToken = options.adminToken ?? `sbx_admin_${randomToken(32)}`;
   const app = buildApp(world, adminToken);

@@ -11,7 +11,8 @@ import { Faults } from './faults.js';
 import { IdempotencyStore } from './idempotency.js';
 import { KeyRegistry } from './keys.js';
 import { FixedWindowLimiter } from './rate-limit.js';
-import { MAIN_BUSINESS, OTHER_BUSINESS } from './seed/index.js';
+import { generateBooks, MAIN_BUSINESS, OTHER_BUSINESS } from './seed/index.js';
+import { moreProfile } from './seed/more-profiles.js';
 import { sampleBooks } from './seed/sample-books.js';
 import { addDays, localDate, zonedMidnight } from './time.js';
 import { applyTimeRules } from './time-rules.js';
@@ -25,6 +26,8 @@ export interface WorldOptions {
   rateWindowSeconds: number;
   signInLimit: number;
   webhookBackoffMs: number;
+  /** How many businesses to start with (at least the two sample ones); more are made with `addBusiness`. */
+  businesses?: number | undefined;
   /** The main business's day to start on (`YYYY-MM-DD`); today in its zone when absent. */
   today?: string | undefined;
 }
@@ -70,6 +73,7 @@ export class World {
     // test books are an identical copy. Each business's books end the day before its own today.
     const now = this.clock.now();
     const profiles = [MAIN_BUSINESS, OTHER_BUSINESS];
+    for (let id = 3; id <= (options.businesses ?? 2); id++) profiles.push(moreProfile(id));
     const sample = sampleBooks(
       {
         scale: options.scale,
@@ -79,30 +83,48 @@ export class World {
       MAIN_BUSINESS.id,
     );
     Object.assign(this.ids, sample.ids);
-    for (const profile of profiles) {
-      const data = sample.books.get(profile.id) as BooksData;
-      const made = this.#testBooks;
-      // The test books are copied when a test key first reads them (most sandboxes never do), with the
-      // statuses time has moved by then: the same as having moved them at each midnight.
-      const frozen = (): Books => {
-        let books = made.get(profile.id);
-        if (!books) {
-          books = new Books(sample.another(profile.id));
-          applyTimeRules(books, localDate(this.clock.now(), profile.timeZone), profile.timeZone);
-          made.set(profile.id, books);
-        }
-        return books;
-      };
-      this.businesses.set(profile.id, {
-        profile,
-        live: new Books(data),
-        get test() {
-          return frozen();
-        },
-        apiAccess: true,
-      });
-    }
+    for (const profile of profiles) this.#register(profile, sample.books.get(profile.id) as BooksData, () => sample.another(profile.id));
     this.keepTime();
+  }
+
+  /**
+   * A new business with sample books of its own, drawn from the sandbox's seed and the business's id (ids
+   * from the shared sequences, so the same order of additions gives the same records).
+   */
+  addBusiness(name?: string): Business {
+    const id = Math.max(...this.businesses.keys()) + 1;
+    const profile = moreProfile(id, name);
+    const today = localDate(this.clock.now(), profile.timeZone);
+    const data = generateBooks(profile, this.ids, { scale: 1, seed: this.options.seed + id, today });
+    const pristine = structuredClone(data);
+    this.#register(profile, data, () => structuredClone(pristine));
+    // The new business's midnight may come before the one time is waiting for.
+    this.#nextMidnightMs = -Infinity;
+    this.keepTime();
+    return this.business(id);
+  }
+
+  #register(profile: BusinessProfile, data: BooksData, another: () => BooksData): void {
+    const made = this.#testBooks;
+    // The test books are copied when a test key first reads them (most sandboxes never do), with the
+    // statuses time has moved by then: the same as having moved them at each midnight.
+    const frozen = (): Books => {
+      let books = made.get(profile.id);
+      if (!books) {
+        books = new Books(another());
+        applyTimeRules(books, localDate(this.clock.now(), profile.timeZone), profile.timeZone);
+        made.set(profile.id, books);
+      }
+      return books;
+    };
+    this.businesses.set(profile.id, {
+      profile,
+      live: new Books(data),
+      get test() {
+        return frozen();
+      },
+      apiAccess: true,
+    });
   }
 
   /**

@@ -39,6 +39,10 @@ const SAMPLE: Record<string, string> = {
   mirror: '/tmp/books.db',
   'max-concurrency': '16',
   'retry-budget': '5',
+  hosted: '1',
+  'public-url': 'https://books.example.com/mcp',
+  'oauth-clients': '/etc/invoicing-mcp/clients.json',
+  'grant-rate-limit': '120',
 };
 
 describe("the README's flags", () => {

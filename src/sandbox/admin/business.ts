@@ -6,13 +6,15 @@ import type { Invoice, Payment, PaymentMethod } from '../books.js';
 import { findRecord } from '../routes/lists.js';
 import { invoiceView, isLowStock, paymentView, productView, quoteView } from '../views.js';
 import type { World } from '../world.js';
-import { adminRoute, conflict, objectBody } from './guard.js';
+import { adminRoute, conflict, objectBody, readBusinessId } from './guard.js';
 import { readPayment } from './payment-input.js';
 
-/** The business an admin operation acts on: `?business_id=2`, else the main one. */
-export function businessOf(_world: World, request: FastifyRequest): number {
-  const raw = (request.query as { business_id?: string }).business_id;
-  return raw === '2' ? 2 : 1;
+/** The business an admin operation acts on: `?business_id=N`, else the main one; 422 for no such business. */
+export function businessOf(world: World, request: FastifyRequest): number {
+  const errors = new FieldErrorList();
+  const id = readBusinessId(world, request.query as Record<string, unknown>, errors);
+  errors.throwIfAny();
+  return id;
 }
 
 export function registerBusinessAdmin(app: FastifyInstance, world: World, token: string): void {

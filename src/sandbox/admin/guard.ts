@@ -2,6 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, FieldErrorList } from '../api-error.js';
 import { sameSecret } from '../secrets.js';
+import type { World } from '../world.js';
 
 export function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
@@ -41,3 +42,14 @@ export function objectBody(request: FastifyRequest): Record<string, unknown> {
 }
 
 export const conflict = (message: string): ApiError => new ApiError(409, message);
+
+/** The business an admin operation names (`business_id`, a number in a body or a string in a query); the main one when absent. */
+export function readBusinessId(world: World, source: Record<string, unknown>, errors: FieldErrorList): number {
+  const raw = source.business_id ?? 1;
+  const id = typeof raw === 'string' && /^[0-9]+$/.test(raw) ? Number(raw) : raw;
+  if (typeof id !== 'number' || !world.businesses.has(id)) {
+    errors.add('business_id', `business_id must be one of: ${[...world.businesses.keys()].join(', ')}`);
+    return 1;
+  }
+  return id;
+}

@@ -4,22 +4,13 @@ import { FieldErrorList, notFound } from '../api-error.js';
 import type { KeySet } from '../keys.js';
 import { ALL_SCOPES } from '../scopes.js';
 import type { World } from '../world.js';
-import { adminRoute, objectBody } from './guard.js';
+import { adminRoute, objectBody, readBusinessId } from './guard.js';
 
 function keySetOf(world: World, request: FastifyRequest): KeySet {
   const keyId = (request.params as { key_id: string }).key_id;
   const set = world.keys.byKeyId(keyId);
   if (!set) throw notFound(`No key with ID ${keyId}.`);
   return set;
-}
-
-function readBusinessId(world: World, body: Record<string, unknown>, errors: FieldErrorList): number {
-  const id = body.business_id ?? 1;
-  if (typeof id !== 'number' || !world.businesses.has(id)) {
-    errors.add('business_id', `business_id must be one of: ${[...world.businesses.keys()].join(', ')}`);
-    return 1;
-  }
-  return id;
 }
 
 function readBoolean(body: Record<string, unknown>, field: string): boolean {

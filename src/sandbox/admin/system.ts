@@ -4,7 +4,7 @@ import { FieldErrorList } from '../api-error.js';
 import { FAULT_KINDS, type FaultKind } from '../faults.js';
 import { addDays, localDate, zonedMidnight } from '../time.js';
 import type { World } from '../world.js';
-import { adminRoute, objectBody } from './guard.js';
+import { adminRoute, objectBody, readBusinessId } from './guard.js';
 
 function readUrl(raw: unknown, errors: FieldErrorList): string {
   if (typeof raw === 'string') {
@@ -58,7 +58,7 @@ export function registerSystemAdmin(app: FastifyInstance, world: World, token: s
       const body = objectBody(request);
       const errors = new FieldErrorList();
       const url = readUrl(body.url, errors);
-      const businessId = body.business_id === 2 ? 2 : 1;
+      const businessId = readBusinessId(world, body, errors);
       errors.throwIfAny();
       return { status: 201, body: { ...world.webhooks.register(businessId, url), url } };
     }),

@@ -55,6 +55,14 @@ export interface HttpServer {
   crash(): Promise<void>;
 }
 
+/** Ends a server child with SIGTERM, as a supervisor stops it, and waits for it to exit. */
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
 /** Starts `invoicing-mcp.mjs --http --port 0` and resolves with the URL its banner prints. */
 export async function spawnHttpServer(args: string[] = [], env: Env = {}): Promise<HttpServer> {
   const child: ChildProcess = spawn(process.execPath, [CLI, '--http', '--port', '0', '--host', '127.0.0.1', ...args], {
@@ -75,12 +83,7 @@ export async function spawnHttpServer(args: string[] = [], env: Env = {}): Promi
     url,
     pid: child.pid as number,
     stderr: () => stderr,
-    close: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-    },
+    close: () => stopChild(child),
     terminate: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = once(child, 'exit');

@@ -1,0 +1,58 @@
+// `invoicing-mcp --hosted` (over HTTP): many businesses on one deployment, each person signing in with their
+// business's own key (MCP authorization). No key in the environment; the desktop paths are not involved.
+import { deferredLogger } from '../log/deferred-logger.js';
+import { createNoticeBoard } from '../log/notices.js';
+import { loadHostedConfig } from './hosted-config.js';
+import type { ServeOptions } from './serve-flags.js';
+import type { ServiceEnv } from './service-env.js';
+
+export async function runHostedServe(options: ServeOptions, env: ServiceEnv, stderr: (text: string) => void): Promise<void> {
+  const config = loadHostedConfig(options, env);
+  const logs = deferredLogger({ level: options.logLevel, notices: createNoticeBoard() });
+  const logger = await logs.load();
+  const [{ startHosted }, { serveHttp }] = await Promise.all([import('../hosted/serve-hosted.js'), import('../mcp/serve-http.js')]);
+  const hosted = await startHosted(
+    {
+      resource: config.resource,
+      mirrorUrl: config.mirrorUrl,
+      serviceUrl: config.serviceUrl,
+      vaultKey: config.vaultKey,
+      clientsFile: config.clientsFile,
+      selection: { readOnly: options.readOnly, toolsets: options.toolsets },
+      confirmWrites: options.confirmWrites,
+      grantRequestsPerMinute: options.grantRateLimit,
+      clientOptions: {
+        ...(options.maxConcurrency === null ? {} : { maxConcurrent: options.maxConcurrency }),
+        ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }),
+      },
+    },
+    logger,
+    logs.sink,
+  );
+  // The public name is ours, and so is the sign-in page's origin (its forms post back to it).
+  const publicHost = new URL(config.resource).hostname;
+  const http = await serveHttp(hosted.factory, {
+    ...options,
+    allowedHosts: [...options.allowedHosts, publicHost],
+    allowedOrigins: [...options.allowedOrigins, publicHost],
+    logger: logs.sink,
+    events: null,
+    resourceServer: hosted.resourceServer,
+  });
+  stderr(
+    `invoicing-mcp: hosted MCP server at ${config.resource} (listening on ${http.url}); people sign in with their business's key on the service at ${config.serviceUrl}.`,
+  );
+  let stopping = false;
+  const shutdown = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await http.drain(options.drainTimeoutMs).catch(() => undefined);
+    // The calls in flight are done (or their time is up): kept-alive connections need not hold the close up.
+    http.app.server.closeAllConnections();
+    await http.close().catch(() => undefined);
+    await hosted.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown());
+  process.once('SIGTERM', () => void shutdown());
+}

@@ -1,0 +1,123 @@
+// The authorization server's storage on Postgres: every record (client, grant, code, token, session,
+// interaction) sealed whole by the vault's key, found by a hash of its id (a token's id is the token for
+// opaque tokens, so it is never stored). The grant id stays in the clear so a grant's tokens can be
+// revoked together; it gives no access by itself.
+import { createHash } from 'node:crypto';
+import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import type { PgDb } from '../../books/postgres/db.js';
+import { str } from '../../books/sql/rows.js';
+import { HOSTED_SCHEMA } from '../store/schema.js';
+import type { Sealer } from '../vault/sealer.js';
+
+const TABLE = `${HOSTED_SCHEMA}.oauth`;
+
+const hashOf = (model: string, value: string): string => createHash('sha256').update(`${model}\n${value}`).digest('base64url');
+
+class PostgresAdapter implements Adapter {
+  constructor(
+    readonly model: string,
+    readonly db: PgDb,
+    readonly sealer: Sealer,
+  ) {}
+
+  #context(idHash: string): string {
+    return `oauth:${this.model}:${idHash}`;
+  }
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    const idHash = hashOf(this.model, id);
+    const sealed = this.sealer.seal(JSON.stringify(payload), this.#context(idHash));
+    await this.db.rows(
+      `INSERT INTO ${TABLE} (model, id_hash, uid_hash, user_code_hash, grant_id, sealed, key_id, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN ?::int IS NULL THEN NULL ELSE now() + make_interval(secs => ?::int) END)
+       ON CONFLICT (model, id_hash) DO UPDATE SET uid_hash = excluded.uid_hash, user_code_hash = excluded.user_code_hash,
+         grant_id = excluded.grant_id, sealed = excluded.sealed, key_id = excluded.key_id, expires_at = excluded.expires_at`,
+      [
+        this.model,
+        idHash,
+        payload.uid ? hashOf(this.model, payload.uid) : null,
+        payload.userCode ? hashOf(this.model, payload.userCode) : null,
+        payload.grantId ?? null,
+        sealed,
+        this.sealer.currentKeyId,
+        expiresIn ?? null,
+        expiresIn ?? null,
+      ],
+    );
+  }
+
+  async #findWhere(column: string, hash: string): Promise<AdapterPayload | undefined> {
+    const [row] = await this.db.rows(
+      `SELECT id_hash, sealed, floor(extract(epoch FROM consumed_at))::int FROM ${TABLE}
+       WHERE model = ? AND ${column} = ? AND (expires_at IS NULL OR expires_at > now())`,
+      [this.model, hash],
+    );
+    if (!row) return undefined;
+    const { text } = this.sealer.openText(str(row[1]), this.#context(str(row[0])));
+    const payload = JSON.parse(text) as AdapterPayload;
+    return row[2] === null ? payload : { ...payload, consumed: Number(row[2]) };
+  }
+
+  find(id: string): Promise<AdapterPayload | undefined> {
+    return this.#findWhere('id_hash', hashOf(this.model, id));
+  }
+
+  findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    return this.#findWhere('uid_hash', hashOf(this.model, uid));
+  }
+
+  findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    return this.#findWhere('user_code_hash', hashOf(this.model, userCode));
+  }
+
+  async consume(id: string): Promise<void> {
+    await this.db.rows(`UPDATE ${TABLE} SET consumed_at = now() WHERE model = ? AND id_hash = ?`, [this.model, hashOf(this.model, id)]);
+  }
+
+  async destroy(id: string): Promise<void> {
+    await this.db.rows(`DELETE FROM ${TABLE} WHERE model = ? AND id_hash = ?`, [this.model, hashOf(this.model, id)]);
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await this.db.rows(`DELETE FROM ${TABLE} WHERE grant_id = ?`, [grantId]);
+  }
+}
+
+/** The adapter factory oidc-provider takes: one adapter per model, all on the same table. */
+export function postgresAdapter(db: PgDb, sealer: Sealer): AdapterFactory {
+  return (model) => new PostgresAdapter(model, db, sealer);
+}
+
+/** Forgets records past their expiry; how many. */
+export async function sweepExpired(db: PgDb): Promise<number> {
+  return (await db.rows(`DELETE FROM ${TABLE} WHERE expires_at <= now() RETURNING 1`)).length;
+}
+
+/** Seals every record not under the current vault key again (after a rotation); how many. */
+export async function resealRecords(db: PgDb, sealer: Sealer): Promise<number> {
+  const rows = await db.rows(`SELECT model, id_hash, sealed FROM ${TABLE} WHERE key_id <> ?`, [sealer.currentKeyId]);
+  let count = 0;
+  for (const [model, idHash, sealed] of rows) {
+    const context = `oauth:${str(model)}:${str(idHash)}`;
+    const { plain } = sealer.open(str(sealed), context);
+    const done = await db.rows(`UPDATE ${TABLE} SET sealed = ?, key_id = ? WHERE model = ? AND id_hash = ? AND sealed = ? RETURNING 1`, [
+      sealer.seal(plain, context),
+      sealer.currentKeyId,
+      str(model),
+      str(idHash),
+      str(sealed),
+    ]);
+    count += done.length;
+  }
+  return count;
+}
+
+/** Ends grants: each grant's record and every code and token issued under it. */
+export async function revokeGrants(db: PgDb, grantIds: readonly string[]): Promise<void> {
+  if (grantIds.length === 0) return;
+  await db.rows(
+    `DELETE FROM ${TABLE} WHERE grant_id IN (SELECT jsonb_array_elements_text(?::jsonb))
+       OR (model = 'Grant' AND id_hash IN (SELECT jsonb_array_elements_text(?::jsonb)))`,
+    [JSON.stringify(grantIds), JSON.stringify(grantIds.map((id) => hashOf('Grant', id)))],
+  );
+}

@@ -1,0 +1,108 @@
+// The authorization server: oidc-provider (a certified OpenID/OAuth 2.1 implementation) configured for MCP
+// authorization. Authorization code with PKCE (S256 only, for every client), one resource (the canonical
+// URL of /mcp) whose tokens are opaque and stored sealed, refresh tokens that rotate on every use,
+// revocation, dynamic registration, client ID metadata documents and clients given in configuration. The
+// sign-in (its interaction) is ours: see signin/.
+import Provider, { type ClientMetadata, type Configuration, type ErrorOut, errors, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
+import type { PgDb } from '../../books/postgres/db.js';
+import type { Sealer } from '../vault/sealer.js';
+import { postgresAdapter } from './adapter.js';
+import { canonicalResource, RESOURCE_SCOPES } from './resource.js';
+
+export const OAUTH_PREFIX = '/oauth';
+export const INTERACTION_PREFIX = `${OAUTH_PREFIX}/interaction`;
+const ACCESS_TOKEN_SECONDS = 3600;
+const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600;
+
+export interface AuthServerOptions {
+  /** The canonical URL of /mcp: the only resource, and the audience of every access token. */
+  resource: string;
+  db: PgDb;
+  sealer: Sealer;
+  /** The key that signs what the server signs (ID tokens, if a client asks for one), shared by every process. */
+  signingKey: JWK;
+  /** Keys for the server's cookies, shared by every process; the first signs. */
+  cookieKeys: string[];
+  /** Clients registered in configuration. */
+  clients: ClientMetadata[];
+  /** Renders an error page the person sees (no third-party assets, our CSP). */
+  renderError: (ctx: KoaContextWithOIDC, out: ErrorOut, error: Error) => Promise<void>;
+}
+
+export const ROUTES = {
+  authorization: `${OAUTH_PREFIX}/authorize`,
+  token: `${OAUTH_PREFIX}/token`,
+  registration: `${OAUTH_PREFIX}/register`,
+  revocation: `${OAUTH_PREFIX}/revoke`,
+  jwks: `${OAUTH_PREFIX}/jwks`,
+  end_session: `${OAUTH_PREFIX}/logout`,
+  userinfo: `${OAUTH_PREFIX}/userinfo`,
+  introspection: `${OAUTH_PREFIX}/introspect`,
+  pushed_authorization_request: `${OAUTH_PREFIX}/par`,
+  code_verification: `${OAUTH_PREFIX}/device`,
+  device_authorization: `${OAUTH_PREFIX}/device/auth`,
+  backchannel_authentication: `${OAUTH_PREFIX}/backchannel`,
+  challenge: `${OAUTH_PREFIX}/challenge`,
+} as const;
+
+function resourceIndicators(resource: string): NonNullable<Configuration['features']>['resourceIndicators'] {
+  return {
+    enabled: true,
+    // Clients must name the resource; one that does not gets the only one there is.
+    defaultResource: async () => resource,
+    useGrantedResource: async () => true,
+    getResourceServerInfo: async (_ctx, indicator) => {
+      if (canonicalResource(indicator) !== resource) throw new errors.InvalidTarget(`the only resource here is ${resource}`);
+      return { scope: RESOURCE_SCOPES.join(' '), audience: resource, accessTokenTTL: ACCESS_TOKEN_SECONDS, accessTokenFormat: 'opaque' };
+    },
+  };
+}
+
+export function createAuthServer(issuer: string, options: AuthServerOptions): Provider {
+  const configuration: Configuration = {
+    adapter: postgresAdapter(options.db, options.sealer),
+    clients: options.clients,
+    jwks: { keys: [options.signingKey] },
+    cookies: { keys: options.cookieKeys },
+    routes: ROUTES,
+    // The resource's scopes are listed too, so a client may register with them; a grant holds them both as
+    // its resource's scopes (what tokens carry) and as the server's (what the consent prompt checks).
+    scopes: ['openid', 'offline_access', ...RESOURCE_SCOPES],
+    responseTypes: ['code'],
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    },
+    pkce: { required: () => true },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      resourceIndicators: resourceIndicators(options.resource),
+    },
+    interactions: { url: async (_ctx, interaction) => `${INTERACTION_PREFIX}/${interaction.uid}` },
+    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
+    // Every grant's tokens outlive the browser session; refresh tokens rotate on every use.
+    expiresWithSession: async () => false,
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: () => true,
+    ttl: {
+      AccessToken: ACCESS_TOKEN_SECONDS,
+      AuthorizationCode: 60,
+      RefreshToken: REFRESH_TOKEN_SECONDS,
+      Grant: REFRESH_TOKEN_SECONDS,
+      Interaction: 600,
+      Session: 600,
+    },
+    renderError: options.renderError,
+  };
+  const provider = new Provider(issuer, configuration);
+  // Behind a TLS-terminating proxy the public scheme comes in X-Forwarded-Proto.
+  provider.proxy = true;
+  return provider;
+}

@@ -1,0 +1,178 @@
+// Hosted mode put together: the vault and the authorization server on Postgres, the sign-in page, and the
+// resource server that leads each /mcp request from its token to its grant's tenant (one business and
+// key), whose own client and server factory answer it. Several processes on one Postgres share grants,
+// secrets and signing keys.
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import type { ClientMetadata, JWK } from 'oidc-provider';
+import { createApiClient } from '../api/client.js';
+import { PgDb } from '../books/postgres/db.js';
+import { createEventBus } from '../events/bus.js';
+import type { LogSink } from '../log/deferred-logger.js';
+import type { Logger } from '../log/logger.js';
+import type { ToolSelection } from '../mcp/select-tools.js';
+import type { ResourceServer } from '../mcp/serve-http.js';
+import { createServerFactory, type ServerFactory } from '../mcp/server.js';
+import { resealRecords, sweepExpired } from './oauth/adapter.js';
+import { bearerCheck } from './oauth/bearer.js';
+import { CheckedTokens } from './oauth/checked-tokens.js';
+import { GrantLimiter } from './oauth/grant-limit.js';
+import { mountAuthServer, registerResourceMetadata } from './oauth/mount.js';
+import { createAuthServer } from './oauth/provider.js';
+import { SCOPE_WRITE } from './oauth/resource.js';
+import { STYLE_HASH } from './signin/html.js';
+import { errorPage } from './signin/pages.js';
+import { registerSignIn } from './signin/routes.js';
+import { prepareHostedSchema } from './store/schema.js';
+import { keyEnder } from './tenants/end-key.js';
+import { GrantLog } from './tenants/grant-log.js';
+import type { TenantRecord } from './tenants/tenant-store.js';
+import { TenantStore } from './tenants/tenant-store.js';
+import { type MakeTenant, Tenants } from './tenants/tenants.js';
+import { Sealer } from './vault/sealer.js';
+import { Vault } from './vault/vault.js';
+import { readVaultKeys } from './vault/vault-keys.js';
+
+export interface HostedSettings {
+  resource: string;
+  mirrorUrl: string;
+  serviceUrl: string;
+  vaultKey: string;
+  clientsFile: string | null;
+  selection: Omit<ToolSelection, 'scopes' | 'books'>;
+  confirmWrites: boolean;
+  /** Requests a minute one grant may send to /mcp, in each process. */
+  grantRequestsPerMinute: number;
+  /** Options of each tenant's client of the service. */
+  clientOptions: Parameters<typeof createApiClient>[1]['options'];
+}
+
+export interface Hosted {
+  resourceServer: ResourceServer;
+  factory: ServerFactory;
+  grantLog: GrantLog;
+  close(): Promise<void>;
+}
+
+function newSigningKey(): string {
+  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+  return JSON.stringify({ ...jwk, alg: 'ES256', use: 'sig', kid: randomBytes(8).toString('base64url') });
+}
+
+async function readClients(file: string | null): Promise<ClientMetadata[]> {
+  if (file === null) return [];
+  const parsed = JSON.parse(await readFile(file, 'utf8')) as unknown;
+  if (!Array.isArray(parsed)) throw new Error(`--oauth-clients: ${file} must hold a JSON array of OAuth client metadata`);
+  return parsed as ClientMetadata[];
+}
+
+type KeyEnded = (record: TenantRecord, words: string) => void;
+
+function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, ended: KeyEnded): MakeTenant {
+  return (record, secret) => {
+    const api = createApiClient(
+      { baseUrl: record.baseUrl, keyId: record.keyId, secret },
+      { logger, options: settings.clientOptions, onSignInRefused: (err) => ended(record, err.serviceMessage ?? err.message) },
+    );
+    const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
+    const factories = new Map<boolean, Promise<ServerFactory>>();
+    return {
+      record,
+      api,
+      factory(writes) {
+        let made = factories.get(writes);
+        if (!made) {
+          const selection = { ...settings.selection, readOnly: settings.selection.readOnly || !writes, scopes: record.scopes };
+          made = createServerFactory(
+            { api, books: null, logger: sink },
+            { selection, confirmWrites: settings.confirmWrites, events: { bus, live: false } },
+          );
+          factories.set(writes, made);
+        }
+        return made;
+      },
+      close: () => api.close(),
+    };
+  };
+}
+
+export async function startHosted(settings: HostedSettings, logger: Logger, sink: LogSink): Promise<Hosted> {
+  const db = new PgDb(settings.mirrorUrl);
+  await prepareHostedSchema(db);
+  const sealer = new Sealer(readVaultKeys(settings.vaultKey));
+  const vault = new Vault(db, sealer);
+  const resealed = (await vault.reseal()) + (await resealRecords(db, sealer));
+  if (resealed > 0) logger.info({ resealed }, 'vault: sealed stored secrets again under the current key');
+  await sweepExpired(db);
+  const signingKey = JSON.parse(await vault.getOrCreate('oauth:signing-key', newSigningKey)) as JWK;
+  const cookieKeys = JSON.parse(
+    await vault.getOrCreate('oauth:cookie-keys', () => JSON.stringify([randomBytes(32).toString('base64url')])),
+  ) as string[];
+  const issuer = new URL(settings.resource).origin;
+  const provider = createAuthServer(issuer, {
+    resource: settings.resource,
+    db,
+    sealer,
+    signingKey,
+    cookieKeys,
+    clients: await readClients(settings.clientsFile),
+    renderError: async (ctx, out, error) => {
+      ctx.type = 'html';
+      ctx.set('content-security-policy', `default-src 'none'; style-src ${STYLE_HASH}; frame-ancestors 'none'; base-uri 'none'`);
+      ctx.set('cache-control', 'no-store');
+      ctx.body = errorPage('The sign-in could not go on', String(out.error_description ?? error.message));
+    },
+  });
+  // The provider's own logs are its debug output; its errors reach the person through renderError.
+  provider.on('server_error', (_ctx, err) => logger.warn({ err: err.message }, 'authorization server: server error'));
+  const grantLog = new GrantLog(db);
+  const checked = new CheckedTokens();
+  provider.on('grant.revoked', (_ctx, grantId: string) => checked.forgetGrants([grantId]));
+  provider.on('access_token.destroyed', (token: { jti: string }) => checked.forgetToken(token.jti));
+  const ended = keyEnder({ db, grantLog, tenants: () => tenants, logger, forgetGrants: (ids) => checked.forgetGrants(ids) });
+  const tenants = new Tenants(new TenantStore(db, vault), tenantMaker(settings, logger, sink, ended));
+  const check = bearerCheck(
+    provider,
+    settings.resource,
+    async (keyId, auth) => {
+      const tenant = await tenants.get(keyId);
+      if (!tenant) return null;
+      return { serve: await tenant.factory(auth.scopes.includes(SCOPE_WRITE)), businessId: tenant.record.businessId };
+    },
+    new GrantLimiter(settings.grantRequestsPerMinute),
+    checked,
+  );
+  const resourceServer: ResourceServer = {
+    check,
+    routes: (app: FastifyInstance) => {
+      mountAuthServer(app, provider);
+      registerResourceMetadata(app, settings.resource, issuer);
+      registerSignIn(app, {
+        provider,
+        resource: settings.resource,
+        serviceUrl: settings.serviceUrl,
+        origin: issuer,
+        csrfKey: cookieKeys[0] as string,
+        vault,
+        tenants: tenants.store,
+        grantLog,
+        logger,
+      });
+    },
+  };
+  const factory: ServerFactory = (unit) => {
+    const serve = unit.auth?.extra?.serve as ServerFactory | undefined;
+    if (!serve) throw new Error('hosted: a request reached the server without a checked token');
+    return serve(unit);
+  };
+  return {
+    resourceServer,
+    factory,
+    grantLog,
+    close: async () => {
+      await tenants.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// The two steps of signing in: the key (Key ID and Secret), then what the assistant may do with the
+// business it opens (Allow or Deny). And the page for an error of the authorization server.
+import { alertHtml, csrfField, escapeHtml, type Problem, pageHtml } from './html.js';
+
+export interface KeyStep {
+  action: string;
+  csrf: string;
+  clientName: string;
+  keyId?: string | undefined;
+  problem?: Problem | undefined;
+}
+
+export function keyPage(step: KeyStep): string {
+  const invalid = step.problem ? ' aria-invalid="true" aria-describedby="problem"' : '';
+  const body = `<h1>Connect ${escapeHtml(step.clientName)} to your books</h1>
+<p>Paste your business's key for the Invoicing Service. It is checked with the service, kept encrypted on this server, and never shown to the assistant.</p>
+${alertHtml(step.problem)}
+<form method="post" action="${escapeHtml(step.action)}">
+${csrfField(step.csrf)}
+<label for="key_id">Key ID</label>
+<input type="text" id="key_id" name="key_id" required autocomplete="username" spellcheck="false" autocapitalize="off"${step.problem ? '' : ' autofocus'}${invalid} value="${escapeHtml(step.keyId ?? '')}">
+<p class="hint" id="key_id_hint">Starts with svck_live_ or svck_test_.</p>
+<label for="secret">Secret</label>
+<input type="password" id="secret" name="secret" required autocomplete="current-password"${step.problem ? ' autofocus' : ''}${invalid}>
+<div class="actions">
+<button type="submit" class="primary" name="action" value="continue">Continue</button>
+<button type="submit" name="action" value="deny" formnovalidate>Deny</button>
+</div>
+</form>`;
+  return pageHtml('Sign in', body);
+}
+
+export interface Choice {
+  value: 'read' | 'write';
+  label: string;
+}
+
+export interface ConsentStep {
+  action: string;
+  csrf: string;
+  clientName: string;
+  businessName: string;
+  mode: 'live' | 'test';
+  choices: Choice[];
+}
+
+export function consentPage(step: ConsentStep): string {
+  const mode = step.mode === 'live' ? 'Live: the real books' : 'Test: sample books; nothing is saved';
+  const choices = step.choices
+    .map(
+      (c, i) =>
+        `<div class="choice"><input type="radio" id="access_${c.value}" name="access" value="${c.value}"${i === 0 ? ' checked' : ''}><label for="access_${c.value}">${escapeHtml(c.label)}</label></div>`,
+    )
+    .join('\n');
+  const body = `<h1>Allow ${escapeHtml(step.clientName)} to use these books?</h1>
+<dl>
+<dt>Business</dt><dd id="business">${escapeHtml(step.businessName)}</dd>
+<dt>Mode</dt><dd id="mode">${escapeHtml(mode)}</dd>
+</dl>
+<form method="post" action="${escapeHtml(step.action)}">
+${csrfField(step.csrf)}
+<fieldset>
+<legend>What the assistant may do</legend>
+${choices}
+</fieldset>
+<div class="actions">
+<button type="submit" class="primary" name="action" value="allow" autofocus>Allow</button>
+<button type="submit" name="action" value="deny">Deny</button>
+</div>
+</form>`;
+  return pageHtml('Allow access', body);
+}
+
+export function errorPage(heading: string, words: string): string {
+  return pageHtml(heading, `<h1>${escapeHtml(heading)}</h1>\n${alertHtml({ heading: 'What happened', words })}`);
+}

@@ -1,0 +1,214 @@
+// The sign-in page: the authorization server's interaction, served by us. Step one takes the business's
+// Key ID and Secret and signs in to the service with them; step two shows the business, its mode and what
+// the assistant may do, and Allow makes the grant (the secret goes to the vault) or Deny refuses it. Forms
+// carry an anti-forgery token bound to the interaction and are refused from another origin; pages carry a
+// strict Content-Security-Policy.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Interaction, default as Provider } from 'oidc-provider';
+import type { Logger } from '../../log/logger.js';
+import { INTERACTION_PREFIX } from '../oauth/provider.js';
+import type { GrantLog } from '../tenants/grant-log.js';
+import type { TenantStore } from '../tenants/tenant-store.js';
+import type { Vault } from '../vault/vault.js';
+import { makeGrant } from './grant.js';
+import { STYLE_HASH } from './html.js';
+import { checkKey, type KeyRefusal } from './key-check.js';
+import { consentPage, errorPage, keyPage } from './pages.js';
+import { accessChoices, requestedScopes } from './scopes.js';
+
+export interface SignInDeps {
+  provider: Provider;
+  /** The canonical URL of /mcp: the resource every grant is for. */
+  resource: string;
+  /** The service every business's key is checked with (SVC_BASE_URL). */
+  serviceUrl: string;
+  /** The origin forms must come from. */
+  origin: string;
+  csrfKey: string;
+  vault: Vault;
+  tenants: TenantStore;
+  grantLog: GrantLog;
+  logger: Logger;
+}
+
+const FORM_LIMIT = 8 * 1024;
+const HEADINGS: Record<KeyRefusal['kind'], string> = {
+  wrong: 'Wrong key ID or secret',
+  refused: 'The service refused this key',
+  rate: 'Too many sign-in attempts',
+  unreachable: 'The service could not be reached',
+};
+
+interface Pending {
+  keyId: string;
+  secret: string;
+  businessId: number;
+  businessName: string;
+  mode: 'live' | 'test';
+  scopes: string[];
+}
+
+const pendingName = (uid: string): string => `pending:${uid}`;
+
+function securityHeaders(reply: FastifyReply, formTargets: string[]): FastifyReply {
+  const csp = [
+    "default-src 'none'",
+    `style-src ${STYLE_HASH}`,
+    `form-action 'self' ${formTargets.join(' ')}`.trim(),
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+  return reply
+    .header('content-security-policy', csp)
+    .header('x-frame-options', 'DENY')
+    .header('x-content-type-options', 'nosniff')
+    .header('referrer-policy', 'same-origin')
+    .header('cache-control', 'no-store');
+}
+
+/** Where the client is sent back to: a form that ends the sign-in redirects there, so the CSP allows it. */
+function redirectOrigin(params: Record<string, unknown>): string[] {
+  try {
+    return typeof params.redirect_uri === 'string' ? [new URL(params.redirect_uri).origin] : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Each sign-in stands alone: the key is asked for every time, so a browser session left by an earlier
+ * sign-in (perhaps another business's) is ended rather than switched, which the library would do with a
+ * page that needs script.
+ */
+async function forgetBrowserSession(provider: Provider, interaction: Interaction): Promise<void> {
+  if (!interaction.session) return;
+  await (await provider.Session.findByUid(interaction.session.uid))?.destroy();
+  delete interaction.session;
+  await interaction.save(Math.max(1, (interaction.exp ?? 0) - Math.floor(Date.now() / 1000)));
+}
+
+export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
+  const csrfFor = (uid: string): string => createHmac('sha256', deps.csrfKey).update(`csrf\n${uid}`).digest('base64url');
+  const sameCsrf = (uid: string, given: unknown): boolean => {
+    const want = Buffer.from(csrfFor(uid));
+    const got = Buffer.from(typeof given === 'string' ? given : '');
+    return got.length === want.length && timingSafeEqual(got, want);
+  };
+
+  const send = (reply: FastifyReply, status: number, html: string, targets: string[] = []) =>
+    securityHeaders(reply, targets).code(status).type('text/html; charset=utf-8').send(html);
+
+  const lost = (reply: FastifyReply) =>
+    send(
+      reply,
+      400,
+      errorPage('This sign-in has ended', 'It expired, was finished, or was opened in another browser. Start again from your assistant.'),
+    );
+
+  async function details(request: FastifyRequest, reply: FastifyReply) {
+    const uid = (request.params as { uid: string }).uid;
+    try {
+      const interaction = await deps.provider.interactionDetails(request.raw, reply.raw);
+      if (interaction.uid !== uid) return null;
+      const client = await deps.provider.Client.find(String(interaction.params.client_id));
+      const clientName = client?.clientName ?? 'An assistant';
+      return { interaction, uid, clientName, action: `${INTERACTION_PREFIX}/${uid}`, targets: redirectOrigin(interaction.params) };
+    } catch {
+      return null;
+    }
+  }
+
+  async function finish(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    interaction: Interaction,
+    result: Parameters<Provider['interactionFinished']>[2],
+  ) {
+    await forgetBrowserSession(deps.provider, interaction);
+    reply.hijack();
+    await deps.provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+  }
+
+  app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    });
+
+    scope.get(`${INTERACTION_PREFIX}/:uid`, async (request, reply) => {
+      const found = await details(request, reply);
+      if (!found) return lost(reply);
+      return send(reply, 200, keyPage({ action: found.action, csrf: csrfFor(found.uid), clientName: found.clientName }), found.targets);
+    });
+
+    scope.post(`${INTERACTION_PREFIX}/:uid`, async (request, reply) => {
+      const origin = request.headers.origin;
+      if (origin !== undefined && origin !== deps.origin)
+        return send(reply, 403, errorPage('Refused', 'This form was sent from another site.'));
+      const found = await details(request, reply);
+      if (!found) return lost(reply);
+      const form = (request.body ?? {}) as Record<string, string | undefined>;
+      if (!sameCsrf(found.uid, form.csrf)) return send(reply, 403, errorPage('Refused', 'This form was not sent from this sign-in page.'));
+      const { interaction, uid, clientName, action, targets } = found;
+      const clientId = String(interaction.params.client_id);
+      if (form.action === 'deny') {
+        await deps.vault.delete(pendingName(uid));
+        await deps.grantLog.add({ event: 'denied', grantId: null, clientId, keyId: null, businessId: null, detail: null });
+        return finish(request, reply, interaction, {
+          error: 'access_denied',
+          error_description: 'The person declined to connect their books.',
+        });
+      }
+      const requested = requestedScopes(interaction.params.scope);
+      if (form.action === 'continue') {
+        const keyId = (form.key_id ?? '').trim();
+        const secret = (form.secret ?? '').trim();
+        const checked = await checkKey(deps.serviceUrl, keyId, secret, deps.logger);
+        const csrf = csrfFor(uid);
+        if ('kind' in checked) {
+          return send(
+            reply,
+            200,
+            keyPage({ action, csrf, clientName, keyId, problem: { heading: HEADINGS[checked.kind], words: checked.message } }),
+          );
+        }
+        const choices = accessChoices(checked.scopes, requested);
+        if (choices.length === 0) {
+          const words = 'This key cannot do what the assistant asked for. Use a key with the scopes it needs, or Deny.';
+          return send(reply, 200, keyPage({ action, csrf, clientName, keyId, problem: { heading: 'Not enough access', words } }), targets);
+        }
+        const pending: Pending = { keyId, secret, ...checked };
+        await deps.vault.put(pendingName(uid), JSON.stringify(pending));
+        return send(reply, 200, consentPage({ action, csrf, clientName, ...checked, choices }), targets);
+      }
+      if (form.action === 'allow') {
+        const stored = await deps.vault.get(pendingName(uid));
+        if (stored === undefined) return lost(reply);
+        const pending = JSON.parse(stored) as Pending;
+        const choice = accessChoices(pending.scopes, requested).find((c) => c.value === form.access);
+        if (!choice) return send(reply, 400, errorPage('Refused', 'Choose what the assistant may do.'), targets);
+        await deps.vault.delete(pendingName(uid));
+        const { secret, ...record } = pending;
+        await deps.tenants.save({ ...record, baseUrl: deps.serviceUrl }, secret);
+        const grantId = await makeGrant(deps.provider, {
+          resource: deps.resource,
+          clientId,
+          keyId: pending.keyId,
+          access: choice.value,
+          requested,
+          scope: interaction.params.scope,
+        });
+        await deps.grantLog.add({
+          event: 'granted',
+          grantId,
+          clientId,
+          keyId: pending.keyId,
+          businessId: pending.businessId,
+          detail: choice.value,
+        });
+        return finish(request, reply, interaction, { login: { accountId: pending.keyId }, consent: { grantId } });
+      }
+      return send(reply, 400, errorPage('Refused', 'This form asked for nothing this page does.'));
+    });
+  });
+}

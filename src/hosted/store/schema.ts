@@ -1,0 +1,61 @@
+// Hosted mode's tables on Postgres, in a schema of their own (apart from the mirror's, which is rebuilt on a
+// change of version: grants must outlive that). Every secret is stored sealed (vault/sealer.ts); a row is
+// found by a hash of its token or id, never by the value itself.
+import type { PgDb } from '../../books/postgres/db.js';
+
+export const HOSTED_SCHEMA = 'invoicing_mcp_hosted';
+
+const STATEMENTS = [
+  `CREATE SCHEMA IF NOT EXISTS ${HOSTED_SCHEMA}`,
+  // Named secrets: a business key's secret, a webhook signing secret.
+  `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.secrets (
+     name text PRIMARY KEY,
+     sealed text NOT NULL,
+     key_id text NOT NULL,
+     updated_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  // The authorization server's records (grants, codes, tokens, clients, sessions, interactions).
+  `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.oauth (
+     model text NOT NULL,
+     id_hash text NOT NULL,
+     uid_hash text,
+     user_code_hash text,
+     grant_id text,
+     sealed text NOT NULL,
+     key_id text NOT NULL,
+     expires_at timestamptz,
+     consumed_at timestamptz,
+     PRIMARY KEY (model, id_hash)
+   )`,
+  // The businesses signed in: what their key is (no secret: that is in `secrets` under `key:<key id>`).
+  `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.tenants (
+     key_id text PRIMARY KEY,
+     base_url text NOT NULL,
+     business_id bigint NOT NULL,
+     business_name text NOT NULL,
+     mode text NOT NULL,
+     scopes text NOT NULL,
+     signed_in_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  // The audit log of grants: when, which business and key, which client, what happened. No secrets.
+  `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.grant_log (
+     at timestamptz NOT NULL DEFAULT now(),
+     event text NOT NULL,
+     grant_id text,
+     client_id text,
+     key_id text,
+     business_id bigint,
+     detail text
+   )`,
+  `CREATE INDEX IF NOT EXISTS oauth_uid ON ${HOSTED_SCHEMA}.oauth (model, uid_hash)`,
+  `CREATE INDEX IF NOT EXISTS oauth_grant ON ${HOSTED_SCHEMA}.oauth (grant_id)`,
+  `CREATE INDEX IF NOT EXISTS oauth_expires ON ${HOSTED_SCHEMA}.oauth (expires_at)`,
+];
+
+/** Makes the tables when missing; processes starting together do it one at a time. */
+export async function prepareHostedSchema(db: PgDb): Promise<void> {
+  await db.transaction(async (query) => {
+    await query('SELECT pg_advisory_xact_lock(hashtext(?))', [HOSTED_SCHEMA]);
+    for (const statement of STATEMENTS) await query(statement);
+  });
+}

@@ -1,0 +1,424 @@
+// Hosted mode end to end in a real browser (Chromium from the registry, one for the file): an MCP client
+// with the v2 SDK's OAuth provider starts the flow, the browser fills our sign-in page (Key ID, Secret,
+// Continue, Allow) and the client's tool calls answer that business's books, checked against the sandbox's
+// raw API. Then: Deny, a wrong secret, two businesses signed in at once each seeing only its own books, a
+// refresh token that rotates, a token asked for another resource, a revoked grant, and a key suspended in
+// the sandbox.
+
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Client } from '@modelcontextprotocol/client';
+import chromium from '@sparticuz/chromium';
+import pg from 'pg';
+import { type Browser, type BrowserContext, type Page, chromium as playwright } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, type Json, listAll, signIn, signInRaw, wrongSecret } from '../contract/sandbox-http.js';
+import { findLeaks } from '../support/logs.js';
+import { postgresDatabase } from '../support/postgres.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import {
+  type Callback,
+  fillKey,
+  MemoryOAuthProvider,
+  oauthClient,
+  type Signer,
+  signInThrough,
+  startCallback,
+  startFlow,
+} from './support/oauth-client.js';
+
+let sb: TestSandbox;
+let server: HostedServer;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let callback: Callback;
+const vaultKey = newVaultKey();
+
+interface Business {
+  id: number;
+  name: string;
+  signer: Signer;
+}
+
+/** A new business of the sandbox with its live key. */
+async function newBusiness(): Promise<Business> {
+  const made = await sb.admin('POST', '/businesses', {});
+  expect(made.status).toBe(201);
+  sb.secrets.push(made.body.keys.live.secret, made.body.keys.test.secret);
+  return { id: made.body.id, name: made.body.name, signer: { keyId: made.body.keys.live.key_id, secret: made.body.keys.live.secret } };
+}
+
+/** Every client of the file, so the end can look for their tokens where none may be. */
+const providers: MemoryOAuthProvider[] = [];
+const newProvider = (name = 'Test Assistant'): MemoryOAuthProvider => {
+  const provider = new MemoryOAuthProvider(callback.url, name);
+  providers.push(provider);
+  return provider;
+};
+let database: string;
+const rawSession = (b: Business) => signIn(sb.baseUrl, { key_id: b.signer.keyId, secret: b.signer.secret });
+
+async function connect(business: Business): Promise<{ client: Client; provider: MemoryOAuthProvider }> {
+  const provider = newProvider();
+  return { client: await signInThrough(page, server.url, provider, callback, business.signer), provider };
+}
+
+const tokenEndpoint = (): string => `${server.origin}/oauth/token`;
+const form = (fields: Record<string, string>) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  body: new URLSearchParams(fields).toString(),
+});
+
+beforeAll(async () => {
+  const [started, exe, listening] = await Promise.all([
+    startTestSandbox({ rateLimit: 1_000_000, signInLimit: 1000 }),
+    chromium.executablePath(),
+    startCallback(),
+  ]);
+  sb = started;
+  callback = listening;
+  const [hosted, launched] = await Promise.all([
+    spawnHostedServer({
+      sandbox: sb,
+      database: (database = await postgresDatabase('hosted_browser')),
+      vaultKey,
+      args: ['--log-level', 'trace'],
+    }),
+    playwright.launch({ executablePath: exe, args: chromium.args, headless: true }),
+  ]);
+  server = hosted;
+  browser = launched;
+  // Chromium from this package runs as one process, which ends with its last context, and closing a page
+  // there now and then never returns: the file uses one context and one page, navigated from flow to flow.
+  context = await browser.newContext();
+  page = await context.newPage();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await callback?.close();
+  await server?.close();
+  await sb?.close();
+});
+
+describe('signing in through the browser', () => {
+  it('connects a client to the business whose key was given: its tool calls answer that business books', async () => {
+    const business = await newBusiness();
+    const provider = newProvider();
+    const first = await startFlow(server.url, provider);
+    await page.goto(String(provider.authorizationUrl));
+    expect(await page.title()).toMatch(/Sign in/);
+    await fillKey(page, business.signer);
+    // The second step shows the business, its mode and what the assistant may do, as the service told it.
+    expect(await page.locator('#business').textContent()).toBe(business.name);
+    expect(await page.locator('#mode').textContent()).toMatch(/^Live/);
+    expect(await page.getByRole('group', { name: 'What the assistant may do' }).getByRole('radio').count()).toBe(2);
+    await page.getByLabel(/and create customers and draft invoices/).check();
+    const returned = callback.next();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    const back = await returned;
+    expect(back.searchParams.get('iss')).toBe(server.origin);
+    await first.transport.finishAuth(back.searchParams);
+    const { client, transport } = oauthClient(server.url, provider);
+    await client.connect(transport);
+    const raw = await listAll(await rawSession(business), '/api/v1/invoices');
+    const invoice = raw.at(-1);
+    const got = await client.callTool({ name: 'get_invoice', arguments: { id: invoice.id } });
+    expect(got.isError).toBeFalsy();
+    expect(got.structuredContent).toMatchObject({ id: invoice.id, number: invoice.number, total: invoice.total });
+    const tools = (await client.listTools()).tools.map((t) => t.name);
+    expect(tools).toContain('create_draft_invoice');
+    await client.close();
+  });
+
+  it('Deny sends the client back with access_denied', async () => {
+    const provider = newProvider();
+    await startFlow(server.url, provider);
+    await page.goto(String(provider.authorizationUrl));
+    const returned = callback.next();
+    await page.getByRole('button', { name: 'Deny' }).click();
+    const back = await returned;
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('code')).toBeNull();
+    expect(back.searchParams.get('iss')).toBe(server.origin);
+  });
+
+  it('says a secret is wrong, in the service words, and keeps the person on the page', async () => {
+    const business = await newBusiness();
+    const wrong = { keyId: business.signer.keyId, secret: wrongSecret(business.signer.secret) };
+    const truth = await signInRaw(sb.baseUrl, { key_id: wrong.keyId, secret: wrong.secret });
+    expect(truth.status).toBe(401);
+    const provider = newProvider();
+    await startFlow(server.url, provider);
+    await page.goto(String(provider.authorizationUrl));
+    await fillKey(page, wrong);
+    const alert = page.getByRole('alert');
+    expect(await alert.textContent()).toContain('Wrong key ID or secret');
+    expect(await alert.textContent()).toContain(truth.body.message);
+    expect(await page.getByLabel('Key ID').inputValue()).toBe(wrong.keyId);
+    expect(await page.getByLabel('Secret').inputValue()).toBe('');
+    expect(await page.getByLabel('Secret').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.content()).not.toContain(wrong.secret);
+  });
+});
+
+describe('two businesses at once', () => {
+  const kinds = [
+    ['invoices', 'get_invoice'],
+    ['customers', 'get_customer'],
+    ['payments', 'get_payment'],
+    ['products', 'get_product'],
+    ['quotes', 'get_quote'],
+  ] as const;
+
+  it('each token reaches only its own business books, by every tool and resource', async () => {
+    const [a, b] = [await newBusiness(), await newBusiness()];
+    const ca = await connect(a);
+    const cb = await connect(b);
+    const truth = new Map<number, Map<string, Json[]>>();
+    for (const business of [a, b]) {
+      const session = await rawSession(business);
+      truth.set(
+        business.id,
+        new Map(await Promise.all(kinds.map(async ([kind]) => [kind, await listAll(session, `/api/v1/${kind}`)] as const))),
+      );
+    }
+    const pairs = [
+      [ca.client, a, b],
+      [cb.client, b, a],
+    ] as const;
+    for (const [client, own, other] of pairs) {
+      const listed = await client.callTool({ name: 'list_invoices', arguments: { per_page: 100 } });
+      const ownInvoices = truth.get(own.id)?.get('invoices') ?? [];
+      expect((listed.structuredContent as Json).data.map((i: Json) => i.id)).toEqual(ownInvoices.slice(0, 100).map((i) => i.id));
+      const business = await client.readResource({ uri: 'invoicing://business' });
+      expect(JSON.parse(business.contents[0]?.text ?? '{}').business).toEqual({ id: own.id, name: own.name });
+      for (const [kind, tool] of kinds) {
+        const mine = truth.get(own.id)?.get(kind)?.[0];
+        const theirs = truth.get(other.id)?.get(kind)?.[0];
+        expect((await client.callTool({ name: tool, arguments: { id: mine.id } })).isError).toBeFalsy();
+        const refused = await client.callTool({ name: tool, arguments: { id: theirs.id } });
+        expect(refused.isError).toBe(true);
+        expect(JSON.stringify(refused.content)).toMatch(/not found|No /i);
+        await expect(client.readResource({ uri: `invoicing://${kind}/${theirs.id}` })).rejects.toThrow();
+        const read = await client.readResource({ uri: `invoicing://${kind}/${mine.id}` });
+        expect(JSON.parse(read.contents[0]?.text ?? '{}').id).toBe(mine.id);
+      }
+    }
+    await Promise.all([ca.client.close(), cb.client.close()]);
+  });
+});
+
+describe('tokens', () => {
+  it('rotates the refresh token on use; a used one is refused and ends the grant', async () => {
+    const business = await newBusiness();
+    const { client, provider } = await connect(business);
+    const tokens = provider.tokens();
+    const clientId = String(provider.clientInformation()?.client_id);
+    expect(tokens?.refresh_token).toBeTruthy();
+    const refresh = (token: string, resource = server.url) =>
+      fetch(tokenEndpoint(), form({ grant_type: 'refresh_token', refresh_token: token, client_id: clientId, resource }));
+    const renewed = await refresh(String(tokens?.refresh_token));
+    const body = (await renewed.json()) as Json;
+    expect(renewed.status, JSON.stringify(body)).toBe(200);
+    expect(body.refresh_token).toBeTruthy();
+    expect(body.refresh_token).not.toBe(tokens?.refresh_token);
+    const again = await refresh(String(tokens?.refresh_token));
+    expect(again.status).toBe(400);
+    expect(((await again.json()) as Json).error).toBe('invalid_grant');
+    // A refresh token used again is taken as stolen: its grant is revoked, the new token with it.
+    expect((await refresh(String(body.refresh_token))).status).toBe(400);
+    await client.close();
+  });
+
+  it('gives no token for another resource', async () => {
+    const business = await newBusiness();
+    const { client, provider } = await connect(business);
+    const clientId = String(provider.clientInformation()?.client_id);
+    const elsewhere = await fetch(
+      tokenEndpoint(),
+      form({
+        grant_type: 'refresh_token',
+        refresh_token: String(provider.tokens()?.refresh_token),
+        client_id: clientId,
+        resource: 'http://127.0.0.1:1/mcp',
+      }),
+    );
+    expect(elsewhere.status).toBe(400);
+    expect(((await elsewhere.json()) as Json).error).toBe('invalid_target');
+    await client.close();
+  });
+
+  it('a revoked grant reaches nothing more', async () => {
+    const business = await newBusiness();
+    const { client, provider } = await connect(business);
+    expect((await client.callTool({ name: 'list_customers', arguments: {} })).isError).toBeFalsy();
+    const tokens = provider.tokens();
+    const clientId = String(provider.clientInformation()?.client_id);
+    const revoked = await fetch(
+      `${server.origin}/oauth/revoke`,
+      form({ token: String(tokens?.refresh_token), token_type_hint: 'refresh_token', client_id: clientId }),
+    );
+    expect(revoked.status).toBe(200);
+    const res = await fetch(server.url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokens?.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    await expect(client.callTool({ name: 'list_customers', arguments: {} })).rejects.toThrow();
+  });
+
+  it('a key suspended in the sandbox: the call says so in the service words, and the key grants end', async () => {
+    const business = await newBusiness();
+    const { client, provider } = await connect(business);
+    expect((await client.callTool({ name: 'list_invoices', arguments: {} })).isError).toBeFalsy();
+    await sb.suspend(business.signer.keyId);
+    const truth = await signInRaw(sb.baseUrl, { key_id: business.signer.keyId, secret: business.signer.secret });
+    expect(truth.status).toBe(403);
+    const refused = await client.callTool({ name: 'list_invoices', arguments: { page: 2 } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain(truth.body.message);
+    // The key stopped working at sign-in: its grants end, and the client is told to sign in again.
+    const challenge = await eventually(async () => {
+      const res = await fetch(server.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${provider.tokens()?.access_token}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      return res.status === 401 ? res.headers.get('www-authenticate') : undefined;
+    });
+    expect(challenge).toMatch(/error="invalid_token".*sign in again/);
+    await expect(client.callTool({ name: 'list_invoices', arguments: {} })).rejects.toThrow();
+    const log = new pg.Client({ connectionString: database });
+    await log.connect();
+    try {
+      const { rows } = await log.query(
+        "SELECT business_id, detail FROM invoicing_mcp_hosted.grant_log WHERE event = 'ended' AND key_id = $1",
+        [business.signer.keyId],
+      );
+      expect(rows).toEqual([{ business_id: String(business.id), detail: truth.body.message }]);
+    } finally {
+      await log.end();
+    }
+  });
+});
+
+describe('the sign-in page itself', () => {
+  it('carries a strict CSP and refuses a form without its anti-forgery token or from another origin', async () => {
+    const provider = newProvider();
+    await startFlow(server.url, provider);
+    const shown = await page.goto(String(provider.authorizationUrl));
+    const csp = (await shown?.allHeaders())?.['content-security-policy'] ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/style-src 'sha256-[^']+'/);
+    expect(csp).not.toMatch(/unsafe-inline|script-src/);
+    expect(await page.locator('script, link, img, iframe').count()).toBe(0);
+    const action = String(await page.locator('form').getAttribute('action'));
+    const cookies = (await context.cookies(`${server.origin}${action}`)).map((c) => `${c.name}=${c.value}`).join('; ');
+    const post = (fields: Record<string, string>, origin: string) =>
+      fetch(`${server.origin}${action}`, {
+        ...form(fields),
+        headers: { ...form(fields).headers, cookie: cookies, origin },
+        redirect: 'manual',
+      });
+    const forged = await post({ action: 'deny', csrf: 'made-up' }, server.origin);
+    expect(forged.status).toBe(403);
+    const csrf = String(await page.locator('input[name=csrf]').getAttribute('value'));
+    const elsewhere = await post({ action: 'deny', csrf }, 'https://attacker.example');
+    expect(elsewhere.status).toBe(403);
+    // The page is still there to be used: nothing was decided.
+    await page.reload();
+    expect(await page.getByLabel('Key ID').count()).toBe(1);
+  });
+
+  it('has no accessibility violations (axe-core) on either step, with an error shown too', async () => {
+    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    const audit = async (page: Page): Promise<string[]> => {
+      // Evaluated through the browser's protocol, which the page's CSP does not govern.
+      await page.evaluate(axe);
+      const result = (await page.evaluate(() => (window as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as Json;
+      return result.violations.map((v: Json) => `${v.id}: ${v.help}`);
+    };
+    const business = await newBusiness();
+    const provider = newProvider();
+    await startFlow(server.url, provider);
+    await page.goto(String(provider.authorizationUrl));
+    expect(await audit(page)).toEqual([]);
+    await fillKey(page, { keyId: business.signer.keyId, secret: wrongSecret(business.signer.secret) });
+    expect(await page.getByRole('alert').count()).toBe(1);
+    expect(await audit(page)).toEqual([]);
+    await fillKey(page, business.signer);
+    expect(await page.locator('#business').textContent()).toBe(business.name);
+    expect(await audit(page)).toEqual([]);
+  });
+
+  it('is used by keyboard: the Key ID field has focus, Tab moves to Secret, Enter continues', async () => {
+    const business = await newBusiness();
+    const provider = newProvider();
+    await startFlow(server.url, provider);
+    await page.goto(String(provider.authorizationUrl));
+    await page.bringToFront();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('key_id');
+    await page.keyboard.type(business.signer.keyId);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(business.signer.secret);
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#business').textContent()).toBe(business.name);
+    // On the second step Allow has focus: the first thing to do.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow');
+  });
+});
+
+describe('what is kept', () => {
+  it('keeps an audit log of grants: when, which business and key, which client, what happened', async () => {
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        'SELECT event, grant_id, client_id, key_id, business_id, detail FROM invoicing_mcp_hosted.grant_log',
+      );
+      const granted = rows.filter((r) => r.event === 'granted');
+      expect(granted.length).toBeGreaterThanOrEqual(5);
+      for (const row of granted) {
+        expect(row.key_id).toMatch(/^svck_live_/);
+        expect(Number(row.business_id)).toBeGreaterThan(2);
+        expect(row.client_id).toBeTruthy();
+        expect(['read', 'write']).toContain(row.detail);
+      }
+      expect(rows.some((r) => r.event === 'denied')).toBe(true);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('holds no secret and no token outside the vault, in the database or in the log at trace level', async () => {
+    const tokens = providers.flatMap((p) => [p.tokens()?.access_token, p.tokens()?.refresh_token]).filter((t): t is string => !!t);
+    expect(tokens.length).toBeGreaterThan(10);
+    const client = new pg.Client({ connectionString: database });
+    await client.connect();
+    let dump = '';
+    try {
+      const tables = await client.query(
+        "SELECT table_schema, table_name FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')",
+      );
+      for (const t of tables.rows) dump += JSON.stringify((await client.query(`SELECT * FROM "${t.table_schema}"."${t.table_name}"`)).rows);
+    } finally {
+      await client.end();
+    }
+    expect(dump).toContain('svck_live_');
+    expect(findLeaks(dump, [...sb.secrets, ...tokens, vaultKey])).toEqual([]);
+    const log = server.stderr();
+    expect(log).toContain('"level":10');
+    expect(findLeaks(log, [...sb.secrets, ...tokens, vaultKey])).toEqual([]);
+  });
+});

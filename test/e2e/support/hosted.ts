@@ -1,0 +1,66 @@
+// A hosted server (--http --hosted) as it ships, on a database of the test file's own and a sandbox: its
+// public URL is its loopback address (known before it starts), its vault key drawn for the test.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import type { TestSandbox } from '../../support/sandbox.js';
+import { CLI, type Env, freePort, serverEnv, stopChild } from './server.js';
+
+export interface HostedServer {
+  /** The canonical URL of /mcp. */
+  url: string;
+  origin: string;
+  /** Where this process itself listens (its /mcp): the public URL, unless it is a second process of a deployment. */
+  direct: string;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+export const newVaultKey = (): string => randomBytes(32).toString('base64');
+
+export interface HostedOptions {
+  sandbox: TestSandbox;
+  database: string;
+  vaultKey: string;
+  args?: string[];
+  env?: Env;
+  /** The deployment's public URL of /mcp, when this process is not the one listening at it. */
+  publicUrl?: string;
+}
+
+/** Starts `invoicing-mcp --http --hosted` and resolves once it listens. */
+export async function spawnHostedServer(options: HostedOptions): Promise<HostedServer> {
+  const port = await freePort();
+  const direct = `http://127.0.0.1:${port}/mcp`;
+  const url = options.publicUrl ?? direct;
+  const args = [
+    CLI,
+    '--http',
+    '--hosted',
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    '--public-url',
+    url,
+    '--mirror',
+    options.database,
+  ];
+  const env = serverEnv({ SVC_BASE_URL: options.sandbox.baseUrl, INVOICING_MCP_VAULT_KEY: options.vaultKey, ...options.env });
+  const child: ChildProcess = spawn(process.execPath, [...args, ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    child.stderr!.setEncoding('utf8');
+    child.stderr!.on('data', (chunk: string) => {
+      stderr += chunk;
+      if (stderr.includes('hosted MCP server at')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`hosted server exited (${code}) before listening:\n${stderr}`)));
+  });
+  return {
+    url,
+    origin: new URL(url).origin,
+    direct,
+    stderr: () => stderr,
+    close: () => stopChild(child),
+  };
+}
