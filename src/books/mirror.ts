@@ -238,7 +238,8 @@ class MirrorRuntime {
       });
     const tally = progressTally(onProgress);
     const marks = await store.marks();
-    const stale = wanted.filter((kind) => !this.#isFresh(marks.get(kind)));
+    const neverRead = (opts.labels ?? []).filter((kind) => !wanted.includes(kind) && marks.get(kind) === undefined);
+    const stale = [...wanted.filter((kind) => !this.#isFresh(marks.get(kind))), ...neverRead];
     if (stale.length > 0 && !(await this.lease.mayWrite())) {
       // Another process holds the lease: it reads them for us.
       const asked = this.#now();

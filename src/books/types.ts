@@ -265,6 +265,11 @@ export interface EnsureFreshOptions {
    * first in the background.
    */
   lines?: (today: string) => InvoiceFilter;
+  /**
+   * Kinds the answer reads for names only (labels, not figures): read when the mirror has never read them, not
+   * again for each answer (the background rounds and webhooks keep them), and left out of the as-of.
+   */
+  labels?: readonly MirroredKind[];
 }
 
 /** What an answer tool holds: fresh data on demand, then reads. */

@@ -91,6 +91,17 @@ describe('ensureFresh', () => {
       const fresh = await m.mirror.books.ensureFresh(['invoices', 'payments']);
       expect(m.mirror.stats().calls - before).toBe(2);
       expect(Date.parse(fresh.asOf)).toBeGreaterThan(Date.parse(cold.asOf));
+
+      // Kinds read for names only: in full the first time, not again once read, and not in the as-of.
+      const productPages = Math.ceil(truth.products!.length / PER_PAGE);
+      const first = m.mirror.stats().calls;
+      await m.mirror.books.ensureFresh(['invoices'], { labels: ['products'] });
+      expect(m.mirror.stats().calls - first).toBe(productPages);
+      await later(1600);
+      const again = m.mirror.stats().calls;
+      const labelled = await m.mirror.books.ensureFresh(['invoices'], { labels: ['products'] });
+      expect(m.mirror.stats().calls - again).toBe(1);
+      expect(Date.parse(labelled.asOf)).toBeGreaterThan(Date.parse(fresh.asOf));
     } finally {
       await m.close();
     }

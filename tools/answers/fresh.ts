@@ -13,11 +13,15 @@ export interface FreshRead {
   freshness: Freshness;
 }
 
-/** `lines`: the invoices whose lines the answer sums, from today; fetched now when they fit (see ensureFresh). */
+/**
+ * `lines`: the invoices whose lines the answer sums, from today; fetched now when they fit. `labels`: kinds read
+ * for names only, read once (see EnsureFreshOptions).
+ */
 export async function freshBooks(
   ctx: ToolContext,
   kinds: readonly MirroredKind[],
   lines?: (today: string) => InvoiceFilter,
+  labels?: readonly MirroredKind[],
 ): Promise<FreshRead> {
   if (!ctx.books) {
     throw new RefusedQuestion('The books mirror is off (--mirror off), so answers are not available: use the list_* tools instead.');
@@ -25,6 +29,7 @@ export async function freshBooks(
   const freshness = await ctx.books.ensureFresh(kinds, {
     ...(ctx.progress ? { onProgress: ctx.progress } : {}),
     ...(lines ? { lines } : {}),
+    ...(labels ? { labels } : {}),
   });
   const books = ctx.books;
   return { read: books.read, snapshot: (work) => books.snapshot(work), freshness };

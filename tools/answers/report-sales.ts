@@ -111,10 +111,12 @@ export const reportSales = defineTool({
     };
     const byProduct = args.group_by === 'product';
     const ofProduct = args.product_id !== undefined;
+    // Product figures come from invoices and their lines; products give the groups their names only.
     const { read, snapshot, freshness } = await freshBooks(
       ctx,
-      byProduct || ofProduct ? ['invoices', 'products'] : ['invoices'],
+      ['invoices'],
       byProduct || ofProduct ? invoicesOf : undefined,
+      byProduct || ofProduct ? ['products'] : undefined,
     );
     const range = resolveRange(args, freshness.today);
     const question = {
