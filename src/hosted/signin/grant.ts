@@ -1,7 +1,7 @@
 // The grant Allow makes: the resource's scopes the person chose (as the resource's and as the server's,
 // which its consent check reads), what was asked for and not chosen refused outright (or the server would
 // ask again), and the OpenID scopes the client asked for.
-import type Provider from 'oidc-provider';
+import type { Interaction, default as Provider } from 'oidc-provider';
 import { SCOPE_READ, SCOPE_WRITE } from '../oauth/resource.js';
 
 export interface GrantRequest {
@@ -29,4 +29,20 @@ export async function makeGrant(provider: Provider, request: GrantRequest): Prom
   const asked = new Set(String(request.scope ?? '').split(' '));
   for (const oidc of ['openid', 'offline_access']) if (asked.has(oidc)) grant.addOIDCScope(oidc);
   return grant.save();
+}
+
+/**
+ * A request that named none of the resource's scopes asked for the resource as a whole (requestedScopes):
+ * its stored parameters are made to say so before the grant, for the server grants only scopes a request
+ * names (without this, Allow would send such a client back with access_denied). OAuth lets the server
+ * apply a default scope when the client omits one (RFC 6749, section 3.3).
+ */
+export async function nameRequestedScopes(interaction: Interaction, requested: ReadonlySet<string>): Promise<void> {
+  const asked = String(interaction.params.scope ?? '')
+    .split(' ')
+    .filter(Boolean);
+  const named = new Set([...asked, ...requested]);
+  if (named.size === asked.length) return;
+  interaction.params.scope = [...named].join(' ');
+  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
 }

@@ -11,7 +11,7 @@ import { INTERACTION_PREFIX } from '../oauth/provider.js';
 import type { GrantLog } from '../tenants/grant-log.js';
 import type { TenantStore } from '../tenants/tenant-store.js';
 import type { Vault } from '../vault/vault.js';
-import { makeGrant } from './grant.js';
+import { makeGrant, nameRequestedScopes } from './grant.js';
 import { STYLE_HASH } from './html.js';
 import { checkKey, type KeyRefusal } from './key-check.js';
 import { consentPage, errorPage, keyPage } from './pages.js';
@@ -190,6 +190,7 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
         await deps.vault.delete(pendingName(uid));
         const { secret, ...record } = pending;
         await deps.tenants.save({ ...record, baseUrl: deps.serviceUrl }, secret);
+        await nameRequestedScopes(interaction, requested);
         const grantId = await makeGrant(deps.provider, {
           resource: deps.resource,
           clientId,
