@@ -81,4 +81,6 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
   /** A ceiling on the file's size in pages, as a full disk sets one; none by default. */
   maxPages?: number;
+  /** Postgres only: the schema the mirror lives in (default invoicing_mcp); hosted mode gives each tenant its own. */
+  schema?: string;
 }

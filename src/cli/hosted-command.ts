@@ -18,6 +18,7 @@ export async function runHostedServe(options: ServeOptions, env: ServiceEnv, std
       serviceUrl: config.serviceUrl,
       vaultKey: config.vaultKey,
       clientsFile: config.clientsFile,
+      pollSeconds: config.pollSeconds,
       selection: { readOnly: options.readOnly, toolsets: options.toolsets },
       confirmWrites: options.confirmWrites,
       grantRequestsPerMinute: options.grantRateLimit,

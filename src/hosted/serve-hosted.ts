@@ -27,6 +27,7 @@ import { registerSignIn } from './signin/routes.js';
 import { prepareHostedSchema } from './store/schema.js';
 import { keyEnder } from './tenants/end-key.js';
 import { GrantLog } from './tenants/grant-log.js';
+import { planTenantMirror } from './tenants/tenant-mirror.js';
 import type { TenantRecord } from './tenants/tenant-store.js';
 import { TenantStore } from './tenants/tenant-store.js';
 import { type MakeTenant, Tenants } from './tenants/tenants.js';
@@ -40,6 +41,8 @@ export interface HostedSettings {
   serviceUrl: string;
   vaultKey: string;
   clientsFile: string | null;
+  /** The longest gap between each tenant's background syncs of its books mirror; 0 = none. */
+  pollSeconds: number;
   selection: Omit<ToolSelection, 'scopes' | 'books'>;
   confirmWrites: boolean;
   /** Requests a minute one grant may send to /mcp, in each process. */
@@ -76,6 +79,7 @@ function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, en
       { logger, options: settings.clientOptions, onSignInRefused: (err) => ended(record, err.serviceMessage ?? err.message) },
     );
     const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
+    const mirror = planTenantMirror(settings.mirrorUrl, api, bus, logger, settings.pollSeconds);
     const factories = new Map<boolean, Promise<ServerFactory>>();
     return {
       record,
@@ -85,14 +89,17 @@ function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, en
         if (!made) {
           const selection = { ...settings.selection, readOnly: settings.selection.readOnly || !writes, scopes: record.scopes };
           made = createServerFactory(
-            { api, books: null, logger: sink },
+            { api, books: mirror.books, logger: sink },
             { selection, confirmWrites: settings.confirmWrites, events: { bus, live: false } },
           );
           factories.set(writes, made);
         }
         return made;
       },
-      close: () => api.close(),
+      async close() {
+        await mirror.close();
+        await api.close();
+      },
     };
   };
 }

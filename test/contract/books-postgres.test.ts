@@ -160,3 +160,46 @@ describe('events', () => {
     }
   });
 });
+
+describe('a schema of its own (a hosted tenant)', () => {
+  it('keeps each schema rows, lease and events apart on one database, and the default mirror untouched', async () => {
+    await forgetMirror(url);
+    const inSchema = (schema: string, as: string): Promise<MirrorStore> =>
+      openMirrorStore({ location: { kind: 'postgres', url }, identity: as, warn, schema });
+    const [plain, a, b] = [
+      await open(),
+      await inSchema('invoicing_mcp_k_aaaa', 'https://books.example|svck_live_a'),
+      await inSchema('invoicing_mcp_k_bbbb', 'https://books.example|svck_live_b'),
+    ];
+    try {
+      // Two keys' books on one database: neither store is refused (no fallback to memory).
+      expect([a.path, b.path]).toEqual([redactedUrl(url), redactedUrl(url)]);
+      await a.write('customers', [customer(1, 'Of A')], [event(1)]);
+      await b.write('customers', [customer(1, 'Of B'), customer(2, 'Also of B')], []);
+      expect((await a.stored('customers', [1, 2])).get(1)?.name).toBe('Of A');
+      expect([...(await a.stored('customers', [1, 2])).keys()]).toEqual([1]);
+      expect((await b.stored('customers', [1])).get(1)?.name).toBe('Of B');
+      expect([(await plain.counts()).customers, (await a.counts()).customers, (await b.counts()).customers]).toEqual([0, 1, 2]);
+      expect((await a.eventsAfter(0)).map((e) => e.event.id)).toEqual(['poll_1']);
+      expect(await b.eventsAfter(0)).toEqual([]);
+      // Each schema has its own sync lease: holding one's takes nothing of the other's.
+      expect(await a.takeLease('sync', 'host/1/a', 30_000, 0)).toBe(true);
+      expect(await b.takeLease('sync', 'host/1/b', 30_000, 0)).toBe(true);
+      expect(await plain.leaseHolder('sync')).toBeNull();
+      expect([await a.leaseHolder('sync'), await b.leaseHolder('sync')]).toEqual(['host/1/a', 'host/1/b']);
+      await a.releaseLease('sync', 'host/1/a');
+      await b.releaseLease('sync', 'host/1/b');
+    } finally {
+      await Promise.all([plain.close(), a.close(), b.close()]);
+    }
+  });
+
+  it('refuses a schema name that is not plain letters, digits and underscores', async () => {
+    warnings.length = 0;
+    const store = await openMirrorStore({ location: { kind: 'postgres', url }, identity, warn, schema: 'x; DROP TABLE meta' });
+    // Not used as SQL: the mirror stays in memory for the run, and the warning says why.
+    expect(store.path).toBeNull();
+    expect(warnings.join()).toMatch(/not a mirror schema name/);
+    await store.close();
+  });
+});

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import type { Arg, Cells } from '../sql/rows.js';
 import { MirrorStoreFull } from '../store-full.js';
-import { SCHEMA_NAME } from './schema.js';
+import { checkedSchemaName, SCHEMA_NAME } from './schema.js';
 
 /** An error of the engine, its message rid of the connection string's password. */
 export class PostgresMirrorError extends Error {
@@ -60,13 +60,19 @@ export class PgDb {
   readonly #pool: pg.Pool;
   readonly secrets: string[];
 
-  constructor(readonly url: string) {
+  readonly schema: string;
+
+  constructor(
+    readonly url: string,
+    schema = SCHEMA_NAME,
+  ) {
+    this.schema = checkedSchemaName(schema);
     this.secrets = secretsOf(url);
     // The schema is set when each connection starts (a startup option, kept after the URL's own), not by a
     // query on connect: pg-pool hands a new connection to its first query at once, and two queries at a time
     // on one connection are deprecated in pg 8 and refused in pg 9.
     const own = new URL(url).searchParams.get('options');
-    const options = `${own ? `${own} ` : ''}-c search_path=${SCHEMA_NAME}`;
+    const options = `${own ? `${own} ` : ''}-c search_path=${this.schema}`;
     this.#pool = new pg.Pool({ connectionString: url, options, max: 4, keepAlive: true, idleTimeoutMillis: 30_000 });
     // An idle connection that fails is dropped by the pool; the next query makes a new one.
     this.#pool.on('error', () => undefined);

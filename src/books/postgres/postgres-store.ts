@@ -6,12 +6,13 @@ import type { MirrorStore, OpenStoreOptions } from '../store.js';
 import { PgDb } from './db.js';
 import { prepareSchema } from './open.js';
 import { postgresReader, readsOf } from './reader.js';
+import { eventsChannel } from './schema.js';
 import { PgSession } from './session.js';
 import { postgresWriter } from './writer.js';
 
 /** Opens the store at the URL; throws (without the password) when the database cannot be used. */
-export async function openPostgresStore(url: string, options: Pick<OpenStoreOptions, 'identity'>): Promise<MirrorStore> {
-  const db = new PgDb(url);
+export async function openPostgresStore(url: string, options: Pick<OpenStoreOptions, 'identity' | 'schema'>): Promise<MirrorStore> {
+  const db = new PgDb(url, options.schema);
   const where = redactedUrl(url);
   try {
     await prepareSchema(db, options.identity, where);
@@ -19,7 +20,7 @@ export async function openPostgresStore(url: string, options: Pick<OpenStoreOpti
     await db.close();
     throw err;
   }
-  const session = new PgSession(url, db.secrets);
+  const session = new PgSession(url, db.secrets, eventsChannel(db.schema));
   return {
     read: postgresReader(db),
     snapshot: (work) => db.snapshot((query) => work(postgresReader(readsOf(query)))),

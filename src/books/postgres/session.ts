@@ -7,7 +7,6 @@
 // let go of. A lost connection is made again a second later, and what was written meanwhile is looked for once.
 import pg from 'pg';
 import { scrubbed } from './db.js';
-import { EVENTS_CHANNEL } from './schema.js';
 
 const RECONNECT_MS = 1_000;
 const QUERY_TIMEOUT_MS = 5_000;
@@ -23,6 +22,8 @@ export class PgSession {
   constructor(
     private readonly url: string,
     private readonly secrets: readonly string[],
+    /** The NOTIFY channel of the mirror's schema. */
+    private readonly channel: string,
   ) {}
 
   async #guarded<T>(work: () => Promise<T>): Promise<T> {
@@ -51,7 +52,7 @@ export class PgSession {
       try {
         await client.connect();
         await client.query('SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 2; SET tcp_keepalives_count = 3');
-        await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+        await client.query(`LISTEN ${this.channel}`);
       } catch (err) {
         client.removeAllListeners();
         await client.end().catch(() => undefined);
