@@ -8,6 +8,7 @@
 import { RefusedQuestion } from '../books/answers/refused.js';
 import { type MirrorLocation, mirrorIdentity, redactedUrl, resolveMirrorLocation, SANDBOX_IDENTITY } from '../books/location.js';
 import type { Mirror } from '../books/mirror.js';
+import type { OpenStoreOptions } from '../books/store.js';
 import type { Books, MirroredKind, MirrorReader } from '../books/types.js';
 import type { EventBus } from '../events/bus.js';
 import type { Readiness } from '../http/health.js';
@@ -98,7 +99,7 @@ export function planBooksMirror(
   connection: MirrorConnection,
   bus: EventBus,
   loadLogger: () => Promise<Logger>,
-  { eventsLive, schema }: { eventsLive: boolean; schema?: string },
+  { eventsLive, schema, shared }: { eventsLive: boolean } & Pick<OpenStoreOptions, 'schema' | 'shared'>,
 ): BooksMirror {
   const api = connection.api;
   const sandbox = connection.sandbox !== null;
@@ -122,6 +123,7 @@ export function planBooksMirror(
           identity: `${sandbox ? SANDBOX_IDENTITY : ''}${mirrorIdentity(api.baseUrl, api.keyId)}`,
           warn: (message) => logger.warn({}, message),
           ...(schema === undefined ? {} : { schema }),
+          ...(shared === undefined ? {} : { shared }),
         }),
       );
       mirror = await startMirror({

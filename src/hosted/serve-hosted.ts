@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ClientMetadata, JWK } from 'oidc-provider';
 import { createApiClient } from '../api/client.js';
 import { PgDb } from '../books/postgres/db.js';
+import { SharedPostgres } from '../books/postgres/shared.js';
 import { createEventBus } from '../events/bus.js';
 import type { LogSink } from '../log/deferred-logger.js';
 import type { Logger } from '../log/logger.js';
@@ -72,14 +73,14 @@ async function readClients(file: string | null): Promise<ClientMetadata[]> {
 
 type KeyEnded = (record: TenantRecord, words: string) => void;
 
-function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, ended: KeyEnded): MakeTenant {
+function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, ended: KeyEnded, shared: SharedPostgres): MakeTenant {
   return (record, secret) => {
     const api = createApiClient(
       { baseUrl: record.baseUrl, keyId: record.keyId, secret },
       { logger, options: settings.clientOptions, onSignInRefused: (err) => ended(record, err.serviceMessage ?? err.message) },
     );
     const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
-    const mirror = planTenantMirror(settings.mirrorUrl, api, bus, logger, settings.pollSeconds);
+    const mirror = planTenantMirror(api, bus, { shared, logger, pollSeconds: settings.pollSeconds });
     const factories = new Map<boolean, Promise<ServerFactory>>();
     return {
       record,
@@ -138,7 +139,9 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   provider.on('grant.revoked', (_ctx, grantId: string) => checked.forgetGrants([grantId]));
   provider.on('access_token.destroyed', (token: { jti: string }) => checked.forgetToken(token.jti));
   const ended = keyEnder({ db, grantLog, tenants: () => tenants, logger, forgetGrants: (ids) => checked.forgetGrants(ids) });
-  const tenants = new Tenants(new TenantStore(db, vault), tenantMaker(settings, logger, sink, ended));
+  // The tenants' books mirrors share this process's connections to the database, however many tenants answer.
+  const shared = new SharedPostgres(settings.mirrorUrl);
+  const tenants = new Tenants(new TenantStore(db, vault), tenantMaker(settings, logger, sink, ended, shared));
   const check = bearerCheck(
     provider,
     settings.resource,
@@ -179,6 +182,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     grantLog,
     close: async () => {
       await tenants.close();
+      await shared.close();
       await db.close();
     },
   };

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { redactedUrl } from '../../src/books/location.js';
 import { openMirrorStore } from '../../src/books/open-store.js';
+import { SharedPostgres } from '../../src/books/postgres/shared.js';
 import type { Rec } from '../../src/books/record.js';
 import type { MirrorStore } from '../../src/books/store.js';
 import type { BooksEvent } from '../../src/events/event.js';
@@ -191,6 +192,49 @@ describe('a schema of its own (a hosted tenant)', () => {
       await b.releaseLease('sync', 'host/1/b');
     } finally {
       await Promise.all([plain.close(), a.close(), b.close()]);
+    }
+  });
+
+  it('shares one pool and one session among many schemas: each its own rows, events and lease', async () => {
+    const shared = new SharedPostgres(url);
+    const stores = await Promise.all(
+      Array.from({ length: 12 }, (_, n) =>
+        openMirrorStore({
+          location: { kind: 'postgres', url },
+          identity: `https://books.example|svck_live_s${n}`,
+          warn,
+          schema: `invoicing_mcp_s_${n}`,
+          shared,
+        }),
+      ),
+    );
+    try {
+      const told = stores.map(() => 0);
+      const stops = await Promise.all(stores.map((store, n) => store.watchEvents?.(() => void told[n]!++)));
+      await Promise.all(stores.map((store, n) => store.write('customers', [customer(n + 1, `Of ${n}`)], n % 2 === 0 ? [event(n)] : [])));
+      for (const [n, store] of stores.entries()) {
+        expect([...(await store.stored('customers', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])).values()].map((c) => c.name)).toEqual([
+          `Of ${n}`,
+        ]);
+        expect((await store.eventsAfter(0)).map((e) => e.event.id)).toEqual(n % 2 === 0 ? [`poll_${n}`] : []);
+        expect(await store.takeLease('sync', `host/1/${n}`, 30_000, 0)).toBe(true);
+      }
+      // Told on each schema's own channel: the stores that wrote events, and only they.
+      await eventually(() => (told.every((t, n) => (n % 2 === 0 ? t > 0 : true)) ? true : undefined), 2000);
+      expect(told.map((t, n) => (n % 2 === 0 ? t > 0 : t))).toEqual(told.map((_, n) => (n % 2 === 0 ? true : 0)));
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      const { rows } = await admin.query(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      await admin.end();
+      // Twelve mirrors on at most the pool's eight connections and the one session.
+      expect(rows[0].n).toBeLessThanOrEqual(9);
+      for (const [n, store] of stores.entries()) await store.releaseLease('sync', `host/1/${n}`);
+      for (const stop of stops) stop?.();
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+      await shared.close();
     }
   });
 

@@ -3,7 +3,7 @@
 import type { MirrorBooksReport } from '../store.js';
 import { PgDb } from './db.js';
 import { metaOf } from './open.js';
-import { eventsChannel, SCHEMA_NAME, SCHEMA_VERSION } from './schema.js';
+import { SCHEMA_NAME, SCHEMA_VERSION } from './schema.js';
 import { PgSession } from './session.js';
 import { leaseHolderIn, postgresWriter } from './writer.js';
 
@@ -18,7 +18,7 @@ export interface PostgresMirrorReport extends MirrorBooksReport {
 
 export async function inspectPostgresMirror(url: string, schema = SCHEMA_NAME): Promise<PostgresMirrorReport> {
   const db = new PgDb(url, schema);
-  const session = new PgSession(url, db.secrets, eventsChannel(db.schema));
+  const session = new PgSession(url, db.secrets);
   try {
     const meta = await metaOf(db.rows, db.schema);
     const none = {

@@ -162,7 +162,7 @@ export function postgresWriter(db: PgDb, session: PgSession) {
     },
 
     async watchEvents(onWritten: () => void): Promise<() => void> {
-      return session.listen(onWritten);
+      return session.listen(eventsChannel(db.schema), onWritten);
     },
 
     /**
