@@ -28,7 +28,7 @@ import { registerSignIn } from './signin/routes.js';
 import { prepareHostedSchema } from './store/schema.js';
 import { keyEnder } from './tenants/end-key.js';
 import { GrantLog } from './tenants/grant-log.js';
-import { planTenantMirror } from './tenants/tenant-mirror.js';
+import { type PlanTenantMirror, tenantSchema } from './tenants/tenant-mirror.js';
 import type { TenantRecord } from './tenants/tenant-store.js';
 import { TenantStore } from './tenants/tenant-store.js';
 import { type MakeTenant, Tenants } from './tenants/tenants.js';
@@ -42,8 +42,8 @@ export interface HostedSettings {
   serviceUrl: string;
   vaultKey: string;
   clientsFile: string | null;
-  /** The longest gap between each tenant's background syncs of its books mirror; 0 = none. */
-  pollSeconds: number;
+  /** Plans a tenant's books mirror (as the desktop's is planned), in the place given. */
+  planMirror: PlanTenantMirror;
   selection: Omit<ToolSelection, 'scopes' | 'books'>;
   confirmWrites: boolean;
   /** Requests a minute one grant may send to /mcp, in each process. */
@@ -80,7 +80,7 @@ function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, en
       { logger, options: settings.clientOptions, onSignInRefused: (err) => ended(record, err.serviceMessage ?? err.message) },
     );
     const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
-    const mirror = planTenantMirror(api, bus, { shared, logger, pollSeconds: settings.pollSeconds });
+    const mirror = settings.planMirror(api, bus, { schema: tenantSchema(api.baseUrl, api.keyId), shared });
     const factories = new Map<boolean, Promise<ServerFactory>>();
     return {
       record,

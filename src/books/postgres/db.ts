@@ -6,7 +6,6 @@ import pg from 'pg';
 import type { Arg, Cells } from '../sql/rows.js';
 import { MirrorStoreFull } from '../store-full.js';
 import { checkedSchemaName, SCHEMA_NAME } from './schema.js';
-import type { SharedPostgres } from './shared.js';
 
 /** An error of the engine, its message rid of the connection string's password. */
 export class PostgresMirrorError extends Error {
@@ -57,17 +56,25 @@ export function numbered(sql: string): string {
 export type PgArg = Arg | readonly number[];
 export type Query = (sql: string, args?: readonly PgArg[]) => Promise<Cells[]>;
 
+/** Connections shared by the mirrors of several schemas (shared.ts), as a PgDb uses them. */
+export interface SharedPool {
+  readonly pool: pg.Pool;
+  readonly secrets: string[];
+  /** Sets the connection's search_path to the schema unless it is already. */
+  inSchema(client: pg.PoolClient, schema: string): Promise<void>;
+}
+
 export class PgDb {
   readonly #pool: pg.Pool;
   readonly secrets: string[];
   readonly schema: string;
   /** Connections shared with other schemas' mirrors, each set to this schema before use; null: a pool of its own. */
-  readonly #shared: SharedPostgres | null;
+  readonly #shared: SharedPool | null;
 
   constructor(
     readonly url: string,
     schema = SCHEMA_NAME,
-    shared: SharedPostgres | null = null,
+    shared: SharedPool | null = null,
   ) {
     this.schema = checkedSchemaName(schema);
     this.#shared = shared;

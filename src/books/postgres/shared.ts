@@ -3,13 +3,13 @@
 // connection set to a mirror's schema before that mirror's query runs on it, and one session connection
 // for every mirror's lease and events (session.ts).
 import pg from 'pg';
-import { secretsOf } from './db.js';
+import { type SharedPool, secretsOf } from './db.js';
 import { PgSession } from './session.js';
 
 /** Connections in the shared pool at most; a query waits for one when all are busy. */
 const SHARED_POOL_MAX = 8;
 
-export class SharedPostgres {
+export class SharedPostgres implements SharedPool {
   readonly pool: pg.Pool;
   readonly session: PgSession;
   readonly secrets: string[];
