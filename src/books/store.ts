@@ -3,6 +3,7 @@
 // the engine.
 import type { BooksEvent } from '../events/event.js';
 import type { MirrorLocation } from './location.js';
+import type { SharedPostgres } from './postgres/shared.js';
 import type { Rec } from './record.js';
 import type { LinesCoverage, MirroredKind, MirrorReader } from './types.js';
 
@@ -81,4 +82,8 @@ export interface OpenStoreOptions {
   busyTimeoutMs?: number;
   /** A ceiling on the file's size in pages, as a full disk sets one; none by default. */
   maxPages?: number;
+  /** Postgres only: the schema the mirror lives in (default invoicing_mcp); hosted mode gives each tenant its own. */
+  schema?: string;
+  /** Postgres only: connections shared with the other schemas' mirrors of this process (hosted mode). */
+  shared?: SharedPostgres;
 }

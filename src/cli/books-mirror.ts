@@ -8,6 +8,7 @@
 import { RefusedQuestion } from '../books/answers/refused.js';
 import { type MirrorLocation, mirrorIdentity, redactedUrl, resolveMirrorLocation, SANDBOX_IDENTITY } from '../books/location.js';
 import type { Mirror } from '../books/mirror.js';
+import type { OpenStoreOptions } from '../books/store.js';
 import type { Books, MirroredKind, MirrorReader } from '../books/types.js';
 import type { EventBus } from '../events/bus.js';
 import type { Readiness } from '../http/health.js';
@@ -29,6 +30,9 @@ export interface BooksMirror {
   readiness(): Promise<Readiness>;
   close(): Promise<void>;
 }
+
+/** What the mirror needs of a connection to the service: hosted mode's tenants have one of their own. */
+export type MirrorConnection = Pick<Connection, 'api' | 'sandbox'> & { config: { pollSeconds: number } | null };
 
 /** How long /readyz waits for the store to answer. */
 const STORE_PROBE_MS = 2_000;
@@ -92,10 +96,10 @@ async function withEngine<T>(location: MirrorLocation, openStore: () => Promise<
  */
 export function planBooksMirror(
   setting: string | null,
-  connection: Connection,
+  connection: MirrorConnection,
   bus: EventBus,
   loadLogger: () => Promise<Logger>,
-  { eventsLive }: { eventsLive: boolean },
+  { eventsLive, schema, shared }: { eventsLive: boolean } & Pick<OpenStoreOptions, 'schema' | 'shared'>,
 ): BooksMirror {
   const api = connection.api;
   const sandbox = connection.sandbox !== null;
@@ -118,6 +122,8 @@ export function planBooksMirror(
           // The embedded sandbox makes new keys (and books) at each start: its file is rebuilt, never refused.
           identity: `${sandbox ? SANDBOX_IDENTITY : ''}${mirrorIdentity(api.baseUrl, api.keyId)}`,
           warn: (message) => logger.warn({}, message),
+          ...(schema === undefined ? {} : { schema }),
+          ...(shared === undefined ? {} : { shared }),
         }),
       );
       mirror = await startMirror({

@@ -2,6 +2,7 @@
 // business's own key (MCP authorization). No key in the environment; the desktop paths are not involved.
 import { deferredLogger } from '../log/deferred-logger.js';
 import { createNoticeBoard } from '../log/notices.js';
+import { planBooksMirror } from './books-mirror.js';
 import { loadHostedConfig } from './hosted-config.js';
 import type { ServeOptions } from './serve-flags.js';
 import type { ServiceEnv } from './service-env.js';
@@ -18,6 +19,11 @@ export async function runHostedServe(options: ServeOptions, env: ServiceEnv, std
       serviceUrl: config.serviceUrl,
       vaultKey: config.vaultKey,
       clientsFile: config.clientsFile,
+      planMirror: (api, bus, place) =>
+        planBooksMirror(config.mirrorUrl, { api, sandbox: null, config: { pollSeconds: config.pollSeconds } }, bus, logs.load, {
+          eventsLive: false,
+          ...place,
+        }),
       selection: { readOnly: options.readOnly, toolsets: options.toolsets },
       confirmWrites: options.confirmWrites,
       grantRequestsPerMinute: options.grantRateLimit,

@@ -6,7 +6,7 @@ import { baseUrlProblem, isLoopbackHost, normaliseBaseUrl } from '../api/url.js'
 import { canonicalResource } from '../hosted/oauth/resource.js';
 import { readVaultKeys, VAULT_KEY_VARIABLE, VaultKeyError } from '../hosted/vault/vault-keys.js';
 import type { ServeOptions } from './serve-flags.js';
-import { ConfigError, type ServiceEnv } from './service-env.js';
+import { ConfigError, readPollSeconds, type ServiceEnv } from './service-env.js';
 
 export interface HostedConfig {
   /** The canonical URL of /mcp. */
@@ -15,6 +15,8 @@ export interface HostedConfig {
   readonly serviceUrl: string;
   readonly vaultKey: string;
   readonly clientsFile: string | null;
+  /** The longest gap between each tenant's background syncs of its books mirror (SVC_POLL_SECONDS); 0 = none. */
+  readonly pollSeconds: number;
 }
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
@@ -71,7 +73,12 @@ export function loadHostedConfig(options: ServeOptions, env: ServiceEnv): Hosted
     if (err instanceof VaultKeyError) throw new ConfigError(VAULT_KEY_VARIABLE, err.message);
     throw err;
   }
-  const config = { resource, serviceUrl: normaliseBaseUrl(serviceUrl), clientsFile: options.oauthClients };
+  const config = {
+    resource,
+    serviceUrl: normaliseBaseUrl(serviceUrl),
+    clientsFile: options.oauthClients,
+    pollSeconds: readPollSeconds(env),
+  };
   // The vault key and the database's password are there to use, not to show: a config printed or logged
   // leaves them out.
   Object.defineProperty(config, 'vaultKey', { value: vaultKey, enumerable: false });

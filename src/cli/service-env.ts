@@ -168,6 +168,15 @@ function finerPollSeconds(env: ServiceEnv): number | null {
   return Number(v) / 1000;
 }
 
+/** The longest gap between background syncs, from SVC_POLL_SECONDS (or SVC_POLL_MS); refused by name when wrong. */
+export function readPollSeconds(env: ServiceEnv): number {
+  const finer = finerPollSeconds(env);
+  if (finer !== null) return finer;
+  const parsed = pollSecondsSchema.safeParse(env.SVC_POLL_SECONDS);
+  if (!parsed.success) throw new ConfigError('SVC_POLL_SECONDS', parsed.error.issues[0]?.message ?? 'SVC_POLL_SECONDS is invalid');
+  return parsed.data === undefined ? DEFAULT_POLL_SECONDS : Number(parsed.data);
+}
+
 /** The frozen service config from `env`, or a ConfigError whose message is one line. */
 export function loadServiceConfig(env: ServiceEnv): ServiceConfig {
   const parsed = ServiceEnvSchema.safeParse({
@@ -190,7 +199,7 @@ export function loadServiceConfig(env: ServiceEnv): ServiceConfig {
     baseUrl: normaliseBaseUrl(new URL(v.SVC_BASE_URL as string)),
     keyId,
     mode: (keyId.startsWith('svck_live_') ? 'live' : 'test') as Mode,
-    pollSeconds: finerPollSeconds(env) ?? (v.SVC_POLL_SECONDS === undefined ? DEFAULT_POLL_SECONDS : Number(v.SVC_POLL_SECONDS)),
+    pollSeconds: readPollSeconds(env),
   };
   Object.defineProperty(config, 'secret', { value: v.SVC_SECRET, enumerable: false });
   Object.defineProperty(config, 'webhookSecret', { value: v.SVC_WEBHOOK_SECRET ?? null, enumerable: false });

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ClientMetadata, JWK } from 'oidc-provider';
 import { createApiClient } from '../api/client.js';
 import { PgDb } from '../books/postgres/db.js';
+import { SharedPostgres } from '../books/postgres/shared.js';
 import { createEventBus } from '../events/bus.js';
 import type { LogSink } from '../log/deferred-logger.js';
 import type { Logger } from '../log/logger.js';
@@ -27,6 +28,7 @@ import { registerSignIn } from './signin/routes.js';
 import { prepareHostedSchema } from './store/schema.js';
 import { keyEnder } from './tenants/end-key.js';
 import { GrantLog } from './tenants/grant-log.js';
+import { type PlanTenantMirror, tenantSchema } from './tenants/tenant-mirror.js';
 import type { TenantRecord } from './tenants/tenant-store.js';
 import { TenantStore } from './tenants/tenant-store.js';
 import { type MakeTenant, Tenants } from './tenants/tenants.js';
@@ -40,6 +42,8 @@ export interface HostedSettings {
   serviceUrl: string;
   vaultKey: string;
   clientsFile: string | null;
+  /** Plans a tenant's books mirror (as the desktop's is planned), in the place given. */
+  planMirror: PlanTenantMirror;
   selection: Omit<ToolSelection, 'scopes' | 'books'>;
   confirmWrites: boolean;
   /** Requests a minute one grant may send to /mcp, in each process. */
@@ -69,13 +73,14 @@ async function readClients(file: string | null): Promise<ClientMetadata[]> {
 
 type KeyEnded = (record: TenantRecord, words: string) => void;
 
-function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, ended: KeyEnded): MakeTenant {
+function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, ended: KeyEnded, shared: SharedPostgres): MakeTenant {
   return (record, secret) => {
     const api = createApiClient(
       { baseUrl: record.baseUrl, keyId: record.keyId, secret },
       { logger, options: settings.clientOptions, onSignInRefused: (err) => ended(record, err.serviceMessage ?? err.message) },
     );
     const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
+    const mirror = settings.planMirror(api, bus, { schema: tenantSchema(api.baseUrl, api.keyId), shared });
     const factories = new Map<boolean, Promise<ServerFactory>>();
     return {
       record,
@@ -85,14 +90,17 @@ function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, en
         if (!made) {
           const selection = { ...settings.selection, readOnly: settings.selection.readOnly || !writes, scopes: record.scopes };
           made = createServerFactory(
-            { api, books: null, logger: sink },
+            { api, books: mirror.books, logger: sink },
             { selection, confirmWrites: settings.confirmWrites, events: { bus, live: false } },
           );
           factories.set(writes, made);
         }
         return made;
       },
-      close: () => api.close(),
+      async close() {
+        await mirror.close();
+        await api.close();
+      },
     };
   };
 }
@@ -131,7 +139,9 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   provider.on('grant.revoked', (_ctx, grantId: string) => checked.forgetGrants([grantId]));
   provider.on('access_token.destroyed', (token: { jti: string }) => checked.forgetToken(token.jti));
   const ended = keyEnder({ db, grantLog, tenants: () => tenants, logger, forgetGrants: (ids) => checked.forgetGrants(ids) });
-  const tenants = new Tenants(new TenantStore(db, vault), tenantMaker(settings, logger, sink, ended));
+  // The tenants' books mirrors share this process's connections to the database, however many tenants answer.
+  const shared = new SharedPostgres(settings.mirrorUrl);
+  const tenants = new Tenants(new TenantStore(db, vault), tenantMaker(settings, logger, sink, ended, shared));
   const check = bearerCheck(
     provider,
     settings.resource,
@@ -172,6 +182,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     grantLog,
     close: async () => {
       await tenants.close();
+      await shared.close();
       await db.close();
     },
   };

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { redactedUrl } from '../../src/books/location.js';
 import { openMirrorStore } from '../../src/books/open-store.js';
+import { SharedPostgres } from '../../src/books/postgres/shared.js';
 import type { Rec } from '../../src/books/record.js';
 import type { MirrorStore } from '../../src/books/store.js';
 import type { BooksEvent } from '../../src/events/event.js';
@@ -158,5 +159,91 @@ describe('events', () => {
     } finally {
       await Promise.all([a.close(), b.close(), reader.close()]);
     }
+  });
+});
+
+describe('a schema of its own (a hosted tenant)', () => {
+  it('keeps each schema rows, lease and events apart on one database, and the default mirror untouched', async () => {
+    await forgetMirror(url);
+    const inSchema = (schema: string, as: string): Promise<MirrorStore> =>
+      openMirrorStore({ location: { kind: 'postgres', url }, identity: as, warn, schema });
+    const [plain, a, b] = [
+      await open(),
+      await inSchema('invoicing_mcp_k_aaaa', 'https://books.example|svck_live_a'),
+      await inSchema('invoicing_mcp_k_bbbb', 'https://books.example|svck_live_b'),
+    ];
+    try {
+      // Two keys' books on one database: neither store is refused (no fallback to memory).
+      expect([a.path, b.path]).toEqual([redactedUrl(url), redactedUrl(url)]);
+      await a.write('customers', [customer(1, 'Of A')], [event(1)]);
+      await b.write('customers', [customer(1, 'Of B'), customer(2, 'Also of B')], []);
+      expect((await a.stored('customers', [1, 2])).get(1)?.name).toBe('Of A');
+      expect([...(await a.stored('customers', [1, 2])).keys()]).toEqual([1]);
+      expect((await b.stored('customers', [1])).get(1)?.name).toBe('Of B');
+      expect([(await plain.counts()).customers, (await a.counts()).customers, (await b.counts()).customers]).toEqual([0, 1, 2]);
+      expect((await a.eventsAfter(0)).map((e) => e.event.id)).toEqual(['poll_1']);
+      expect(await b.eventsAfter(0)).toEqual([]);
+      // Each schema has its own sync lease: holding one's takes nothing of the other's.
+      expect(await a.takeLease('sync', 'host/1/a', 30_000, 0)).toBe(true);
+      expect(await b.takeLease('sync', 'host/1/b', 30_000, 0)).toBe(true);
+      expect(await plain.leaseHolder('sync')).toBeNull();
+      expect([await a.leaseHolder('sync'), await b.leaseHolder('sync')]).toEqual(['host/1/a', 'host/1/b']);
+      await a.releaseLease('sync', 'host/1/a');
+      await b.releaseLease('sync', 'host/1/b');
+    } finally {
+      await Promise.all([plain.close(), a.close(), b.close()]);
+    }
+  });
+
+  it('shares one pool and one session among many schemas: each its own rows, events and lease', async () => {
+    const shared = new SharedPostgres(url);
+    const stores = await Promise.all(
+      Array.from({ length: 12 }, (_, n) =>
+        openMirrorStore({
+          location: { kind: 'postgres', url },
+          identity: `https://books.example|svck_live_s${n}`,
+          warn,
+          schema: `invoicing_mcp_s_${n}`,
+          shared,
+        }),
+      ),
+    );
+    try {
+      const told = stores.map(() => 0);
+      const stops = await Promise.all(stores.map((store, n) => store.watchEvents?.(() => void told[n]!++)));
+      await Promise.all(stores.map((store, n) => store.write('customers', [customer(n + 1, `Of ${n}`)], n % 2 === 0 ? [event(n)] : [])));
+      for (const [n, store] of stores.entries()) {
+        expect([...(await store.stored('customers', [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])).values()].map((c) => c.name)).toEqual([
+          `Of ${n}`,
+        ]);
+        expect((await store.eventsAfter(0)).map((e) => e.event.id)).toEqual(n % 2 === 0 ? [`poll_${n}`] : []);
+        expect(await store.takeLease('sync', `host/1/${n}`, 30_000, 0)).toBe(true);
+      }
+      // Told on each schema's own channel: the stores that wrote events, and only they.
+      await eventually(() => (told.every((t, n) => (n % 2 === 0 ? t > 0 : true)) ? true : undefined), 2000);
+      expect(told.map((t, n) => (n % 2 === 0 ? t > 0 : t))).toEqual(told.map((_, n) => (n % 2 === 0 ? true : 0)));
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      const { rows } = await admin.query(
+        'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
+      await admin.end();
+      // Twelve mirrors on at most the pool's eight connections and the one session.
+      expect(rows[0].n).toBeLessThanOrEqual(9);
+      for (const [n, store] of stores.entries()) await store.releaseLease('sync', `host/1/${n}`);
+      for (const stop of stops) stop?.();
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
+      await shared.close();
+    }
+  });
+
+  it('refuses a schema name that is not plain letters, digits and underscores', async () => {
+    warnings.length = 0;
+    const store = await openMirrorStore({ location: { kind: 'postgres', url }, identity, warn, schema: 'x; DROP TABLE meta' });
+    // Not used as SQL: the mirror stays in memory for the run, and the warning says why.
+    expect(store.path).toBeNull();
+    expect(warnings.join()).toMatch(/not a mirror schema name/);
+    await store.close();
   });
 });

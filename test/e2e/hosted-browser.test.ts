@@ -5,6 +5,7 @@
 // refresh token that rotates, a token asked for another resource, a revoked grant, and a key suspended in
 // the sandbox.
 
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Client } from '@modelcontextprotocol/client';
@@ -12,6 +13,7 @@ import chromium from '@sparticuz/chromium';
 import pg from 'pg';
 import { type Browser, type BrowserContext, type Page, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { answerOf, receivable, same, tally } from '../answers/ground-truth.js';
 import { eventually, type Json, listAll, signIn, signInRaw, wrongSecret } from '../contract/sandbox-http.js';
 import { findLeaks } from '../support/logs.js';
 import { postgresDatabase } from '../support/postgres.js';
@@ -174,7 +176,7 @@ describe('two businesses at once', () => {
     ['quotes', 'get_quote'],
   ] as const;
 
-  it('each token reaches only its own business books, by every tool and resource', async () => {
+  it('each token reaches only its own business books, by every tool, resource and answer', async () => {
     const [a, b] = [await newBusiness(), await newBusiness()];
     const ca = await connect(a);
     const cb = await connect(b);
@@ -207,6 +209,43 @@ describe('two businesses at once', () => {
         const read = await client.readResource({ uri: `invoicing://${kind}/${mine.id}` });
         expect(JSON.parse(read.contents[0]?.text ?? '{}').id).toBe(mine.id);
       }
+      // The answer tools read the tenant's own books mirror: what it is owed is its own books' sum, and a
+      // search for the other business's customer finds nothing of the other's.
+      const owed = await answerOf(client, 'report_owed');
+      const owedTruth = tally(
+        ownInvoices.filter(receivable),
+        (i) => i.currency,
+        (i) => i.balance,
+      );
+      expect(owed.currencies.map((c: Json) => c.currency).sort()).toEqual([...owedTruth.keys()].sort());
+      for (const c of owed.currencies) {
+        expect(c.count, c.currency).toBe(owedTruth.get(c.currency)?.count);
+        expect(same(c.balance, owedTruth.get(c.currency)?.sum ?? 'NaN'), `${c.currency} ${c.balance}`).toBe(true);
+      }
+      const ownCustomers = new Map((truth.get(own.id)?.get('customers') ?? []).map((c) => [c.id, c.name]));
+      const theirCustomer = (truth.get(other.id)?.get('customers') ?? []).find((c) => ![...ownCustomers.values()].includes(c.name));
+      const mineFirst = truth.get(own.id)?.get('customers')?.[0];
+      const found = await answerOf(client, 'find_records', { search: [theirCustomer.name, mineFirst.name] });
+      for (const result of found.results) for (const c of result.customers) expect(ownCustomers.get(c.id), c.name).toBe(c.name);
+      expect(found.results[1].customers.map((c: Json) => c.id)).toContain(mineFirst.id);
+      const ownIds = new Set(kinds.flatMap(([kind]) => (truth.get(own.id)?.get(kind) ?? []).map((r) => `${kind} ${r.id}`)));
+      for (const kind of ['invoices', 'quotes', 'products'] as const)
+        for (const r of found.results[0][kind]) expect(ownIds.has(`${kind} ${r.id}`), `${kind} ${r.id}`).toBe(true);
+    }
+    // Each key's mirror is a schema of its own: `invoicing_mcp_k_` and a digest of the service and key.
+    const db = new pg.Client({ connectionString: database });
+    await db.connect();
+    try {
+      for (const business of [a, b]) {
+        const digest = createHash('sha256')
+          .update(`${sb.baseUrl.replace(/\/+$/, '')}|${business.signer.keyId}`)
+          .digest('hex');
+        const { rows } = await db.query(`SELECT id FROM invoicing_mcp_k_${digest.slice(0, 16)}.customers ORDER BY id`);
+        const ids = (truth.get(business.id)?.get('customers') ?? []).map((c) => c.id).sort((x, y) => x - y);
+        expect(rows.map((r) => Number(r.id))).toEqual(ids);
+      }
+    } finally {
+      await db.end();
     }
     await Promise.all([ca.client.close(), cb.client.close()]);
   });

@@ -1,11 +1,13 @@
 // One hosted deployment, two server processes on one Postgres: businesses sign in (the sign-in page's forms
 // posted to either process), and each one's client, talking to the other process, answers its own books
-// (checked against the sandbox's raw API). Then the vault key is rotated with the grants kept: restarted
-// with the new key first and the old after it, the deployment seals everything again under the new key and
-// every token still works; restarted with the new key alone, still.
+// (checked against the sandbox's raw API), `report_owed` too, from the business's own books mirror. Then the
+// vault key is rotated with the grants kept: restarted with the new key first and the old after it, the
+// deployment seals everything again under the new key and every token still works; restarted with the new
+// key alone, still.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listAll, signIn } from '../contract/sandbox-http.js';
+import { answerOf, receivable, same, type Tally, tally } from '../answers/ground-truth.js';
+import { type Json, listAll, signIn } from '../contract/sandbox-http.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { signInByForms } from './support/form-sign-in.js';
@@ -27,6 +29,8 @@ interface Signed {
   signer: Signer;
   provider: MemoryOAuthProvider;
   lastInvoice: { id: number; number: string; total: string };
+  /** What the business is owed per currency, summed here from its raw invoices. */
+  owed: Map<string, Tally>;
 }
 const signed: Signed[] = [];
 
@@ -52,6 +56,13 @@ async function answers(business: Signed, n: number): Promise<void> {
   const got = await client.callTool({ name: 'get_invoice', arguments: { id: business.lastInvoice.id } });
   expect(got.isError, JSON.stringify(got.content)).toBeFalsy();
   expect(got.structuredContent).toMatchObject(business.lastInvoice);
+  // An answer tool, from the tenant's own books mirror (shared by the processes): its own books' sum.
+  const owed = await answerOf(client, 'report_owed');
+  expect(owed.currencies.map((c: Json) => c.currency).sort()).toEqual([...business.owed.keys()].sort());
+  for (const c of owed.currencies) {
+    expect(c.count, c.currency).toBe(business.owed.get(c.currency)?.count);
+    expect(same(c.balance, business.owed.get(c.currency)?.sum ?? 'NaN'), `${c.currency} ${c.balance}`).toBe(true);
+  }
   await client.close();
 }
 
@@ -96,7 +107,12 @@ describe('two processes, one deployment', () => {
         servers[(i + 1) % 2]?.origin.replace(/:\d+$/, `:${new URL(servers[(i + 1) % 2]?.direct as string).port}`) as string,
       );
       await flow.transport.finishAuth(back);
-      signed.push({ id: made.body.id, signer, provider, lastInvoice: { id: last.id, number: last.number, total: last.total } });
+      const owed = tally(
+        invoices.filter(receivable),
+        (inv) => inv.currency,
+        (inv) => inv.balance,
+      );
+      signed.push({ id: made.body.id, signer, provider, lastInvoice: { id: last.id, number: last.number, total: last.total }, owed });
     }
     for (const [i, business] of signed.entries()) await answers(business, (i + 1) % 2);
   });

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import type { Arg, Cells } from '../sql/rows.js';
 import { MirrorStoreFull } from '../store-full.js';
-import { SCHEMA_NAME } from './schema.js';
+import { checkedSchemaName, SCHEMA_NAME } from './schema.js';
 
 /** An error of the engine, its message rid of the connection string's password. */
 export class PostgresMirrorError extends Error {
@@ -56,17 +56,38 @@ export function numbered(sql: string): string {
 export type PgArg = Arg | readonly number[];
 export type Query = (sql: string, args?: readonly PgArg[]) => Promise<Cells[]>;
 
+/** Connections shared by the mirrors of several schemas (shared.ts), as a PgDb uses them. */
+export interface SharedPool {
+  readonly pool: pg.Pool;
+  readonly secrets: string[];
+  /** Sets the connection's search_path to the schema unless it is already. */
+  inSchema(client: pg.PoolClient, schema: string): Promise<void>;
+}
+
 export class PgDb {
   readonly #pool: pg.Pool;
   readonly secrets: string[];
+  readonly schema: string;
+  /** Connections shared with other schemas' mirrors, each set to this schema before use; null: a pool of its own. */
+  readonly #shared: SharedPool | null;
 
-  constructor(readonly url: string) {
-    this.secrets = secretsOf(url);
+  constructor(
+    readonly url: string,
+    schema = SCHEMA_NAME,
+    shared: SharedPool | null = null,
+  ) {
+    this.schema = checkedSchemaName(schema);
+    this.#shared = shared;
+    this.secrets = shared?.secrets ?? secretsOf(url);
+    if (shared) {
+      this.#pool = shared.pool;
+      return;
+    }
     // The schema is set when each connection starts (a startup option, kept after the URL's own), not by a
     // query on connect: pg-pool hands a new connection to its first query at once, and two queries at a time
     // on one connection are deprecated in pg 8 and refused in pg 9.
     const own = new URL(url).searchParams.get('options');
-    const options = `${own ? `${own} ` : ''}-c search_path=${SCHEMA_NAME}`;
+    const options = `${own ? `${own} ` : ''}-c search_path=${this.schema}`;
     this.#pool = new pg.Pool({ connectionString: url, options, max: 4, keepAlive: true, idleTimeoutMillis: 30_000 });
     // An idle connection that fails is dropped by the pool; the next query makes a new one.
     this.#pool.on('error', () => undefined);
@@ -77,6 +98,8 @@ export class PgDb {
   }
 
   rows: Query = async (sql, args = []) => {
+    // On shared connections, one that is set to this schema first (a connection of its own, no transaction).
+    if (this.#shared) return this.#onOneConnection(null, (query) => query(sql, args));
     try {
       const r = await this.#pool.query({ text: numbered(sql), values: [...args], rowMode: 'array' });
       return r.rows as Cells[];
@@ -99,7 +122,8 @@ export class PgDb {
     return this.#onOneConnection('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', work);
   }
 
-  async #onOneConnection<T>(begin: string, work: (query: Query) => Promise<T>): Promise<T> {
+  /** The work on one connection, in a transaction begun by `begin` (none when null). */
+  async #onOneConnection<T>(begin: string | null, work: (query: Query) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect().catch((err: unknown) => this.#fail(err));
     // One query at a time on the connection (pg refuses a second while one runs): asked side by side, they queue.
     let last: Promise<unknown> = Promise.resolve();
@@ -118,23 +142,29 @@ export class PgDb {
     };
     let broken = false;
     try {
-      await onClient(begin);
+      await this.#shared?.inSchema(client, this.schema).catch((err: unknown) => {
+        broken = true;
+        this.#fail(err);
+      });
+      if (begin !== null) await onClient(begin);
       const result = await work(query);
-      await onClient('COMMIT');
+      if (begin !== null) await onClient('COMMIT');
       return result;
     } catch (err) {
       // A connection that cannot even roll back is not given back to the pool.
-      broken = await client.query('ROLLBACK').then(
-        () => false,
-        () => true,
-      );
+      if (!broken && begin !== null)
+        broken = await client.query('ROLLBACK').then(
+          () => false,
+          () => true,
+        );
       throw err;
     } finally {
       client.release(broken);
     }
   }
 
+  /** Ends its own pool; shared connections are ended by their owner. */
   async close(): Promise<void> {
-    await this.#pool.end().catch(() => undefined);
+    if (!this.#shared) await this.#pool.end().catch(() => undefined);
   }
 }

@@ -16,11 +16,11 @@ export interface PostgresMirrorReport extends MirrorBooksReport {
   bytes: number;
 }
 
-export async function inspectPostgresMirror(url: string): Promise<PostgresMirrorReport> {
-  const db = new PgDb(url);
+export async function inspectPostgresMirror(url: string, schema = SCHEMA_NAME): Promise<PostgresMirrorReport> {
+  const db = new PgDb(url, schema);
   const session = new PgSession(url, db.secrets);
   try {
-    const meta = await metaOf(db.rows);
+    const meta = await metaOf(db.rows, db.schema);
     const none = {
       identity: null,
       schemaVersion: null,
@@ -38,7 +38,7 @@ export async function inspectPostgresMirror(url: string): Promise<PostgresMirror
       await db.value(
         `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
          WHERE n.nspname = ? AND c.relkind = 'r'`,
-        [SCHEMA_NAME],
+        [db.schema],
       ),
     );
     const report = { ...none, exists: true, identity: meta.get('identity') ?? null, schemaVersion, current, bytes };
@@ -49,7 +49,7 @@ export async function inspectPostgresMirror(url: string): Promise<PostgresMirror
       counts: await store.counts(),
       coverage: await store.coverage(),
       marks: await store.marks(),
-      holder: await leaseHolderIn(db.rows, 'sync'),
+      holder: await leaseHolderIn(db.rows, 'sync', db.schema),
     };
   } finally {
     await session.close();

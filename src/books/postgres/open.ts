@@ -4,7 +4,7 @@
 import { SANDBOX_IDENTITY } from '../location.js';
 import { str } from '../sql/rows.js';
 import type { PgDb, Query } from './db.js';
-import { SCHEMA, SCHEMA_NAME, SCHEMA_VERSION } from './schema.js';
+import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { lockKeys } from './writer.js';
 
 export class PostgresMirrorOfAnotherKey extends Error {
@@ -15,23 +15,23 @@ export class PostgresMirrorOfAnotherKey extends Error {
 }
 
 /** The mirror's meta values (schema_version, identity), none when it has no schema yet. */
-export async function metaOf(query: Query): Promise<Map<string, string>> {
-  const [[exists] = []] = await query(`SELECT to_regclass('${SCHEMA_NAME}.meta') IS NOT NULL`);
+export async function metaOf(query: Query, schema: string): Promise<Map<string, string>> {
+  const [[exists] = []] = await query(`SELECT to_regclass('${schema}.meta') IS NOT NULL`);
   if (exists !== true) return new Map();
-  return new Map((await query(`SELECT key, value FROM ${SCHEMA_NAME}.meta`)).map(([k, v]) => [str(k), str(v)]));
+  return new Map((await query(`SELECT key, value FROM ${schema}.meta`)).map(([k, v]) => [str(k), str(v)]));
 }
 
 export async function prepareSchema(db: PgDb, identity: string, where: string): Promise<void> {
   await db.transaction(async (query) => {
-    await query('SELECT pg_advisory_xact_lock(?, ?)', lockKeys('setup'));
-    const meta = await metaOf(query);
+    await query('SELECT pg_advisory_xact_lock(?, ?)', lockKeys('setup', db.schema));
+    const meta = await metaOf(query, db.schema);
     const owner = meta.get('identity') ?? null;
     const version = meta.get('schema_version') ?? null;
     const sandboxes = owner?.startsWith(SANDBOX_IDENTITY) && identity.startsWith(SANDBOX_IDENTITY);
     if (owner !== null && owner !== identity && !sandboxes) throw new PostgresMirrorOfAnotherKey(where);
     if ((version !== null && version !== String(SCHEMA_VERSION)) || (owner !== identity && sandboxes))
-      await query(`DROP SCHEMA ${SCHEMA_NAME} CASCADE`);
-    await query(`CREATE SCHEMA IF NOT EXISTS ${SCHEMA_NAME}`);
+      await query(`DROP SCHEMA ${db.schema} CASCADE`);
+    await query(`CREATE SCHEMA IF NOT EXISTS ${db.schema}`);
     for (const statement of SCHEMA) await query(statement);
     await query('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
       'schema_version',

@@ -10,8 +10,12 @@ import { PgSession } from './session.js';
 import { postgresWriter } from './writer.js';
 
 /** Opens the store at the URL; throws (without the password) when the database cannot be used. */
-export async function openPostgresStore(url: string, options: Pick<OpenStoreOptions, 'identity'>): Promise<MirrorStore> {
-  const db = new PgDb(url);
+export async function openPostgresStore(
+  url: string,
+  options: Pick<OpenStoreOptions, 'identity' | 'schema' | 'shared'>,
+): Promise<MirrorStore> {
+  const shared = options.shared ?? null;
+  const db = new PgDb(url, options.schema, shared);
   const where = redactedUrl(url);
   try {
     await prepareSchema(db, options.identity, where);
@@ -19,14 +23,15 @@ export async function openPostgresStore(url: string, options: Pick<OpenStoreOpti
     await db.close();
     throw err;
   }
-  const session = new PgSession(url, db.secrets);
+  const session = shared?.session ?? new PgSession(url, db.secrets);
   return {
     read: postgresReader(db),
     snapshot: (work) => db.snapshot((query) => work(postgresReader(readsOf(query)))),
     path: where,
     ...postgresWriter(db, session),
     async close() {
-      await session.close();
+      // A shared session stays for the other mirrors on it (this one's lease is released when its mirror stops).
+      if (!shared) await session.close();
       await db.close();
     },
   };

@@ -5,9 +5,10 @@
 // its socket is let go of in about ten seconds rather than the system's two hours; and the holder checks its
 // connection with a round trip each time it renews, so it does not go on believing in a lock the server has
 // let go of. A lost connection is made again a second later, and what was written meanwhile is looked for once.
+// One session may serve several mirrors (hosted mode's tenants, each in its schema): each listens on its own
+// channel and takes its own locks, and the session's queries run one at a time.
 import pg from 'pg';
 import { scrubbed } from './db.js';
-import { EVENTS_CHANNEL } from './schema.js';
 
 const RECONNECT_MS = 1_000;
 const QUERY_TIMEOUT_MS = 5_000;
@@ -18,12 +19,27 @@ export class PgSession {
   #held = new Set<string>();
   #closed = false;
   #timer: NodeJS.Timeout | null = null;
-  readonly #listeners = new Set<() => void>();
+  /** Who listens, by channel (each mirror's schema has its own). */
+  readonly #listeners = new Map<string, Set<() => void>>();
+  /** The channels the current connection listens on. */
+  #listening = new Set<string>();
+  /** The session's queries, one at a time (pg refuses a second while one runs). */
+  #last: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly url: string,
     private readonly secrets: readonly string[],
   ) {}
+
+  #query(client: pg.Client, text: string, values?: unknown[]): Promise<pg.QueryResult> {
+    const run = this.#last.then(() => client.query(text, values));
+    this.#last = run.catch(() => undefined);
+    return run;
+  }
+
+  #tellAll(): void {
+    for (const set of this.#listeners.values()) for (const listener of set) listener();
+  }
 
   async #guarded<T>(work: () => Promise<T>): Promise<T> {
     try {
@@ -45,13 +61,15 @@ export class PgSession {
       const lost = (): void => this.#lost(client);
       client.on('error', lost);
       client.on('end', lost);
-      client.on('notification', () => {
-        for (const listener of this.#listeners) listener();
+      client.on('notification', (message) => {
+        for (const listener of this.#listeners.get(message.channel) ?? []) listener();
       });
       try {
         await client.connect();
         await client.query('SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 2; SET tcp_keepalives_count = 3');
-        await client.query(`LISTEN ${EVENTS_CHANNEL}`);
+        const channels = [...this.#listeners.keys()];
+        for (const channel of channels) await client.query(`LISTEN ${channel}`);
+        this.#listening = new Set(channels);
       } catch (err) {
         client.removeAllListeners();
         await client.end().catch(() => undefined);
@@ -69,6 +87,7 @@ export class PgSession {
     if (this.#client !== client) return;
     this.#client = null;
     this.#held.clear();
+    this.#listening = new Set();
     client.removeAllListeners('notification');
     this.#reconnectSoon();
   }
@@ -79,9 +98,7 @@ export class PgSession {
     this.#timer = setTimeout(() => {
       this.#timer = null;
       void this.#connect().then(
-        () => {
-          for (const listener of this.#listeners) listener();
-        },
+        () => this.#tellAll(),
         () => this.#reconnectSoon(),
       );
     }, RECONNECT_MS);
@@ -96,7 +113,7 @@ export class PgSession {
       // A connection cut without a word (its network gone) would leave this process believing it holds a lock
       // the server let go of: one round trip says it is alive, within the query timeout.
       if (this.#held.has(id)) return this.#alive(client);
-      const r = await client.query('SELECT pg_try_advisory_lock($1, $2) AS taken', [...keys]);
+      const r = await this.#query(client, 'SELECT pg_try_advisory_lock($1, $2) AS taken', [...keys]);
       if (r.rows[0]?.taken === true) this.#held.add(id);
       return this.#held.has(id);
     });
@@ -104,7 +121,7 @@ export class PgSession {
 
   async #alive(client: pg.Client): Promise<boolean> {
     try {
-      await client.query('SELECT 1');
+      await this.#query(client, 'SELECT 1');
       return true;
     } catch {
       this.#lost(client);
@@ -118,19 +135,32 @@ export class PgSession {
       const id = keys.join('/');
       const client = this.#client;
       if (!this.#held.delete(id) || !client) return;
-      await client.query('SELECT pg_advisory_unlock($1, $2)', [...keys]);
+      await this.#query(client, 'SELECT pg_advisory_unlock($1, $2)', [...keys]);
     });
   }
 
-  /** Calls back when a process on the mirror (this one too) wrote events; the connection is made now. */
-  listen(onWritten: () => void): Promise<() => void> {
-    this.#listeners.add(onWritten);
+  /** Calls back when a process on the mirror of `channel` (this one too) wrote events; the connection is made now. */
+  listen(channel: string, onWritten: () => void): Promise<() => void> {
+    const set = this.#listeners.get(channel) ?? new Set();
+    set.add(onWritten);
+    this.#listeners.set(channel, set);
+    const stop = (): void => {
+      set.delete(onWritten);
+      if (set.size > 0 || this.#listeners.get(channel) !== set) return;
+      this.#listeners.delete(channel);
+      const client = this.#client;
+      if (client && this.#listening.delete(channel)) void this.#query(client, `UNLISTEN ${channel}`).catch(() => undefined);
+    };
     return this.#guarded(async () => {
-      await this.#connect().catch((err: unknown) => {
+      const client = await this.#connect().catch((err: unknown) => {
         this.#reconnectSoon();
         throw err;
       });
-      return () => void this.#listeners.delete(onWritten);
+      if (!this.#listening.has(channel)) {
+        this.#listening.add(channel);
+        await this.#query(client, `LISTEN ${channel}`);
+      }
+      return stop;
     });
   }
 

@@ -15,19 +15,17 @@ import { num, str } from '../sql/rows.js';
 import type { KindMark, StoredEvent } from '../store.js';
 import type { LinesCoverage, MirroredKind } from '../types.js';
 import type { PgArg, PgDb, Query } from './db.js';
-import { COLUMNS, EVENTS_CHANNEL, SCHEMA_NAME } from './schema.js';
+import { COLUMNS, eventsChannel } from './schema.js';
 import type { PgSession } from './session.js';
 
 /** An amount's numeric twin: the text itself when it is a plain decimal, else null (the text stays). */
 const numeric = (amount: string | null): string | null => (Decimal.read(amount) === null ? null : amount);
 
-/** The two 31-bit keys of a named advisory lock of this mirror. */
-export function lockKeys(name: string): [number, number] {
-  const digest = createHash('sha256').update(`invoicing-mcp|${SCHEMA_NAME}|${name}`).digest();
+/** The two 31-bit keys of a named advisory lock of the mirror in `schema` (each schema's locks its own). */
+export function lockKeys(name: string, schema: string): [number, number] {
+  const digest = createHash('sha256').update(`invoicing-mcp|${schema}|${name}`).digest();
   return [digest.readUInt32BE(0) & 0x7fffffff, digest.readUInt32BE(4) & 0x7fffffff];
 }
-
-const EVENTS_LOCK = lockKeys('events');
 
 /** `INSERT ... VALUES (...), (...)` of rows of `width` values. */
 function values(rows: readonly (readonly PgArg[])[]): { sql: string; args: PgArg[] } {
@@ -58,6 +56,7 @@ async function upsert(query: Query, kind: MirroredKind, records: readonly Rec[])
 }
 
 export function postgresWriter(db: PgDb, session: PgSession) {
+  const eventsLock = lockKeys('events', db.schema);
   return {
     async stored(kind: MirroredKind, ids: readonly number[]): Promise<Map<number, Rec>> {
       const found = new Map<number, Rec>();
@@ -72,13 +71,13 @@ export function postgresWriter(db: PgDb, session: PgSession) {
     async write(kind: MirroredKind, records: readonly Rec[], events: readonly BooksEvent[], mark?: KindMark): Promise<void> {
       if (records.length === 0 && events.length === 0 && !mark) return;
       await db.transaction(async (query) => {
-        if (events.length > 0) await query('SELECT pg_advisory_xact_lock(?, ?)', EVENTS_LOCK);
+        if (events.length > 0) await query('SELECT pg_advisory_xact_lock(?, ?)', eventsLock);
         if (records.length > 0) await upsert(query, kind, records);
         if (events.length > 0) {
           const at = Date.now();
           const v = values(events.map((e) => [at, JSON.stringify(e)]));
           await query(`INSERT INTO events (at_ms, body) VALUES ${v.sql}`, v.args);
-          await query(`NOTIFY ${EVENTS_CHANNEL}`);
+          await query(`NOTIFY ${eventsChannel(db.schema)}`);
         }
         if (mark)
           await query(
@@ -163,7 +162,7 @@ export function postgresWriter(db: PgDb, session: PgSession) {
     },
 
     async watchEvents(onWritten: () => void): Promise<() => void> {
-      return session.listen(onWritten);
+      return session.listen(eventsChannel(db.schema), onWritten);
     },
 
     /**
@@ -172,7 +171,7 @@ export function postgresWriter(db: PgDb, session: PgSession) {
      * name is written beside it for `mirror status`.
      */
     async takeLease(name: string, holder: string): Promise<boolean> {
-      if (!(await session.tryLock(lockKeys(name)))) return false;
+      if (!(await session.tryLock(lockKeys(name, db.schema)))) return false;
       await db.rows('INSERT INTO lease (name, holder) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET holder = excluded.holder', [
         name,
         holder,
@@ -182,7 +181,7 @@ export function postgresWriter(db: PgDb, session: PgSession) {
 
     async releaseLease(name: string, holder: string): Promise<void> {
       await db.rows('DELETE FROM lease WHERE name = ? AND holder = ?', [name, holder]);
-      await session.unlock(lockKeys(name));
+      await session.unlock(lockKeys(name, db.schema));
     },
 
     async shareRateHold(untilMs: number): Promise<void> {
@@ -194,7 +193,7 @@ export function postgresWriter(db: PgDb, session: PgSession) {
     },
 
     async leaseHolder(name: string): Promise<string | null> {
-      return leaseHolderIn(db.rows, name);
+      return leaseHolderIn(db.rows, name, db.schema);
     },
 
     async requestSync(kinds: readonly MirroredKind[], atMs: number): Promise<void> {
@@ -210,8 +209,8 @@ export function postgresWriter(db: PgDb, session: PgSession) {
 }
 
 /** Who holds the named lease: the name written beside the lock while some connection holds the lock. */
-export async function leaseHolderIn(rows: Query, name: string): Promise<string | null> {
-  const [classid, objid] = lockKeys(name);
+export async function leaseHolderIn(rows: Query, name: string, schema: string): Promise<string | null> {
+  const [classid, objid] = lockKeys(name, schema);
   const [row] = await rows(
     `SELECT COALESCE((SELECT holder FROM lease WHERE name = ?), 'unknown') FROM pg_locks
      WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())

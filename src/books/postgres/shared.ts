@@ -1,0 +1,38 @@
+// Connections that the mirrors of many schemas on one database share in one process (hosted mode: a mirror
+// per tenant), so that a process holds a few connections however many tenants answer: one pool, each
+// connection set to a mirror's schema before that mirror's query runs on it, and one session connection
+// for every mirror's lease and events (session.ts).
+import pg from 'pg';
+import { type SharedPool, secretsOf } from './db.js';
+import { PgSession } from './session.js';
+
+/** Connections in the shared pool at most; a query waits for one when all are busy. */
+const SHARED_POOL_MAX = 8;
+
+export class SharedPostgres implements SharedPool {
+  readonly pool: pg.Pool;
+  readonly session: PgSession;
+  readonly secrets: string[];
+  /** The schema each pooled connection's search_path is set to now. */
+  readonly #paths = new WeakMap<pg.PoolClient, string>();
+
+  constructor(readonly url: string) {
+    this.secrets = secretsOf(url);
+    this.pool = new pg.Pool({ connectionString: url, max: SHARED_POOL_MAX, keepAlive: true, idleTimeoutMillis: 30_000 });
+    // An idle connection that fails is dropped by the pool; the next query makes a new one.
+    this.pool.on('error', () => undefined);
+    this.session = new PgSession(url, this.secrets);
+  }
+
+  /** Sets the connection's search_path to `schema` unless it is already (outside any transaction, so it stays). */
+  async inSchema(client: pg.PoolClient, schema: string): Promise<void> {
+    if (this.#paths.get(client) === schema) return;
+    await client.query(`SET search_path TO ${schema}`);
+    this.#paths.set(client, schema);
+  }
+
+  async close(): Promise<void> {
+    await this.session.close();
+    await this.pool.end().catch(() => undefined);
+  }
+}
