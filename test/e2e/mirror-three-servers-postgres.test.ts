@@ -22,7 +22,7 @@ import { type Connected, connectClient } from './support/clients.js';
 import { modernWatcher, type Watcher } from './support/mcp-watchers.js';
 import { untilMirror } from './support/mirror-servers.js';
 import { type HttpServer, spawnHttpServer } from './support/server.js';
-import { type Change, heard, lateRepeatsPassed, makeChanges, startRelay } from './support/shared-mirror-events.js';
+import { type Change, heard, lateRepeatsPassed, makeChanges, startRelay, webhookServerEnv } from './support/shared-mirror-events.js';
 import { invoicesWithWrongLines } from './support/stored-lines.js';
 
 const POLL_MS = 200;
@@ -79,17 +79,10 @@ it('the lease holder killed mid-sync, another finishes; the database equals the 
   const key = await sb.makeKey('live', ALL_SCOPES, 2);
   const ops = await businessOps(sb, 2);
   const relay = await startRelay();
-  const endpoint = await sb.admin('POST', '/webhooks', { url: `http://127.0.0.1:${relay.port}/webhooks`, business_id: 2 });
+  const env = await webhookServerEnv(sb, relay, key, 2, POLL_MS);
   const url = await postgresDatabase('three_servers');
   const session = await signIn(sb.baseUrl, key);
   const invoiceCount = (await listAll(session, '/api/v1/invoices')).length;
-  const env = {
-    SVC_BASE_URL: sb.baseUrl,
-    SVC_KEY_ID: key.key_id,
-    SVC_SECRET: key.secret,
-    SVC_WEBHOOK_SECRET: endpoint.body.secret as string,
-    SVC_POLL_MS: String(POLL_MS),
-  };
   await sb.faults(1, ['latency'], LATENCY_MS);
   const servers: HttpServer[] = await Promise.all([0, 1, 2].map(() => spawnHttpServer(['--mirror', url], env)));
   const balancer = await startBalancer(servers.map((s) => s.url));

@@ -13,7 +13,7 @@ import { businessOps } from './support/business-ops.js';
 import { modernWatcher, type Watcher } from './support/mcp-watchers.js';
 import { untilMirror } from './support/mirror-servers.js';
 import { type HttpServer, spawnHttpServer } from './support/server.js';
-import { type Change, heard, lateRepeatsPassed, makeChanges, startRelay } from './support/shared-mirror-events.js';
+import { type Change, heard, lateRepeatsPassed, makeChanges, startRelay, webhookServerEnv } from './support/shared-mirror-events.js';
 
 /** Also how often each process looks at the file for events another one wrote (src/books/outbox.ts). */
 const POLL_MS = 200;
@@ -34,16 +34,8 @@ describe.each(ENGINES)('on %s', { concurrent: true }, (engine) => {
     const relay = await startRelay();
     const ops = await businessOps(sb, 2);
     const key = await sb.makeKey('live', undefined, 2);
-    const endpoint = await sb.admin('POST', '/webhooks', { url: `http://127.0.0.1:${relay.port}/webhooks`, business_id: 2 });
-    expect(endpoint.status).toBe(201);
+    const env = await webhookServerEnv(sb, relay, key, 2, POLL_MS);
     const mirror = await sharedMirror(engine);
-    const env = {
-      SVC_BASE_URL: sb.baseUrl,
-      SVC_KEY_ID: key.key_id,
-      SVC_SECRET: key.secret,
-      SVC_WEBHOOK_SECRET: endpoint.body.secret as string,
-      SVC_POLL_MS: String(POLL_MS),
-    };
     const servers: HttpServer[] = await Promise.all([
       spawnHttpServer(['--mirror', mirror.setting], env),
       spawnHttpServer(['--mirror', mirror.setting], env),

@@ -3,7 +3,7 @@
 // for one change; and the waits for a state (every subscriber has heard, every delivery was taken).
 import { createServer } from 'node:http';
 import { Agent } from 'undici';
-import type { TestSandbox } from '../../support/sandbox.js';
+import type { KeyPair, TestSandbox } from '../../support/sandbox.js';
 import type { Watcher } from './mcp-watchers.js';
 import { untilRounds } from './poll-rounds.js';
 
@@ -110,4 +110,26 @@ export async function lateRepeatsPassed(sb: TestSandbox, keyId: string, kinds: r
     lastChange,
   );
   await new Promise((r) => setTimeout(r, lookMs));
+}
+
+/**
+ * Registers the relay as the business's webhook endpoint and gives the environment of a server on `key` that
+ * hears its deliveries (the endpoint's signing secret) and polls every `pollMs`.
+ */
+export async function webhookServerEnv(
+  sb: TestSandbox,
+  relay: Relay,
+  key: KeyPair,
+  businessId: number,
+  pollMs: number,
+): Promise<Record<string, string>> {
+  const endpoint = await sb.admin('POST', '/webhooks', { url: `http://127.0.0.1:${relay.port}/webhooks`, business_id: businessId });
+  if (endpoint.status !== 201) throw new Error(`webhook endpoint not registered: ${endpoint.status}`);
+  return {
+    SVC_BASE_URL: sb.baseUrl,
+    SVC_KEY_ID: key.key_id,
+    SVC_SECRET: key.secret,
+    SVC_WEBHOOK_SECRET: endpoint.body.secret as string,
+    SVC_POLL_MS: String(pollMs),
+  };
 }
