@@ -5,13 +5,12 @@
 // missing. Where they do not fit (the key's 120 calls a minute, a whole year of invoices), it answers at once
 // with what is stored, says PARTIAL, how many invoices wait and about how long, and reads those first.
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
-import { stdioCommand } from '../e2e/support/server.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { compiledOnceV2 } from '../support/schema-validators.js';
 import { expectProductSales, invoiced, issuedIn, type RawBooks, readRawBooks, thisQuarter } from './ground-truth.js';
+import { startInProcessServer } from './in-process-server.js';
 
 const TODAY = '2027-03-15';
 
@@ -21,11 +20,23 @@ interface Progress {
   message?: string;
 }
 
-async function coldServer(sb: TestSandbox): Promise<Client> {
+interface Cold {
+  client: Client;
+  close(): Promise<void>;
+}
+
+async function coldServer(sb: TestSandbox): Promise<Cold> {
   const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, SVC_POLL_SECONDS: '0' };
+  const server = await startInProcessServer(env, { mirror: 'memory' });
   const client = new Client({ name: 'cold-products-test', version: '1.0.0' }, { jsonSchemaValidator: compiledOnceV2 });
-  await client.connect(new StdioClientTransport({ ...stdioCommand(['--mirror', 'memory'], env), stderr: 'ignore' }));
-  return client;
+  await client.connect(server.transport);
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
 }
 
 /** The key's calls for single invoices (their lines) in the sandbox's log: the test itself makes none before it asks. */
@@ -38,14 +49,14 @@ async function invoiceReads(sb: TestSandbox): Promise<string[]> {
 describe('lines that fit the wait', () => {
   let sb: TestSandbox;
   let books: RawBooks;
-  let client: Client;
+  let cold: Cold;
   beforeAll(async () => {
     sb = await startTestSandbox({ scale: 1, today: TODAY, rateLimit: 1_000_000 });
     books = await readRawBooks(sb.baseUrl, sb.keys.live);
-    client = await coldServer(sb);
+    cold = await coldServer(sb);
   }, 60_000);
   afterAll(async () => {
-    await client?.close();
+    await cold?.close();
     await sb?.close();
   });
 
@@ -53,7 +64,7 @@ describe('lines that fit the wait', () => {
     const range = thisQuarter(TODAY);
     const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, range));
     const updates: Progress[] = [];
-    const result = await client.callTool(
+    const result = await cold.client.callTool(
       { name: 'report_sales', arguments: { range: 'this_quarter', group_by: 'product', limit: 400 } },
       { onprogress: (p) => void updates.push(p) },
     );
@@ -80,19 +91,19 @@ describe('lines that fit the wait', () => {
 
 describe('lines too many for the wait', () => {
   let sb: TestSandbox;
-  let client: Client;
+  let cold: Cold;
   beforeAll(async () => {
     // The service's own limit: 120 calls a minute, so about 60 fit half a minute.
     sb = await startTestSandbox({ scale: 1, today: TODAY, rateLimit: 120 });
-    client = await coldServer(sb);
+    cold = await coldServer(sb);
   }, 60_000);
   afterAll(async () => {
-    await client?.close();
+    await cold?.close();
     await sb?.close();
   });
 
   it('are queued first in the background; the answer comes at once, PARTIAL, saying how many and about how long', async () => {
-    const result = await client.callTool({ name: 'report_sales', arguments: { range: 'this_year', group_by: 'product' } });
+    const result = await cold.client.callTool({ name: 'report_sales', arguments: { range: 'this_year', group_by: 'product' } });
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     const a = result.structuredContent as Json;
     expect(a.lines.invoices).toBeGreaterThan(60);

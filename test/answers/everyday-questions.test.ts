@@ -1,4 +1,4 @@
-// The everyday questions (questions.ts), each asked through a real MCP client of the built server (on a
+// The everyday questions (questions.ts), each asked through a real MCP client of the server (in-process-server.ts, on a
 // standalone sandbox, live key) in at most two calls, on one mirror per round: the first question finds it
 // cold, the rest warm. Rounds: the sample books at scale 1 on SQLite and on Postgres, and at scale 10 on
 // SQLite, where lists ask for 150 groups and this quarter's products and the last 90 days' payers run past
@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
 import { type Connected, connectClient } from '../e2e/support/clients.js';
-import { stdioCommand } from '../e2e/support/server.js';
 import { mirrorSetting } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { answerOf, type RawBooks, readRawBooks } from './ground-truth.js';
+import { startInProcessServer } from './in-process-server.js';
 import { QUESTIONS, TODAY } from './questions.js';
 
 describe.each([
@@ -33,7 +33,7 @@ describe.each([
     books = await readRawBooks(sb.baseUrl, sb.keys.live);
     const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, SVC_POLL_SECONDS: '5' };
     const mirror = await mirrorSetting(engine, `everyday_${scale}`);
-    mcp = await connectClient('v2', { stdio: stdioCommand(['--mirror', mirror], env) }, { probe: 'in-place' });
+    mcp = await connectClient('v2', { linked: await startInProcessServer(env, { mirror }) });
   }, 120_000);
   afterAll(async () => {
     await mcp?.close();

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Json, listAll, post, type Session, signIn } from '../contract/sandbox-http.js';
 import { type Connected, connectClient, type ElicitAnswer } from '../e2e/support/clients.js';
-import { keyEnv, stdioCommand } from '../e2e/support/server.js';
+import { keyEnv } from '../e2e/support/server.js';
 import { Exact } from '../support/exact.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { ALL_SCOPES, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -25,6 +25,7 @@ import {
   same,
   tally,
 } from './ground-truth.js';
+import { startInProcessServer } from './in-process-server.js';
 
 const TODAY = '2027-03-15';
 const ACCEPT: ElicitAnswer = { action: 'accept', content: { confirm: true } };
@@ -50,8 +51,8 @@ beforeAll(async () => {
   const env = { ...keyEnv(sb, sb.keys.live), SVC_POLL_SECONDS: '5' };
   mcp = await connectClient(
     'v2',
-    { stdio: stdioCommand(['--mirror', 'memory', '--confirm-writes'], env) },
-    { elicit: () => ACCEPT, probe: 'in-place' },
+    { linked: await startInProcessServer(env, { mirror: 'memory', confirmWrites: true }) },
+    { elicit: () => ACCEPT },
   );
 }, 120_000);
 afterAll(async () => {
@@ -79,7 +80,7 @@ describe('a mirror on Postgres', () => {
   it('answers every report as the mirror in memory does, figure for figure', async () => {
     const url = await postgresDatabase('exact_any_size');
     const env = { ...keyEnv(sb, sb.keys.live), SVC_POLL_SECONDS: '5' };
-    const postgres = await connectClient('v2', { stdio: stdioCommand(['--mirror', url], env) }, { probe: 'in-place' });
+    const postgres = await connectClient('v2', { linked: await startInProcessServer(env, { mirror: url }) });
     try {
       const numbers = [...ours().map((i) => i.number), ...big.quotes.map((q) => q.number)];
       const questions: [string, Record<string, unknown>][] = [
@@ -308,11 +309,9 @@ describe('amounts of 18 digits whose sums pass 64 bits (the second business)', (
       made.push(invoice);
     }
     raw = await readRawBooks(sb.baseUrl, key);
-    other = await connectClient(
-      'v2',
-      { stdio: stdioCommand(['--mirror', 'memory'], { ...keyEnv(sb, key), SVC_POLL_SECONDS: '5' }) },
-      { probe: 'in-place' },
-    );
+    other = await connectClient('v2', {
+      linked: await startInProcessServer({ ...keyEnv(sb, key), SVC_POLL_SECONDS: '5' }, { mirror: 'memory' }),
+    });
   }, 60_000);
   afterAll(() => other?.close());
 

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
 import { type Connected, connectClient } from '../e2e/support/clients.js';
-import { stdioCommand } from '../e2e/support/server.js';
 import { Exact } from '../support/exact.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { daysFrom, type RawBooks, readRawBooks, receivable, same, tally } from './ground-truth.js';
+import { startInProcessServer } from './in-process-server.js';
 
 const TODAY = '2027-03-15';
 let sb: TestSandbox;
@@ -19,7 +19,7 @@ beforeAll(async () => {
   sb = await startTestSandbox({ today: TODAY, rateLimit: 1_000_000 });
   books = await readRawBooks(sb.baseUrl, sb.keys.live);
   const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret };
-  mcp = await connectClient('v1', { stdio: stdioCommand(['--mirror', 'memory'], env) });
+  mcp = await connectClient('v1', { linked: await startInProcessServer(env, { mirror: 'memory' }) });
 }, 60_000);
 afterAll(async () => {
   await mcp?.close();

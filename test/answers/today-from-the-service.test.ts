@@ -5,9 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
 import { type Connected, connectClient } from '../e2e/support/clients.js';
-import { keyEnv, stdioCommand } from '../e2e/support/server.js';
+import { keyEnv } from '../e2e/support/server.js';
 import { type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { ageBand, answerOf, daysFrom, plus, readRawBooks, receivable, same, tally } from './ground-truth.js';
+import { startInProcessServer } from './in-process-server.js';
 
 const TODAY = '2027-03-15';
 const ZONE = 'Pacific/Auckland';
@@ -58,11 +59,9 @@ beforeAll(async () => {
   // Five minutes to midnight in the business's zone: the session signed in now outlives the midnight.
   await sb.advanceClock(await secondsUntil(23, 55));
   // No background rounds: every read is the answer's own.
-  mcp = await connectClient(
-    'v2',
-    { stdio: stdioCommand(['--mirror', 'memory'], { ...keyEnv(sb, key), SVC_POLL_SECONDS: '0' }) },
-    { probe: 'in-place' },
-  );
+  mcp = await connectClient('v2', {
+    linked: await startInProcessServer({ ...keyEnv(sb, key), SVC_POLL_SECONDS: '0' }, { mirror: 'memory' }),
+  });
 }, 60_000);
 afterAll(async () => {
   await mcp?.close();

@@ -10,7 +10,12 @@ import { compiledOnce, compiledOnceV2 } from '../../support/schema-validators.js
 import type { StdioCommand } from './server.js';
 
 export type Sdk = 'v2' | 'v1';
-export type Via = { stdio: StdioCommand } | { http: string; token?: string };
+/** A server inside the test worker: the client's end of its transport, and how to stop it. */
+export interface LinkedServer {
+  transport: { start(): Promise<void>; send(message: any): Promise<void>; close(): Promise<void> };
+  close(): Promise<void>;
+}
+export type Via = { stdio: StdioCommand } | { http: string; token?: string } | { linked: LinkedServer };
 
 /** The protocol version each SDK is expected to settle on with our server. */
 export const EXPECTED_VERSION: Record<Sdk, string> = { v2: '2026-07-28', v1: '2025-11-25' };
@@ -113,9 +118,11 @@ async function connectV2(via: Via, options: ConnectOptions, record: Elicitation[
   }
   const Stdio = options.probe === 'in-place' ? StdioV2InPlace : StdioV2;
   const transport =
-    'stdio' in via
-      ? new Stdio({ ...via.stdio, stderr: 'pipe' })
-      : new HttpV2(new URL(via.http), { requestInit: { headers: headers(via) } });
+    'linked' in via
+      ? (via.linked.transport as unknown as StdioV2)
+      : 'stdio' in via
+        ? new Stdio({ ...via.stdio, stderr: 'pipe' })
+        : new HttpV2(new URL(via.http), { requestInit: { headers: headers(via) } });
   if (transport instanceof StdioV2) drain(transport.stderr as NodeJS.ReadableStream | null);
   await client.connect(transport);
   const received = tap(transport);
@@ -127,7 +134,7 @@ async function connectV2(via: Via, options: ConnectOptions, record: Elicitation[
     elicitations: record,
     errors,
     received,
-    close: () => client.close(),
+    close: closing(client, via),
   };
 }
 
@@ -147,9 +154,11 @@ async function connectV1(via: Via, options: ConnectOptions, record: Elicitation[
   }
   let negotiated: string | undefined;
   const transport =
-    'stdio' in via
-      ? new StdioV1({ ...via.stdio, stderr: 'pipe' })
-      : new HttpV1(new URL(via.http), { requestInit: { headers: headers(via) } });
+    'linked' in via
+      ? (via.linked.transport as unknown as StdioV1)
+      : 'stdio' in via
+        ? new StdioV1({ ...via.stdio, stderr: 'pipe' })
+        : new HttpV1(new URL(via.http), { requestInit: { headers: headers(via) } });
   if (transport instanceof StdioV1) {
     drain(transport.stderr as NodeJS.ReadableStream | null);
     // The v1 client hands the negotiated version to transports that take it; stdio has no such hook, so add one.
@@ -165,9 +174,15 @@ async function connectV1(via: Via, options: ConnectOptions, record: Elicitation[
     elicitations: record,
     errors,
     received,
-    close: () => client.close(),
+    close: closing(client, via),
   };
 }
+
+/** Closes the client, then a server in the worker that it was linked to. */
+const closing = (client: { close(): Promise<void> }, via: Via) => async (): Promise<void> => {
+  await client.close();
+  if ('linked' in via) await via.linked.close();
+};
 
 export function connectClient(sdk: Sdk, via: Via, options: ConnectOptions = {}): Promise<Connected> {
   return (sdk === 'v2' ? connectV2 : connectV1)(via, options, [], []);
