@@ -112,10 +112,10 @@ interface Hooked {
 
 /**
  * Signs the business in with webhooks, as a person would: the second step shows its webhook URL, which the
- * sandbox registers (giving the signing secret); a secret pasted wrongly is refused and not shown again,
- * then the right one is typed by keyboard and Enter allows.
+ * sandbox registers (giving the signing secret); a secret pasted wrongly is refused and not shown again
+ * (the page then checked by axe-core when asked), then the right one is typed by keyboard and Enter allows.
  */
-async function signInWithWebhook(business: Business): Promise<Hooked> {
+async function signInWithWebhook(business: Business, { axe = false } = {}): Promise<Hooked> {
   const provider = newProvider();
   const first = await startFlow(server.url, provider);
   await page.goto(String(provider.authorizationUrl));
@@ -133,7 +133,7 @@ async function signInWithWebhook(business: Business): Promise<Hooked> {
   expect(await field.inputValue()).toBe('');
   expect(await field.getAttribute('aria-invalid')).toBe('true');
   expect(await page.content()).not.toContain(secret);
-  expect(await audit(page)).toEqual([]);
+  if (axe) expect(await audit(page)).toEqual([]);
   expect(await focused(page)).toBe('webhook_secret');
   await page.keyboard.type(secret);
   const returned = callback.next();
@@ -148,7 +148,7 @@ function twoHooked() {
   both ??= (async () => {
     const [a, b] = [await newBusiness(), await newBusiness()];
     const hooked = new Map<number, Hooked>();
-    for (const business of [a, b]) hooked.set(business.id, await signInWithWebhook(business));
+    for (const business of [a, b]) hooked.set(business.id, await signInWithWebhook(business, { axe: business === a }));
     return { a, b, hooked };
   })();
   return both;
@@ -563,8 +563,8 @@ describe('webhooks and subscriptions', () => {
   });
 
   it('refuses a wrong signature and a URL of no business alike; keeps the URL and secret across sign-ins', async () => {
-    const business = await newBusiness();
-    const { url, secret } = await signInWithWebhook(business);
+    const { a: business, hooked } = await twoHooked();
+    const { url, secret } = hooked.get(business.id) as Hooked;
     // An event of a kind the server does not act on: taken when signed, and nothing of the books changes.
     const body = JSON.stringify({ id: 'evt_hosted_refusals', event: 'invoice.viewed', created_at: new Date().toISOString(), data: {} });
     const deliver = async (to: string, key: string) => {
