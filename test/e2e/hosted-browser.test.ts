@@ -127,9 +127,12 @@ async function signInWithWebhook(business: Business, { axe = false } = {}): Prom
   expect(url).not.toContain(business.signer.keyId.replace(/^svck_live_/, '').slice(0, 8));
   const secret = await registerWebhook(sb, business.id, url);
   const field = page.getByLabel('Webhook signing secret (optional)');
+  const writes = page.getByLabel(/and create customers and draft invoices/);
+  await writes.check();
   await field.fill(`${secret} (copied)`);
   await page.getByRole('button', { name: 'Allow' }).click();
   expect(await page.getByRole('alert').textContent()).toContain('Not a webhook signing secret');
+  expect(await writes.isChecked()).toBe(true);
   expect(await field.inputValue()).toBe('');
   expect(await field.getAttribute('aria-invalid')).toBe('true');
   expect(await page.content()).not.toContain(secret);

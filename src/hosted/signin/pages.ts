@@ -43,6 +43,8 @@ export interface ConsentStep {
   businessName: string;
   mode: 'live' | 'test';
   choices: Choice[];
+  /** The choice made before the page came back (a signing secret refused); the first otherwise. */
+  chosen?: Choice['value'] | undefined;
   webhook: WebhookStep;
   /** A signing secret that was not one; the field is shown empty, never with what was given. */
   problem?: Problem | undefined;
@@ -77,7 +79,7 @@ export function consentPage(step: ConsentStep): string {
   const choices = step.choices
     .map(
       (c, i) =>
-        `<div class="choice"><input type="radio" id="access_${c.value}" name="access" value="${c.value}"${i === 0 ? ' checked' : ''}><label for="access_${c.value}">${escapeHtml(c.label)}</label></div>`,
+        `<div class="choice"><input type="radio" id="access_${c.value}" name="access" value="${c.value}"${(step.chosen ? c.value === step.chosen : i === 0) ? ' checked' : ''}><label for="access_${c.value}">${escapeHtml(c.label)}</label></div>`,
     )
     .join('\n');
   const body = `<h1>Allow ${escapeHtml(step.clientName)} to use these books?</h1>

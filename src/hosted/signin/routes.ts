@@ -212,7 +212,8 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
         const webhookSecret = (form.webhook_secret ?? '').trim();
         if (webhookSecret !== '' && !WEBHOOK_SECRET.test(webhookSecret)) {
           const choices = accessChoices(pending.scopes, requested);
-          const page = await consentFor({ action, csrf: csrfFor(uid), clientName, choices }, pending, NOT_A_SIGNING_SECRET);
+          const base = { action, csrf: csrfFor(uid), clientName, choices, chosen: choice.value };
+          const page = await consentFor(base, pending, NOT_A_SIGNING_SECRET);
           return send(reply, 200, page, targets);
         }
         await deps.vault.delete(pendingName(uid));
