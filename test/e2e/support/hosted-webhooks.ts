@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { expect } from 'vitest';
 import { receivable, type Tally, tally } from '../../answers/ground-truth.js';
-import { type Json, listAll, post, signIn } from '../../contract/sandbox-http.js';
+import { eventually, type Json, listAll, post, signIn } from '../../contract/sandbox-http.js';
 import type { TestSandbox } from '../../support/sandbox.js';
 import type { Signer } from './oauth-client.js';
 
@@ -53,9 +53,17 @@ export async function owedTruth(sb: TestSandbox, signer: Signer): Promise<Map<st
 }
 
 /** The statuses of delivery attempts to `url` the sandbox recorded. */
-export async function deliveriesTo(sb: TestSandbox, url: string): Promise<(number | null)[]> {
+async function deliveriesTo(sb: TestSandbox, url: string): Promise<(number | null)[]> {
   const { body } = await sb.admin('GET', '/deliveries');
   return (body.data as Json[]).filter((d) => d.url === url).map((d) => d.status);
+}
+
+/**
+ * Resolves once the sandbox notes a delivery to `url` answered 204 (it notes the answer once it has it, which
+ * may be after the subscribers heard); rejects after 10 s.
+ */
+export async function deliveryTaken(sb: TestSandbox, url: string): Promise<void> {
+  await eventually(async () => ((await deliveriesTo(sb, url)).includes(204) ? true : undefined), 10_000);
 }
 
 /** The schema of a key's books mirror: `invoicing_mcp_k_` and a digest of the service and key. */
