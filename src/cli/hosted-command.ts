@@ -19,9 +19,10 @@ export async function runHostedServe(options: ServeOptions, env: ServiceEnv, std
       serviceUrl: config.serviceUrl,
       vaultKey: config.vaultKey,
       clientsFile: config.clientsFile,
+      // A tenant's mirror opens on its first answer, or when it is started (a subscription or a webhook).
       planMirror: (api, bus, place) =>
         planBooksMirror(config.mirrorUrl, { api, sandbox: null, config: { pollSeconds: config.pollSeconds } }, bus, logs.load, {
-          eventsLive: false,
+          eventsLive: true,
           ...place,
         }),
       selection: { readOnly: options.readOnly, toolsets: options.toolsets },

@@ -1,7 +1,9 @@
 // The webhook receiver: POST /webhooks in its own encapsulated fastify plugin, with a raw-body parser of its
 // own (the app's other routes keep theirs). Checks in order: size, signature of the raw bytes, age, JSON,
 // replay; then publishes. Refusals answer 400/413 with a short message and emit nothing. Logs carry neither
-// the secret nor the signature.
+// the secret nor the signature. One route may serve several endpoints (hosted mode: one per tenant, by its
+// path): a delivery to an endpoint that does not exist is refused as one with a wrong signature is.
+import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { type HttpLimits, limitedFastify } from '../http/limits.js';
@@ -14,15 +16,33 @@ import { verifySignature } from './signature.js';
 export const WEBHOOK_PATH = '/webhooks';
 export const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
-export interface WebhookRouteOptions {
+/** One endpoint: its signing secret and where its events go. */
+export interface WebhookTarget {
+  /** Names the endpoint in the memory of event ids done (one route may serve several). */
+  id: string;
   /** The endpoint's signing secret (`whsec_…`). */
   secret: string;
   bus: EventBus;
+  /** Resolves once what the events feed is ready to hear them (a tenant's mirror, opened). */
+  ready?: () => Promise<void>;
+}
+
+/** The endpoint a delivery is for, or null when there is none. */
+export type WebhookTargetOf = (request: FastifyRequest) => Promise<WebhookTarget | null>;
+
+interface RouteBasics {
   logger: Logger;
-  path?: string;
   /** Our clock, ms since the epoch. */
   now?: () => number;
 }
+
+/** The one endpoint of a desktop server. */
+export interface OneEndpoint extends RouteBasics {
+  secret: string;
+  bus: EventBus;
+}
+
+export type WebhookRouteOptions = (OneEndpoint | (RouteBasics & { targetOf: WebhookTargetOf })) & { path?: string };
 
 function refuse(reply: FastifyReply, status: number, message: string): FastifyReply {
   return reply.code(status).header('cache-control', 'no-store').send({ message });
@@ -33,7 +53,11 @@ export async function registerWebhookRoute(app: FastifyInstance, options: Webhoo
   const path = options.path ?? WEBHOOK_PATH;
   const now = options.now ?? Date.now;
   const logger = options.logger.child({ component: 'webhooks' });
-  // Recent event ids, so that a redelivery is answered and not acted on again.
+  const targetOf: WebhookTargetOf =
+    'targetOf' in options ? options.targetOf : async () => ({ id: '', secret: options.secret, bus: options.bus });
+  // A delivery to no endpoint is checked against a secret no one has, so it is refused as a forged one is.
+  const nobody = `whsec_${randomBytes(32).toString('base64url')}`;
+  // Recent event ids (of each endpoint), so that a redelivery is answered and not acted on again.
   const seen = new BoundedMemory<string, true>(10_000);
 
   await app.register(async (scope) => {
@@ -47,11 +71,14 @@ export async function registerWebhookRoute(app: FastifyInstance, options: Webhoo
 
     scope.post(path, { bodyLimit: WEBHOOK_BODY_LIMIT }, async (req: FastifyRequest, reply: FastifyReply) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const check = verifySignature(req.headers['x-service-signature'], raw, options.secret, now());
+      const target = await targetOf(req);
+      const check = verifySignature(req.headers['x-service-signature'], raw, target?.secret ?? nobody, now());
       if (!check.ok) {
-        logger.warn({ notice: true, reason: check.reason, bytes: raw.length }, `webhook delivery refused: ${check.message}`);
+        const reason = target ? check.reason : 'no such endpoint';
+        logger.warn({ notice: true, reason, bytes: raw.length }, `webhook delivery refused: ${check.message}`);
         return refuse(reply, 400, check.message);
       }
+      if (!target) return refuse(reply, 400, 'signature does not match');
       let body: unknown;
       try {
         body = JSON.parse(raw.toString('utf8'));
@@ -65,21 +92,23 @@ export async function registerWebhookRoute(app: FastifyInstance, options: Webhoo
         return refuse(reply, 400, parsed.message);
       }
       const eventId = parsed.ok ? parsed.event.id : parsed.eventId;
-      if (seen.has(eventId)) {
+      const done = `${target.id}|${eventId}`;
+      if (seen.has(done)) {
         logger.debug({ eventId }, 'webhook delivery repeated: already done');
         return reply.code(204).send();
       }
-      seen.set(eventId, true);
+      seen.set(done, true);
       if (!parsed.ok) {
         logger.debug({ eventId, kind: parsed.kind.slice(0, 100) }, 'webhook event of an unknown kind: acknowledged, not published');
         return reply.code(204).send();
       }
       let published: boolean;
       try {
-        published = options.bus.publish(parsed.event);
+        await target.ready?.();
+        published = target.bus.publish(parsed.event);
       } catch (err) {
         // Not done: forget the id so the service's retry acts on it.
-        seen.delete(eventId);
+        seen.delete(done);
         logger.error({ eventId, err: err instanceof Error ? err.message : String(err) }, 'webhook event could not be published');
         return refuse(reply, 500, 'event not processed; retry');
       }
@@ -89,7 +118,7 @@ export async function registerWebhookRoute(app: FastifyInstance, options: Webhoo
   });
 }
 
-export interface WebhookListenerOptions extends Omit<WebhookRouteOptions, 'path'> {
+export interface WebhookListenerOptions extends OneEndpoint {
   host: string;
   /** 0 = an ephemeral port. */
   port: number;

@@ -1,7 +1,7 @@
-// Hosted mode put together: the vault and the authorization server on Postgres, the sign-in page, and the
+// Hosted mode put together: the vault and the authorization server on Postgres, the sign-in page, the
 // resource server that leads each /mcp request from its token to its grant's tenant (one business and
-// key), whose own client and server factory answer it. Several processes on one Postgres share grants,
-// secrets and signing keys.
+// key), whose own client, server factory and events answer it, and each tenant's webhook endpoint. Several
+// processes on one Postgres share grants, secrets and signing keys.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
@@ -12,6 +12,7 @@ import { SharedPostgres } from '../books/postgres/shared.js';
 import { createEventBus } from '../events/bus.js';
 import type { LogSink } from '../log/deferred-logger.js';
 import type { Logger } from '../log/logger.js';
+import type { EventFeed } from '../mcp/feed-handlers.js';
 import type { ToolSelection } from '../mcp/select-tools.js';
 import type { ResourceServer } from '../mcp/serve-http.js';
 import { createServerFactory, type ServerFactory } from '../mcp/server.js';
@@ -35,6 +36,8 @@ import { type MakeTenant, Tenants } from './tenants/tenants.js';
 import { Sealer } from './vault/sealer.js';
 import { Vault } from './vault/vault.js';
 import { readVaultKeys } from './vault/vault-keys.js';
+import { registerTenantWebhooks } from './webhooks/receiver.js';
+import { WebhookIds } from './webhooks/webhook-ids.js';
 
 export interface HostedSettings {
   resource: string;
@@ -74,24 +77,35 @@ async function readClients(file: string | null): Promise<ClientMetadata[]> {
 type KeyEnded = (record: TenantRecord, words: string) => void;
 
 function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, ended: KeyEnded, shared: SharedPostgres): MakeTenant {
-  return (record, secret) => {
+  return (record, secret, webhooks) => {
     const api = createApiClient(
       { baseUrl: record.baseUrl, keyId: record.keyId, secret },
       { logger, options: settings.clientOptions, onSignInRefused: (err) => ended(record, err.serviceMessage ?? err.message) },
     );
     const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
     const mirror = settings.planMirror(api, bus, { schema: tenantSchema(api.baseUrl, api.keyId), shared });
+    // A mirror that cannot open leaves the bus to the webhooks this process receives.
+    const wanted = (): Promise<void> =>
+      mirror.start().catch((err: unknown) => {
+        logger.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          "a tenant's mirror could not open: its events come from webhooks only",
+        );
+      });
+    const live = mirror.syncing || webhooks;
     const factories = new Map<boolean, Promise<ServerFactory>>();
     return {
       record,
       api,
+      events: { bus, wanted },
+      live,
       factory(writes) {
         let made = factories.get(writes);
         if (!made) {
           const selection = { ...settings.selection, readOnly: settings.selection.readOnly || !writes, scopes: record.scopes };
           made = createServerFactory(
             { api, books: mirror.books, logger: sink },
-            { selection, confirmWrites: settings.confirmWrites, events: { bus, live: false } },
+            { selection, confirmWrites: settings.confirmWrites, events: { bus, live, wanted } },
           );
           factories.set(writes, made);
         }
@@ -148,14 +162,20 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     async (keyId, auth) => {
       const tenant = await tenants.get(keyId);
       if (!tenant) return null;
-      return { serve: await tenant.factory(auth.scopes.includes(SCOPE_WRITE)), businessId: tenant.record.businessId };
+      return {
+        serve: await tenant.factory(auth.scopes.includes(SCOPE_WRITE)),
+        businessId: tenant.record.businessId,
+        feed: tenant.live ? tenant.events : null,
+      };
     },
     new GrantLimiter(settings.grantRequestsPerMinute),
     checked,
   );
+  const webhookIds = new WebhookIds(issuer, await vault.getOrCreate('webhooks:id-key', () => randomBytes(32).toString('base64url')));
   const resourceServer: ResourceServer = {
     check,
-    routes: (app: FastifyInstance) => {
+    eventsOf: (auth) => (auth.extra?.feed as EventFeed | null | undefined) ?? null,
+    routes: async (app: FastifyInstance) => {
       mountAuthServer(app, provider);
       registerResourceMetadata(app, settings.resource, issuer);
       registerSignIn(app, {
@@ -166,9 +186,11 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
         csrfKey: cookieKeys[0] as string,
         vault,
         tenants: tenants.store,
+        webhookIds,
         grantLog,
         logger,
       });
+      await registerTenantWebhooks(app, tenants, logger);
     },
   };
   const factory: ServerFactory = (unit) => {

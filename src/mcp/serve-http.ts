@@ -19,8 +19,9 @@ import { DEFAULT_SESSION_LIMITS, type HttpLimits, limitedFastify, MCP_BODY_LIMIT
 import { PerClient } from '../http/per-client.js';
 import type { LogSink } from '../log/deferred-logger.js';
 import { throttledLog } from '../log/throttle.js';
+import { type EventFeed, FeedHandlers } from './feed-handlers.js';
 import { LegacySessions } from './legacy-sessions.js';
-import { nodeHandler, parsedBodyOf } from './node-bridge.js';
+import { parsedBodyOf } from './node-bridge.js';
 import { reportingFactory, sdkErrorReporter } from './sdk-errors.js';
 import type { ServerFactory } from './server.js';
 
@@ -54,6 +55,8 @@ export interface ResourceServer {
   check(request: FastifyRequest, reply: FastifyReply): Promise<AuthInfo | null>;
   /** Its routes (metadata, the authorization server, the sign-in page), added before the server listens. */
   routes(app: FastifyInstance): Promise<void> | void;
+  /** The events of the books a checked token reaches (its tenant's), or null when it offers no subscriptions. */
+  eventsOf(auth: AuthInfo): EventFeed | null;
 }
 
 export interface HttpServer {
@@ -102,8 +105,8 @@ function bearerCheck(token: string) {
   };
 }
 
-const isStream = (method: string, body: unknown): boolean =>
-  method === 'GET' || (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
+const isListen = (body: unknown): boolean => (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
+const isStream = (method: string, body: unknown): boolean => method === 'GET' || isListen(body);
 
 export async function serveHttp(factory: ServerFactory, options: HttpServeOptions): Promise<HttpServer> {
   const report = sdkErrorReporter(options.logger);
@@ -135,12 +138,16 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
           },
         }
       : {};
-  const handler = createMcpHandler(
-    (ctx) => instance({ era: ctx.era, lifetime: 'request', message: parsedBodyOf(ctx.requestInfo), auth: ctx.authInfo }),
-    { onerror: report },
-  );
   const streams = new PerClient(limits.maxStreamsPerClient);
-  const node = nodeHandler(handler, { streams, lifetimeMs: limits.streamLifetimeMs, retryMs: STREAM_RETRY_MS });
+  // One handler per bus: hosted mode's tenants each have theirs, so a stream hears only its own books.
+  const handlers = new FeedHandlers(
+    () =>
+      createMcpHandler(
+        (ctx) => instance({ era: ctx.era, lifetime: 'request', message: parsedBodyOf(ctx.requestInfo), auth: ctx.authInfo }),
+        { onerror: report },
+      ),
+    { streams, lifetimeMs: limits.streamLifetimeMs, retryMs: STREAM_RETRY_MS },
+  );
   const sessions = new LegacySessions(instance, {
     maxSessions: options.maxSessions,
     maxSessionsPerClient: limits.maxSessionsPerClient,
@@ -149,16 +156,19 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
     streamLifetimeMs: limits.streamLifetimeMs,
     retryMs: STREAM_RETRY_MS,
   });
-  const unlisten = options.events?.listen((_event, uris) => {
-    for (const uri of uris) handler.notify.resourceUpdated(uri);
-  });
+  handlers.for(options.events);
   app.all('/mcp', guard, async (request, reply) => {
     if (request.method === 'POST' && request.body === undefined && isJsonContentType(request.headers['content-type'] ?? null)) {
       return reply.code(400).send(rpcError(PARSE_ERROR, 'Parse error: the body is empty'));
     }
     if (!isStream(request.method, request.body)) drain.track(reply.raw);
     const auth = authOf.get(request);
-    if (!sessions.claims(request.headers, request.method, request.body)) return node(request.raw, reply.raw, request.body, auth);
+    const feed = auth && resourceServer ? resourceServer.eventsOf(auth) : null;
+    if (!sessions.claims(request.headers, request.method, request.body)) {
+      // The feed starts before the subscription is acknowledged, so no change after the acknowledgement is missed.
+      if (feed && isListen(request.body)) await feed.wanted();
+      return handlers.for(feed ? feed.bus : options.events)(request.raw, reply.raw, request.body, auth);
+    }
     reply.hijack();
     await sessions.handle(request.raw, reply.raw, request.body, auth);
   });
@@ -174,13 +184,12 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
     drain: async (timeoutMs) => {
       const settled = drain.drain(timeoutMs);
       sessions.endStreams();
-      node.endStreams();
+      handlers.endStreams();
       await settled;
     },
     close: async () => {
-      unlisten?.();
       await sessions.close();
-      await handler.close();
+      await handlers.close();
       await app.close();
     },
   };

@@ -20,8 +20,11 @@ export const SERVER_VERSION = '0.1.0';
 export interface ServerOptions {
   selection: ToolSelection;
   confirmWrites: boolean;
-  /** Where events arrive; subscriptions are offered only when something feeds it (webhooks or the mirror's sync). */
-  events: { bus: EventBus; live: boolean };
+  /**
+   * Where events arrive; subscriptions are offered only when something feeds it (webhooks or the mirror's sync).
+   * `wanted` starts what feeds it, before a subscription is answered (hosted mode: the tenant's mirror).
+   */
+  events: { bus: EventBus; live: boolean; wanted?: (() => Promise<void>) | undefined };
 }
 
 export type ServerFactory = (unit: ServingUnit) => McpServer;
@@ -40,7 +43,7 @@ const INSTRUCTIONS =
  */
 export async function createServerFactory(ctx: ToolContext, options: ServerOptions): Promise<ServerFactory> {
   const tools = selectTools(await loadToolManifest(), { ...options.selection, books: ctx.books != null });
-  const { bus, live } = options.events;
+  const { bus, live, wanted } = options.events;
   // `logging`: the SDK answers logging/setLevel and filters the notices sent as notifications/message.
   const serverOptions = { instructions: INSTRUCTIONS, capabilities: { logging: {}, ...(live ? { resources: { subscribe: true } } : {}) } };
   const registerTools = toolRegistrar(tools, { context: ctx, confirmWrites: options.confirmWrites });
@@ -53,7 +56,7 @@ export async function createServerFactory(ctx: ToolContext, options: ServerOptio
     if (surface.tools !== 'none') registerTools(server, surface.tools === 'all' ? undefined : surface.tools.only);
     if (surface.resources) registerResources(server);
     if (surface.prompts) registerPrompts(server);
-    if (live) serveSubscriptions(server, bus, unit);
+    if (live) serveSubscriptions(server, bus, unit, wanted);
     return server;
   };
 }

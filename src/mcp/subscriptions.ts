@@ -26,10 +26,12 @@ function checked(uri: string): string {
 // An instance built for a probe that never connects must not stay on the bus forever.
 const UNCONNECTED_GRACE_MS = 30_000;
 
-export function serveSubscriptions(server: McpServer, bus: EventBus, unit: ServingUnit): void {
+/** `wanted` starts what feeds the bus; a subscription is answered once it has. */
+export function serveSubscriptions(server: McpServer, bus: EventBus, unit: ServingUnit, wanted?: () => Promise<void>): void {
   const watched = new Set<string>();
-  server.server.setRequestHandler('resources/subscribe', (request) => {
+  server.server.setRequestHandler('resources/subscribe', async (request) => {
     watched.add(checked(request.params.uri));
+    await wanted?.();
     return {};
   });
   server.server.setRequestHandler('resources/unsubscribe', (request) => {

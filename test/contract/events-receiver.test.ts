@@ -390,3 +390,47 @@ describe('a delivery the bus cannot take', () => {
     await app.close();
   });
 });
+
+describe('one route for several endpoints (hosted mode: one per business)', () => {
+  it('checks each with its own secret and bus, remembers event ids per endpoint, and refuses one that does not exist as a forged delivery', async () => {
+    const { default: fastify } = await import('fastify');
+    const { registerWebhookRoute } = await import('../../src/events/receiver.js');
+    const got = new Map<string, string[]>();
+    const readied: string[] = [];
+    const targets = new Map(
+      ['one', 'two'].map((name) => {
+        const own = createEventBus({ invalidate: () => undefined });
+        got.set(name, []);
+        own.listen((e) => got.get(name)?.push(e.id));
+        const ready = async () => void readied.push(name);
+        return [name, { id: name, secret: `whsec_${name}_endpoint_secret`, bus: own, ready }] as const;
+      }),
+    );
+    const app = fastify({ logger: false });
+    await registerWebhookRoute(app, {
+      path: '/webhooks/:id',
+      targetOf: async (req) => targets.get((req.params as { id: string }).id) ?? null,
+      logger: logs.logger,
+    });
+    const body = craftedBody();
+    const send = async (to: string, key: string) => {
+      const res = await app.inject({
+        method: 'POST',
+        url: `/webhooks/${to}`,
+        headers: { 'content-type': 'application/json', 'x-service-signature': signed(body, undefined, key).signature as string },
+        payload: body,
+      });
+      return { status: res.statusCode, type: res.headers['content-type'], body: res.body };
+    };
+    const forged = await send('one', 'whsec_two_endpoint_secret');
+    expect(forged.status).toBe(400);
+    expect(await send('three', 'whsec_one_endpoint_secret')).toEqual(forged);
+    expect((await send('one', 'whsec_one_endpoint_secret')).status).toBe(204);
+    expect((await send('one', 'whsec_one_endpoint_secret')).status).toBe(204);
+    expect((await send('two', 'whsec_two_endpoint_secret')).status).toBe(204);
+    const id = JSON.parse(body).id;
+    expect(Object.fromEntries(got)).toEqual({ one: [id], two: [id] });
+    expect(readied).toEqual(['one', 'two']);
+    await app.close();
+  });
+});

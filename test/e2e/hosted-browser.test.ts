@@ -1,11 +1,11 @@
 // Hosted mode end to end in a real browser (Chromium from the registry, one for the file): an MCP client
 // with the v2 SDK's OAuth provider starts the flow, the browser fills our sign-in page (Key ID, Secret,
 // Continue, Allow) and the client's tool calls answer that business's books, checked against the sandbox's
-// raw API. Then: Deny, a wrong secret, two businesses signed in at once each seeing only its own books, a
-// refresh token that rotates, a token asked for another resource, a revoked grant, and a key suspended in
-// the sandbox.
+// raw API. Then: Deny, a wrong secret, two businesses signed in at once each seeing only its own books, each
+// business's webhook URL and signing secret, the sandbox's signed webhooks reaching only their own business's
+// books and subscribers, a refresh token that rotates, a token asked for another resource, a revoked grant,
+// and a key suspended in the sandbox.
 
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Client } from '@modelcontextprotocol/client';
@@ -13,12 +13,24 @@ import chromium from '@sparticuz/chromium';
 import pg from 'pg';
 import { type Browser, type BrowserContext, type Page, chromium as playwright } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signPayload } from '../../src/events/signature.js';
 import { answerOf, receivable, same, tally } from '../answers/ground-truth.js';
 import { eventually, type Json, listAll, signIn, signInRaw, wrongSecret } from '../contract/sandbox-http.js';
 import { findLeaks } from '../support/logs.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import {
+  deliveryTaken,
+  draftInvoice,
+  mirroredStatus,
+  owedTruth,
+  registerWebhook,
+  sendInvoice,
+  tenantSchemaOf,
+  WEBHOOK_URL,
+} from './support/hosted-webhooks.js';
+import { legacyWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
 import {
   type Callback,
   fillKey,
@@ -73,6 +85,91 @@ const form = (fields: Record<string, string>) => ({
   headers: { 'content-type': 'application/x-www-form-urlencoded' },
   body: new URLSearchParams(fields).toString(),
 });
+
+/**
+ * The id of the element with focus once the page has taken up its `autofocus`, which Chromium does at a
+ * rendering step after the load (so a look right after navigating may find nothing focused yet).
+ */
+async function focused(page: Page): Promise<string> {
+  await page.waitForFunction(() => document.activeElement !== document.body, null, { timeout: 2_000 }).catch(() => undefined);
+  return page.evaluate(() => document.activeElement?.id ?? '');
+}
+
+/** What axe-core finds wrong on the page now. */
+async function audit(page: Page): Promise<string[]> {
+  const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  // Evaluated through the browser's protocol, which the page's CSP does not govern.
+  await page.evaluate(axe);
+  const result = (await page.evaluate(() => (window as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as Json;
+  return result.violations.map((v: Json) => `${v.id}: ${v.help}`);
+}
+
+interface Hooked {
+  url: string;
+  secret: string;
+  provider: MemoryOAuthProvider;
+}
+
+/**
+ * Signs the business in with webhooks, as a person would: the second step shows its webhook URL, which the
+ * sandbox registers (giving the signing secret); a secret pasted wrongly is refused and not shown again
+ * (the page then checked by axe-core when asked), then the right one is typed by keyboard and Enter allows.
+ */
+async function signInWithWebhook(business: Business, { axe = false } = {}): Promise<Hooked> {
+  const provider = newProvider();
+  const first = await startFlow(server.url, provider);
+  await page.goto(String(provider.authorizationUrl));
+  await page.bringToFront();
+  await fillKey(page, business.signer);
+  const url = String(await page.locator('#webhook_url').textContent());
+  expect(url.startsWith(`${server.origin}/webhooks/`), url).toBe(true);
+  expect(url).toMatch(WEBHOOK_URL);
+  expect(url).not.toContain(business.signer.keyId.replace(/^svck_live_/, '').slice(0, 8));
+  const secret = await registerWebhook(sb, business.id, url);
+  const field = page.getByLabel('Webhook signing secret (optional)');
+  const writes = page.getByLabel(/and create customers and draft invoices/);
+  await writes.check();
+  await field.fill(`${secret} (copied)`);
+  await page.getByRole('button', { name: 'Allow' }).click();
+  expect(await page.getByRole('alert').textContent()).toContain('Not a webhook signing secret');
+  expect(await writes.isChecked()).toBe(true);
+  expect(await field.inputValue()).toBe('');
+  expect(await field.getAttribute('aria-invalid')).toBe('true');
+  expect(await page.content()).not.toContain(secret);
+  if (axe) expect(await audit(page)).toEqual([]);
+  expect(await focused(page)).toBe('webhook_secret');
+  await page.keyboard.type(secret);
+  const returned = callback.next();
+  await page.keyboard.press('Enter');
+  await first.transport.finishAuth((await returned).searchParams);
+  return { url, secret, provider };
+}
+
+/** Two businesses signed in with their webhooks, for the tests of both at once (made by the first to ask). */
+let both: Promise<{ a: Business; b: Business; hooked: Map<number, Hooked> }> | undefined;
+function twoHooked() {
+  both ??= (async () => {
+    const [a, b] = [await newBusiness(), await newBusiness()];
+    const hooked = new Map<number, Hooked>();
+    for (const business of [a, b]) hooked.set(business.id, await signInWithWebhook(business, { axe: business === a }));
+    return { a, b, hooked };
+  })();
+  return both;
+}
+
+/** A client with the token a sign-in left. */
+async function connectWith(signedIn: Hooked): Promise<{ client: Client }> {
+  const { client, transport } = oauthClient(server.url, signedIn.provider);
+  await client.connect(transport);
+  return { client };
+}
+
+/** Whether the watcher was told `uri` changed, at any time so far. */
+const heardOf = (watcher: Watcher, uri: string): Promise<boolean> =>
+  watcher.updated(uri, 0, 0).then(
+    () => true,
+    () => false,
+  );
 
 beforeAll(async () => {
   const [started, exe, listening] = await Promise.all([
@@ -177,9 +274,9 @@ describe('two businesses at once', () => {
   ] as const;
 
   it('each token reaches only its own business books, by every tool, resource and answer', async () => {
-    const [a, b] = [await newBusiness(), await newBusiness()];
-    const ca = await connect(a);
-    const cb = await connect(b);
+    const { a, b, hooked } = await twoHooked();
+    const ca = await connectWith(hooked.get(a.id) as Hooked);
+    const cb = await connectWith(hooked.get(b.id) as Hooked);
     const truth = new Map<number, Map<string, Json[]>>();
     for (const business of [a, b]) {
       const session = await rawSession(business);
@@ -237,10 +334,7 @@ describe('two businesses at once', () => {
     await db.connect();
     try {
       for (const business of [a, b]) {
-        const digest = createHash('sha256')
-          .update(`${sb.baseUrl.replace(/\/+$/, '')}|${business.signer.keyId}`)
-          .digest('hex');
-        const { rows } = await db.query(`SELECT id FROM invoicing_mcp_k_${digest.slice(0, 16)}.customers ORDER BY id`);
+        const { rows } = await db.query(`SELECT id FROM ${tenantSchemaOf(sb.baseUrl, business.signer.keyId)}.customers ORDER BY id`);
         const ids = (truth.get(business.id)?.get('customers') ?? []).map((c) => c.id).sort((x, y) => x - y);
         expect(rows.map((r) => Number(r.id))).toEqual(ids);
       }
@@ -381,13 +475,6 @@ describe('the sign-in page itself', () => {
   });
 
   it('has no accessibility violations (axe-core) on either step, with an error shown too', async () => {
-    const axe = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    const audit = async (page: Page): Promise<string[]> => {
-      // Evaluated through the browser's protocol, which the page's CSP does not govern.
-      await page.evaluate(axe);
-      const result = (await page.evaluate(() => (window as unknown as { axe: { run(): Promise<unknown> } }).axe.run())) as Json;
-      return result.violations.map((v: Json) => `${v.id}: ${v.help}`);
-    };
     const business = await newBusiness();
     const provider = newProvider();
     await startFlow(server.url, provider);
@@ -407,7 +494,7 @@ describe('the sign-in page itself', () => {
     await startFlow(server.url, provider);
     await page.goto(String(provider.authorizationUrl));
     await page.bringToFront();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('key_id');
+    expect(await focused(page)).toBe('key_id');
     await page.keyboard.type(business.signer.keyId);
     await page.keyboard.press('Tab');
     await page.keyboard.type(business.signer.secret);
@@ -415,6 +502,101 @@ describe('the sign-in page itself', () => {
     expect(await page.locator('#business').textContent()).toBe(business.name);
     // On the second step Allow has focus: the first thing to do.
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Allow');
+  });
+});
+
+describe('webhooks and subscriptions', () => {
+  it("a signed webhook to a business's URL feeds its own books and its own subscribers, of either era, never the other's", async () => {
+    // Their mirrors were read in full by the answers of the test of both at once.
+    const { a, b, hooked } = await twoHooked();
+    expect(hooked.get(a.id)?.url).not.toBe(hooked.get(b.id)?.url);
+    const drafts = new Map([
+      [a.id, await draftInvoice(sb, a.signer)],
+      [b.id, await draftInvoice(sb, b.signer)],
+    ]);
+    const invoiceUri = (business: Business) => `invoicing://invoices/${drafts.get(business.id)}`;
+    const watchers = new Map<number, Watcher[]>();
+    try {
+      for (const business of [a, b]) {
+        const where = {
+          http: server.url,
+          headers: { authorization: `Bearer ${hooked.get(business.id)?.provider.tokens()?.access_token}` },
+        };
+        const pair = [await modernWatcher(where), await legacyWatcher(where)];
+        watchers.set(business.id, pair);
+        // Each watches both invoices: a change of the other business's would be heard if it reached it.
+        for (const w of pair) {
+          expect(w.subscribable, w.era).toBe(true);
+          await w.subscribe(['invoicing://events', invoiceUri(a), invoiceUri(b)]);
+        }
+      }
+      for (const business of [a, b]) {
+        const since = Date.now();
+        const id = drafts.get(business.id) as number;
+        await sendInvoice(sb, business.id, id);
+        for (const w of watchers.get(business.id) ?? []) await w.updated(invoiceUri(business), since, 10_000);
+        await deliveryTaken(sb, hooked.get(business.id)?.url as string);
+        // The event went into the business's own mirror: the invoice is sent there, not only at the service.
+        expect(
+          await eventually(
+            async () => ((await mirroredStatus(database, sb, business.signer.keyId, id)) === 'sent' ? true : undefined),
+            10_000,
+          ),
+        ).toBe(true);
+      }
+      // B's change came after A's: A's, had it reached B's subscribers, would have been heard there by now.
+      for (const [own, other] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        for (const w of watchers.get(own.id) ?? []) expect(await heardOf(w, invoiceUri(other)), `${w.era} of ${own.id}`).toBe(false);
+      }
+      // The next answer sees the change: what each is owed is its own raw books' sum, the sent invoice in it.
+      for (const business of [a, b]) {
+        const { client } = await connectWith(hooked.get(business.id) as Hooked);
+        const owed = await answerOf(client, 'report_owed');
+        const truth = await owedTruth(sb, business.signer);
+        expect(owed.currencies.map((c: Json) => c.currency).sort()).toEqual([...truth.keys()].sort());
+        for (const c of owed.currencies) {
+          expect(c.count, c.currency).toBe(truth.get(c.currency)?.count);
+          expect(same(c.balance, truth.get(c.currency)?.sum ?? 'NaN'), `${c.currency} ${c.balance}`).toBe(true);
+        }
+        await client.close();
+      }
+    } finally {
+      for (const w of [...watchers.values()].flat()) await w.close().catch(() => undefined);
+    }
+  });
+
+  it('refuses a wrong signature and a URL of no business alike; keeps the URL and secret across sign-ins', async () => {
+    const { a: business, hooked } = await twoHooked();
+    const { url, secret } = hooked.get(business.id) as Hooked;
+    // An event of a kind the server does not act on: taken when signed, and nothing of the books changes.
+    const body = JSON.stringify({ id: 'evt_hosted_refusals', event: 'invoice.viewed', created_at: new Date().toISOString(), data: {} });
+    const deliver = async (to: string, key: string) => {
+      const res = await fetch(to, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-signature': signPayload(key, Math.floor(Date.now() / 1000), body) },
+        body,
+      });
+      return { status: res.status, type: res.headers.get('content-type'), body: await res.text() };
+    };
+    const forged = await deliver(url, 'whsec_not_the_secret_of_anyone');
+    expect(forged.status).toBe(400);
+    expect(await deliver(url.replace(/[^/]{22}$/, 'A'.repeat(22)), secret)).toEqual(forged);
+    expect(await deliver(`${server.origin}/webhooks/svck_live_nobody`, secret)).toEqual(forged);
+    expect((await deliver(url, secret)).status).toBe(204);
+    // Signed in again: the same URL, the secret kept (and not shown), nothing asked of the person.
+    const provider = newProvider();
+    await startFlow(server.url, provider);
+    await page.goto(String(provider.authorizationUrl));
+    await fillKey(page, business.signer);
+    expect(await page.locator('#webhook_url').textContent()).toBe(url);
+    expect(await page.locator('section').textContent()).toContain('Webhooks are on');
+    expect(await page.content()).not.toContain(secret);
+    const returned = callback.next();
+    await page.getByRole('button', { name: 'Deny' }).click();
+    expect((await returned).searchParams.get('error')).toBe('access_denied');
   });
 });
 

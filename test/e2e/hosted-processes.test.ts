@@ -1,6 +1,7 @@
 // One hosted deployment, two server processes on one Postgres: businesses sign in (the sign-in page's forms
 // posted to either process), and each one's client, talking to the other process, answers its own books
-// (checked against the sandbox's raw API), `report_owed` too, from the business's own books mirror. Then the
+// (checked against the sandbox's raw API), `report_owed` too, from the business's own books mirror. A
+// webhook the first process receives reaches the business's subscriber on the second. Then the
 // vault key is rotated with the grants kept: restarted with the new key first and the old after it, the
 // deployment seals everything again under the new key and every token still works; restarted with the new
 // key alone, still.
@@ -10,8 +11,10 @@ import { answerOf, receivable, same, type Tally, tally } from '../answers/ground
 import { type Json, listAll, signIn } from '../contract/sandbox-http.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { signInByForms } from './support/form-sign-in.js';
+import { openSignIn, signInByForms } from './support/form-sign-in.js';
 import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { deliveryTaken, draftInvoice, owedTruth, registerWebhook, sendInvoice, WEBHOOK_URL } from './support/hosted-webhooks.js';
+import { modernWatcher } from './support/mcp-watchers.js';
 import { MemoryOAuthProvider, oauthClient, type Signer, startFlow } from './support/oauth-client.js';
 
 /** How many businesses sign in: a few in the suite; HOSTED_BUSINESSES=50 for the deployment-sized run. */
@@ -115,6 +118,42 @@ describe('two processes, one deployment', () => {
       signed.push({ id: made.body.id, signer, provider, lastInvoice: { id: last.id, number: last.number, total: last.total }, owed });
     }
     for (const [i, business] of signed.entries()) await answers(business, (i + 1) % 2);
+  });
+
+  it("a webhook one process receives reaches the business's subscriber on the other, and its next answer there", async () => {
+    const made = await sb.admin('POST', '/businesses', {});
+    sb.secrets.push(made.body.keys.live.secret, made.body.keys.test.secret);
+    const signer = { keyId: made.body.keys.live.key_id, secret: made.body.keys.live.secret };
+    const provider = new MemoryOAuthProvider(REDIRECT, 'Subscribing assistant');
+    const flow = await startFlow(publicUrl as string, provider);
+    // Signed in through the second process; the URL it shows is under the public origin: the first process's.
+    const forms = await openSignIn(provider.authorizationUrl as URL, REDIRECT, servers[1]?.direct as string);
+    const page = await forms.continueWith(signer);
+    const url = /id="webhook_url">([^<]+)</.exec(page)?.[1] as string;
+    expect(url).toMatch(WEBHOOK_URL);
+    expect(url.startsWith(`${servers[0]?.origin}/webhooks/`)).toBe(true);
+    const secret = await registerWebhook(sb, made.body.id, url);
+    await flow.transport.finishAuth(await forms.allow(page, 'read', { webhook_secret: secret }));
+    const invoice = await draftInvoice(sb, signer);
+    const uri = `invoicing://invoices/${invoice}`;
+    const authorization = `Bearer ${provider.tokens()?.access_token}`;
+    const watcher = await modernWatcher({ http: servers[1]?.direct as string, headers: { authorization } });
+    try {
+      await watcher.subscribe([uri]);
+      const since = Date.now();
+      await sendInvoice(sb, made.body.id, invoice);
+      await watcher.updated(uri, since, 10_000);
+      await deliveryTaken(sb, url);
+    } finally {
+      await watcher.close();
+    }
+    const { client, transport } = oauthClient(servers[1]?.direct as string, provider);
+    await client.connect(transport);
+    const owed = await answerOf(client, 'report_owed');
+    const truth = await owedTruth(sb, signer);
+    for (const c of owed.currencies) expect(same(c.balance, truth.get(c.currency)?.sum ?? 'NaN'), `${c.currency} ${c.balance}`).toBe(true);
+    expect(owed.currencies.length).toBe(truth.size);
+    await client.close();
   });
 
   it('rotates the vault key without losing a grant: new key first, then the new key alone', async () => {

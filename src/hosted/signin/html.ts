@@ -8,6 +8,8 @@ const STYLE = `
 body { margin: 0; padding: 2rem 1rem; }
 main { max-width: 32rem; margin: 0 auto; }
 h1 { font-size: 1.5rem; margin: 0 0 1rem; }
+h2 { font-size: 1.2rem; margin: 1.5rem 0 .5rem; }
+.url { font-family: ui-monospace, monospace; overflow-wrap: anywhere; margin: .25rem 0; }
 label { display: block; font-weight: 600; margin-top: 1rem; }
 input[type=text], input[type=password] { box-sizing: border-box; width: 100%; padding: .5rem; font: inherit; border: 1px solid; border-radius: .25rem; }
 .hint { margin: .25rem 0 0; font-size: .875rem; }

@@ -1,5 +1,6 @@
 // The two steps of signing in: the key (Key ID and Secret), then what the assistant may do with the
-// business it opens (Allow or Deny). And the page for an error of the authorization server.
+// business it opens (Allow or Deny), with the business's webhook URL and an optional field for the signing
+// secret the service gives when that URL is registered. And the page for an error of the authorization server.
 import { alertHtml, csrfField, escapeHtml, type Problem, pageHtml } from './html.js';
 
 export interface KeyStep {
@@ -42,6 +43,35 @@ export interface ConsentStep {
   businessName: string;
   mode: 'live' | 'test';
   choices: Choice[];
+  /** The choice made before the page came back (a signing secret refused); the first otherwise. */
+  chosen?: Choice['value'] | undefined;
+  webhook: WebhookStep;
+  /** A signing secret that was not one; the field is shown empty, never with what was given. */
+  problem?: Problem | undefined;
+}
+
+export interface WebhookStep {
+  /** The business's webhook URL on this server. */
+  url: string;
+  /** Whether a signing secret given at an earlier sign-in is kept. */
+  kept: boolean;
+}
+
+function webhookSection(webhook: WebhookStep, problem: Problem | undefined): string {
+  const described = problem ? 'problem webhook_secret_hint' : 'webhook_secret_hint';
+  const state = webhook.kept
+    ? 'Webhooks are on: deliveries to this URL are checked with the signing secret given before. Paste a new one to replace it.'
+    : 'Optional: register this URL with the Invoicing Service as a webhook endpoint of your business, then paste the signing secret it gives you, so that changes reach the assistant as they happen.';
+  return `<section aria-labelledby="webhooks_heading">
+<h2 id="webhooks_heading">Webhooks</h2>
+<p>Your business's webhook URL:</p>
+<p class="url" id="webhook_url">${escapeHtml(webhook.url)}</p>
+<p>${state}</p>
+${alertHtml(problem)}
+<label for="webhook_secret">Webhook signing secret (optional)</label>
+<input type="password" id="webhook_secret" name="webhook_secret" autocomplete="off" spellcheck="false" aria-describedby="${described}"${problem ? ' aria-invalid="true" autofocus' : ''}>
+<p class="hint" id="webhook_secret_hint">Starts with whsec_. Leave it empty to ${webhook.kept ? 'keep the one given before' : 'go without webhooks'}.</p>
+</section>`;
 }
 
 export function consentPage(step: ConsentStep): string {
@@ -49,7 +79,7 @@ export function consentPage(step: ConsentStep): string {
   const choices = step.choices
     .map(
       (c, i) =>
-        `<div class="choice"><input type="radio" id="access_${c.value}" name="access" value="${c.value}"${i === 0 ? ' checked' : ''}><label for="access_${c.value}">${escapeHtml(c.label)}</label></div>`,
+        `<div class="choice"><input type="radio" id="access_${c.value}" name="access" value="${c.value}"${(step.chosen ? c.value === step.chosen : i === 0) ? ' checked' : ''}><label for="access_${c.value}">${escapeHtml(c.label)}</label></div>`,
     )
     .join('\n');
   const body = `<h1>Allow ${escapeHtml(step.clientName)} to use these books?</h1>
@@ -63,8 +93,9 @@ ${csrfField(step.csrf)}
 <legend>What the assistant may do</legend>
 ${choices}
 </fieldset>
+${webhookSection(step.webhook, step.problem)}
 <div class="actions">
-<button type="submit" class="primary" name="action" value="allow" autofocus>Allow</button>
+<button type="submit" class="primary" name="action" value="allow"${step.problem ? '' : ' autofocus'}>Allow</button>
 <button type="submit" name="action" value="deny">Deny</button>
 </div>
 </form>`;

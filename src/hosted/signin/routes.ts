@@ -1,6 +1,7 @@
 // The sign-in page: the authorization server's interaction, served by us. Step one takes the business's
-// Key ID and Secret and signs in to the service with them; step two shows the business, its mode and what
-// the assistant may do, and Allow makes the grant (the secret goes to the vault) or Deny refuses it. Forms
+// Key ID and Secret and signs in to the service with them; step two shows the business, its mode, what the
+// assistant may do and the business's webhook URL, and Allow makes the grant (the secret, and the webhook
+// signing secret when one is given, go to the vault) or Deny refuses it. Forms
 // carry an anti-forgery token bound to the interaction and are refused from another origin; pages carry a
 // strict Content-Security-Policy.
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -11,10 +12,11 @@ import { INTERACTION_PREFIX } from '../oauth/provider.js';
 import type { GrantLog } from '../tenants/grant-log.js';
 import type { TenantStore } from '../tenants/tenant-store.js';
 import type { Vault } from '../vault/vault.js';
+import type { WebhookIds } from '../webhooks/webhook-ids.js';
 import { makeGrant, nameRequestedScopes } from './grant.js';
 import { STYLE_HASH } from './html.js';
 import { checkKey, type KeyRefusal } from './key-check.js';
-import { consentPage, errorPage, keyPage } from './pages.js';
+import { type ConsentStep, consentPage, errorPage, keyPage } from './pages.js';
 import { accessChoices, requestedScopes } from './scopes.js';
 
 export interface SignInDeps {
@@ -28,6 +30,7 @@ export interface SignInDeps {
   csrfKey: string;
   vault: Vault;
   tenants: TenantStore;
+  webhookIds: WebhookIds;
   grantLog: GrantLog;
   logger: Logger;
 }
@@ -50,6 +53,12 @@ interface Pending {
 }
 
 const pendingName = (uid: string): string => `pending:${uid}`;
+/** The spec's signing secrets start with `whsec_`; anything else pasted here is a mistake. */
+const WEBHOOK_SECRET = /^whsec_[\x21-\x7e]{8,200}$/;
+const NOT_A_SIGNING_SECRET = {
+  heading: 'Not a webhook signing secret',
+  words: 'A signing secret starts with whsec_ and has no spaces. Paste the one the service gave for this URL, or leave the field empty.',
+};
 
 function securityHeaders(reply: FastifyReply, formTargets: string[]): FastifyReply {
   const csp = [
@@ -98,6 +107,19 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
 
   const send = (reply: FastifyReply, status: number, html: string, targets: string[] = []) =>
     securityHeaders(reply, targets).code(status).type('text/html; charset=utf-8').send(html);
+
+  /** The second step's page for a key checked (and its webhook URL). */
+  const consentFor = async (
+    base: Omit<ConsentStep, 'webhook' | 'businessName' | 'mode'>,
+    pending: Pending,
+    problem?: ConsentStep['problem'],
+  ): Promise<string> => {
+    const webhook = {
+      url: deps.webhookIds.urlOf(deps.webhookIds.idOf(deps.serviceUrl, pending.keyId)),
+      kept: await deps.tenants.hasWebhookSecret(pending.keyId),
+    };
+    return consentPage({ ...base, businessName: pending.businessName, mode: pending.mode, webhook, problem });
+  };
 
   const lost = (reply: FastifyReply) =>
     send(
@@ -179,7 +201,7 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
         }
         const pending: Pending = { keyId, secret, ...checked };
         await deps.vault.put(pendingName(uid), JSON.stringify(pending));
-        return send(reply, 200, consentPage({ action, csrf, clientName, ...checked, choices }), targets);
+        return send(reply, 200, await consentFor({ action, csrf, clientName, choices }, pending), targets);
       }
       if (form.action === 'allow') {
         const stored = await deps.vault.get(pendingName(uid));
@@ -187,9 +209,18 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
         const pending = JSON.parse(stored) as Pending;
         const choice = accessChoices(pending.scopes, requested).find((c) => c.value === form.access);
         if (!choice) return send(reply, 400, errorPage('Refused', 'Choose what the assistant may do.'), targets);
+        const webhookSecret = (form.webhook_secret ?? '').trim();
+        if (webhookSecret !== '' && !WEBHOOK_SECRET.test(webhookSecret)) {
+          const choices = accessChoices(pending.scopes, requested);
+          const base = { action, csrf: csrfFor(uid), clientName, choices, chosen: choice.value };
+          const page = await consentFor(base, pending, NOT_A_SIGNING_SECRET);
+          return send(reply, 200, page, targets);
+        }
         await deps.vault.delete(pendingName(uid));
         const { secret, ...record } = pending;
-        await deps.tenants.save({ ...record, baseUrl: deps.serviceUrl }, secret);
+        const webhookId = deps.webhookIds.idOf(deps.serviceUrl, pending.keyId);
+        await deps.tenants.save({ ...record, baseUrl: deps.serviceUrl, webhookId }, secret);
+        if (webhookSecret !== '') await deps.tenants.saveWebhookSecret(pending.keyId, webhookSecret);
         await nameRequestedScopes(interaction, requested);
         const grantId = await makeGrant(deps.provider, {
           resource: deps.resource,

@@ -47,6 +47,9 @@ const STATEMENTS = [
      business_id bigint,
      detail text
    )`,
+  // Each key's webhook URL names it by this id (webhooks/webhook-ids.ts); its signing secret is in `secrets`.
+  `ALTER TABLE ${HOSTED_SCHEMA}.tenants ADD COLUMN IF NOT EXISTS webhook_id text`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS tenants_webhook ON ${HOSTED_SCHEMA}.tenants (webhook_id)`,
   `CREATE INDEX IF NOT EXISTS oauth_uid ON ${HOSTED_SCHEMA}.oauth (model, uid_hash)`,
   `CREATE INDEX IF NOT EXISTS oauth_grant ON ${HOSTED_SCHEMA}.oauth (grant_id)`,
   `CREATE INDEX IF NOT EXISTS oauth_expires ON ${HOSTED_SCHEMA}.oauth (expires_at)`,

@@ -3,7 +3,8 @@
 // Its rows, its sync lease and its event channel are keyed by that schema, so the processes of one
 // deployment share each tenant's mirror, and no tenant's answers read another's rows. The tenants of a
 // process share its connections (SharedPostgres). The command plans each one as it plans the desktop's
-// (opened on the tenant's first answer, then synced every SVC_POLL_SECONDS) and hands that in.
+// (opened on the tenant's first answer, subscription or webhook, then synced every SVC_POLL_SECONDS) and hands
+// that in.
 import { createHash } from 'node:crypto';
 import type { ApiClient } from '../../api/client.js';
 import { mirrorIdentity } from '../../books/location.js';
@@ -11,9 +12,13 @@ import type { SharedPostgres } from '../../books/postgres/shared.js';
 import type { Books } from '../../books/types.js';
 import type { EventBus } from '../../events/bus.js';
 
-/** What a tenant holds of its mirror: the Books its answer tools read, and its end. */
+/** What a tenant holds of its mirror: the Books its answer tools read, its start and its end. */
 export interface TenantBooks {
   readonly books: Books | null;
+  /** True when it syncs in the background, so its diffs feed the bus on their own. */
+  readonly syncing: boolean;
+  /** Opens it now (a subscription or a webhook needs its events): its sync and its outbox start. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 

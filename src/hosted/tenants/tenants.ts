@@ -1,20 +1,26 @@
 // The tenants a process serves: one per business key, made on the first request a token of that key sends
 // and kept while the process runs. A tenant has its own client of the service (its session and its pacing:
 // the key's calls a minute shared by every grant of the key) and its own server factories (reading only,
-// or reading and creating drafts, as the grant allows). Nothing is shared between tenants.
+// or reading and creating drafts, as the grant allows), and its own events: the bus its mirror, its webhooks
+// and its subscribers share. Nothing is shared between tenants.
 import type { ApiClient } from '../../api/client.js';
+import type { EventFeed } from '../../mcp/feed-handlers.js';
 import type { ServerFactory } from '../../mcp/server.js';
 import type { TenantRecord, TenantStore } from './tenant-store.js';
 
 export interface Tenant {
   record: TenantRecord;
   api: ApiClient;
+  /** Its events; `wanted` opens its mirror, whose sync and outbox feed the bus. */
+  events: EventFeed;
+  /** Whether subscriptions are offered: something feeds the bus (background syncs, or webhooks). */
+  live: boolean;
   /** The server factory for a grant that may write, or only read. */
   factory(writes: boolean): Promise<ServerFactory>;
   close(): Promise<void>;
 }
 
-export type MakeTenant = (record: TenantRecord, secret: string) => Tenant;
+export type MakeTenant = (record: TenantRecord, secret: string, webhooks: boolean) => Tenant;
 
 export class Tenants {
   readonly #byKey = new Map<string, Promise<Tenant | null>>();
@@ -28,7 +34,7 @@ export class Tenants {
   get(keyId: string): Promise<Tenant | null> {
     let tenant = this.#byKey.get(keyId);
     if (!tenant) {
-      tenant = this.store.find(keyId).then((found) => (found ? this.make(found.record, found.secret) : null));
+      tenant = this.store.find(keyId).then((found) => (found ? this.make(found.record, found.secret, found.webhooks) : null));
       // A key not found now may be signed in later: only a tenant found is kept.
       tenant.then(
         (t) => t ?? this.#byKey.delete(keyId),

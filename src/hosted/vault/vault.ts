@@ -34,6 +34,11 @@ export class Vault {
     return text;
   }
 
+  /** Whether a secret is kept under `name` (without opening it). */
+  async has(name: string): Promise<boolean> {
+    return (await this.db.rows(`SELECT 1 FROM ${TABLE} WHERE name = ?`, [name])).length > 0;
+  }
+
   /** The secret under `name`, made by `make` and kept when there is none yet (the first process to ask wins). */
   async getOrCreate(name: string, make: () => string): Promise<string> {
     const found = await this.get(name);

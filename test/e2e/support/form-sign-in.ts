@@ -42,8 +42,8 @@ function formOf(page: string): { action: string; csrf: string } {
 export interface FormSignIn {
   /** Posts the Key ID and Secret (Continue); the page that answers. */
   continueWith(signer: Signer): Promise<string>;
-  /** Posts Allow on the page given (reading only, or also writing); the query the client got back. */
-  allow(page: string, access?: 'read' | 'write'): Promise<URLSearchParams>;
+  /** Posts Allow on the page given (reading only, or also writing, and any other field); the query the client got back. */
+  allow(page: string, access?: 'read' | 'write', fields?: Record<string, string>): Promise<URLSearchParams>;
 }
 
 /** Opens the sign-in page of an authorization URL; its forms are posted to `via`. */
@@ -68,9 +68,9 @@ export async function openSignIn(authorizationUrl: URL, redirect: string, via: s
       if ('back' in answer) throw new Error('sent back before allowing');
       return answer.page;
     },
-    async allow(page, access = 'read') {
+    async allow(page, access = 'read', fields = {}) {
       const allowForm = formOf(page);
-      const done = await post(allowForm.action, { csrf: allowForm.csrf, action: 'allow', access });
+      const done = await post(allowForm.action, { ...fields, csrf: allowForm.csrf, action: 'allow', access });
       if (!('back' in done)) throw new Error(`not sent back after Allow: ${done.page.slice(0, 300)}`);
       return done.back.searchParams;
     },

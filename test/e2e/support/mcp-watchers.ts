@@ -15,7 +15,8 @@ import { StdioV2InPlace } from './clients.js';
 import type { StdioCommand } from './server.js';
 
 export type Era = 'legacy' | 'modern';
-export type Where = { stdio: StdioCommand } | { http: string };
+/** Over HTTP, `headers` go with every request (a hosted server's bearer token). */
+export type Where = { stdio: StdioCommand } | { http: string; headers?: Record<string, string> };
 
 export interface Watcher {
   era: Era;
@@ -87,7 +88,7 @@ export async function modernWatcher(where: Where, options: { probe?: 'sibling' |
   const transport =
     'stdio' in where
       ? new (options.probe === 'in-place' ? StdioV2InPlace : ModernStdio)({ ...where.stdio, stderr: 'ignore' })
-      : new ModernHttp(new URL(where.http), { fetch: connections.fetch });
+      : new ModernHttp(new URL(where.http), { fetch: connections.fetch, requestInit: { headers: where.headers ?? {} } });
   await client.connect(transport);
   const subscriptions: { close(): Promise<void> }[] = [];
   return {
@@ -113,7 +114,7 @@ export async function legacyWatcher(where: Where): Promise<Watcher> {
   const transport =
     'stdio' in where
       ? new LegacyStdio({ ...where.stdio, stderr: 'ignore' })
-      : new LegacyHttp(new URL(where.http), { fetch: connections.fetch });
+      : new LegacyHttp(new URL(where.http), { fetch: connections.fetch, requestInit: { headers: where.headers ?? {} } });
   await client.connect(transport);
   return {
     era: 'legacy',
