@@ -28,8 +28,8 @@ export interface Harness {
   setTheme(frame: Frame, theme: Theme): Promise<void>;
   /** The links the view asked the host to open. */
   opened(): Promise<string[]>;
-  /** Serious and critical accessibility violations axe-core finds in the view. */
-  axeViolations(frame: Frame): Promise<string[]>;
+  /** Serious and critical accessibility violations axe-core finds in the view (only these rules, if named). */
+  axeViolations(frame: Frame, rules?: string[]): Promise<string[]>;
   screenshot(path: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -127,10 +127,15 @@ export async function startHarness(): Promise<Harness> {
       await settled(frame, theme);
     },
     opened: () => page.evaluate(() => window.harness.opened),
-    async axeViolations(frame) {
+    async axeViolations(frame, rules) {
       if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(axe.source);
-      const found = await frame.evaluate(() =>
-        (window as unknown as { axe: typeof axe }).axe.run(document, { resultTypes: ['violations'] }),
+      const found = await frame.evaluate(
+        (only) =>
+          (window as unknown as { axe: typeof axe }).axe.run(document, {
+            resultTypes: ['violations'],
+            ...(only ? { runOnly: { type: 'rule', values: only } } : {}),
+          }),
+        rules,
       );
       return found.violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
