@@ -1,0 +1,43 @@
+// The MCP Inspector's web UI as a person starts it (`npx @modelcontextprotocol/inspector --transport http
+// --server-url …`), aimed at one server: its own home folder (its stored clients and grants start empty),
+// secrets kept in memory, no browser opened by it, its API token drawn for the test.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { freePort, stopChild } from '../../e2e/support/server.js';
+
+export interface InspectorWeb {
+  /** Its page, with the token its backend asks for. */
+  url: string;
+  origin: string;
+  close(): Promise<void>;
+}
+
+export async function startInspectorWeb(launcher: string, serverUrl: string, home: string): Promise<InspectorWeb> {
+  const port = await freePort();
+  const token = randomBytes(16).toString('hex');
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: home,
+    CLIENT_PORT: String(port),
+    // Its MCP Apps sandbox and app origin on ports of the system's choosing, away from a developer's own Inspector.
+    MCP_SANDBOX_PORT: '0',
+    MCP_APP_ORIGIN_PORT: '0',
+    MCP_AUTO_OPEN_ENABLED: 'false',
+    MCP_INSPECTOR_SECRET_STORE: 'memory',
+    MCP_INSPECTOR_API_TOKEN: token,
+  };
+  const args = [launcher, '--web', '--transport', 'http', '--server-url', serverUrl];
+  const child: ChildProcess = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const read = (chunk: string) => {
+      output += chunk;
+      if (output.includes('is up and running')) resolve();
+    };
+    child.stdout!.setEncoding('utf8').on('data', read);
+    child.stderr!.setEncoding('utf8').on('data', read);
+    child.once('exit', (code) => reject(new Error(`the Inspector exited (${code}) before it listened:\n${output}`)));
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  return { url: `${origin}/?MCP_INSPECTOR_API_TOKEN=${token}`, origin, close: () => stopChild(child) };
+}
