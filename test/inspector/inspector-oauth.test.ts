@@ -15,13 +15,15 @@ import { type HostedServer, newVaultKey, spawnHostedServer } from '../e2e/suppor
 import { fillKey, type Signer } from '../e2e/support/oauth-client.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { type InspectorWeb, startInspectorWeb } from './support/inspector-web.js';
+import { type InspectorWeb, runInspectorCli, startInspectorWeb } from './support/inspector-web.js';
 
 let sb: TestSandbox;
 let server: HostedServer;
 let inspector: InspectorWeb;
 let browser: Browser;
 let page: Page;
+/** The business the web UI signed in with, and its invoices from the raw API. */
+let invoices: any[] = [];
 const home = mkdtempSync(join(tmpdir(), 'invoicing-mcp-inspector-'));
 
 /** A business of its own for the test, with its live key and its name. */
@@ -57,7 +59,7 @@ afterAll(async () => {
 describe(`the MCP Inspector ${inject('inspector').version}`, () => {
   it('connects through our sign-in page, and its tool call answers that business books', async () => {
     const business = await newBusiness();
-    const invoices = await listAll(
+    invoices = await listAll(
       await signIn(sb.baseUrl, { key_id: business.signer.keyId, secret: business.signer.secret }),
       '/api/v1/invoices',
     );
@@ -88,5 +90,20 @@ describe(`the MCP Inspector ${inject('inspector').version}`, () => {
     expect(text).toContain(`total ${invoice.currency} ${invoice.total}`);
     expect(text).toContain(`balance ${invoice.currency} ${invoice.balance}`);
     expect(text).toContain(invoice.customer.name);
+  });
+
+  it('its command line calls a tool with the grant its web UI made through our sign-in', async () => {
+    const invoice = invoices[0];
+    expect(invoice).toBeDefined();
+    const launcher = inject('inspector').launcher;
+    const args = ['--method', 'tools/call', '--tool-name', 'get_invoice', '--tool-arg', `id=${invoice.id}`];
+    const result = JSON.parse(await runInspectorCli(launcher, server.url, home, args));
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      id: invoice.id,
+      number: invoice.number,
+      total: invoice.total,
+      balance: invoice.balance,
+    });
   });
 });

@@ -1,7 +1,7 @@
-// The MCP Inspector's web UI as a person starts it (`npx @modelcontextprotocol/inspector --transport http
-// --server-url …`), aimed at one server: its own home folder (its stored clients and grants start empty),
-// secrets kept in memory, no browser opened by it, its API token drawn for the test.
-import { type ChildProcess, spawn } from 'node:child_process';
+// The MCP Inspector as a person starts it (`npx @modelcontextprotocol/inspector --transport http --server-url
+// …`, or with --cli), in a home folder of the test's own: its registrations and grants start empty, and its
+// secrets go to a file there (so its command line finds the grant its web UI made). It opens no browser.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { freePort, stopChild } from '../../e2e/support/server.js';
 
@@ -12,18 +12,22 @@ export interface InspectorWeb {
   close(): Promise<void>;
 }
 
+const inspectorEnv = (home: string) => ({
+  PATH: process.env.PATH ?? '',
+  HOME: home,
+  MCP_AUTO_OPEN_ENABLED: 'false',
+  MCP_INSPECTOR_SECRET_STORE: 'file',
+});
+
 export async function startInspectorWeb(launcher: string, serverUrl: string, home: string): Promise<InspectorWeb> {
   const port = await freePort();
   const token = randomBytes(16).toString('hex');
   const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: home,
+    ...inspectorEnv(home),
     CLIENT_PORT: String(port),
     // Its MCP Apps sandbox and app origin on ports of the system's choosing, away from a developer's own Inspector.
     MCP_SANDBOX_PORT: '0',
     MCP_APP_ORIGIN_PORT: '0',
-    MCP_AUTO_OPEN_ENABLED: 'false',
-    MCP_INSPECTOR_SECRET_STORE: 'memory',
     MCP_INSPECTOR_API_TOKEN: token,
   };
   const args = [launcher, '--web', '--transport', 'http', '--server-url', serverUrl];
@@ -40,4 +44,14 @@ export async function startInspectorWeb(launcher: string, serverUrl: string, hom
   });
   const origin = `http://127.0.0.1:${port}`;
   return { url: `${origin}/?MCP_INSPECTOR_API_TOKEN=${token}`, origin, close: () => stopChild(child) };
+}
+
+/** One run of its command line on the server with the grant it holds (no sign-in of its own); what it printed. */
+export function runInspectorCli(launcher: string, serverUrl: string, home: string, args: string[]): Promise<string> {
+  const argv = [launcher, '--cli', serverUrl, '--stored-auth-only', ...args];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, argv, { env: inspectorEnv(home), timeout: 30_000 }, (err, stdout, stderr) =>
+      err ? reject(new Error(`the Inspector's command line failed: ${err.message}\n${stderr}`)) : resolve(stdout),
+    );
+  });
 }
