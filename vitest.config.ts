@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The MCP Bundles' own tests need `npm run bundle` first: `npm run test:bundle` (CI runs both).
-    exclude: [...configDefaults.exclude, 'test/bundle/**'],
+    // The MCP Bundles' own tests need `npm run bundle` first: `npm run test:bundle` (CI runs both). The real
+    // MCP Inspector's run on request: `npm run test:inspector`.
+    exclude: [...configDefaults.exclude, 'test/bundle/**', 'test/inspector/**'],
     // One Postgres for the run: the Postgres engine's tests each make a database of their own in it.
     globalSetup: ['test/support/postgres-global.ts'],
     testTimeout: 30_000,

@@ -72,3 +72,11 @@ export const DRAFT = {
     { description: 'Call-out', unit_price: '10.00', quantity: 1 },
   ],
 };
+
+/** What an answer about an invoice must repeat exactly of the invoice as the raw API gave it. */
+export const invoiceFigures = (invoice: any) => ({
+  id: invoice.id,
+  number: invoice.number,
+  total: invoice.total,
+  balance: invoice.balance,
+});
