@@ -63,7 +63,8 @@ describe('invoicing-mcp mirror', { concurrent: true }, () => {
       const status = (await cli(['mirror', 'status'], env)).stdout;
       expect(status).toContain('A server is syncing it now.');
       expect(status).not.toContain('first read not finished');
-      expect(Date.now() - started).toBeLessThan(5_000);
+      // Far under the 240 s a server waiting for the lease to lapse would take, with room for a loaded machine.
+      expect(Date.now() - started).toBeLessThan(15_000);
     } finally {
       await restarted.crash();
     }
@@ -143,7 +144,7 @@ describe('invoicing-mcp mirror, on Postgres', { concurrent: true }, () => {
     expect(status).toContain(`key ${key.key_id}`);
     // The lock ended with the crashed process's connection: nothing to wait out, the next process takes it at
     // its first try (the contract tests' lease test shows the taking).
-    expect(await untilHeld(url, false, 3_000)).toBeLessThan(3_000);
+    expect(await untilHeld(url, false, 10_000)).toBeLessThan(10_000);
     expect((await cli(['mirror', 'status'], env)).stdout).toContain('No server is syncing it now.');
     const forgot = await cli(['mirror', 'forget', '--mirror', url], {});
     expect(forgot.stdout).toContain('Forgot the mirror in Postgres postgres://postgres:***@');

@@ -46,7 +46,9 @@ describe('a closed port', () => {
     const env = serverEnv({ SVC_BASE_URL: base, ...KEY });
     const failed = await run(process.execPath, [CLI, 'check'], { env }).catch((e: unknown) => e);
     const err = failed as { code: number; stdout: string; stderr: string };
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // A refused connection is tried once more, not for the whole 30 s retry budget: well under it, with room
+    // for a process start on a loaded machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(err.code).toBe(1);
     expect(err.stderr).toContain(`cannot be reached at ${base}`);
     expect(err.stderr).not.toMatch(/rate limit|signed in/i);
