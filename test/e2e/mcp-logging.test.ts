@@ -51,7 +51,8 @@ describe.each(['v1'] as Sdk[])('the %s client over stdio, with a webhook listene
       SVC_WEBHOOK_SECRET: 'whsec_logging_test_secret',
       SVC_POLL_SECONDS: '0',
     };
-    mcp = await connectClient(sdk, { stdio: stdioCommand(['--webhook-port', String(port)], env) });
+    // In place: a sibling probe process would try the webhook port too.
+    mcp = await connectClient(sdk, { stdio: stdioCommand(['--webhook-port', String(port)], env) }, { probe: 'in-place' });
   });
   afterAll(async () => mcp?.close());
 

@@ -32,7 +32,8 @@ describe.each(cases)('the $sdk client over $via', ({ sdk, via }) => {
   let c: Connected;
   beforeAll(async () => {
     const where: Via = via === 'stdio' ? { stdio: stdioCommand() } : { http: http.url };
-    c = await connectClient(sdk, where);
+    // One server process per client: the v2 client's sibling probe is mcp-tools.test.ts's to test.
+    c = await connectClient(sdk, where, { probe: 'in-place' });
   });
   afterAll(() => c?.close());
 

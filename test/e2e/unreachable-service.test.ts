@@ -21,7 +21,7 @@ describe('a closed port', () => {
 
   it('a tool call says the service cannot be reached at that address, not the rate limit', async () => {
     const base = `http://127.0.0.1:${await freePort()}`;
-    const mcp = await connectClient('v2', { stdio: stdioCommand([], { SVC_BASE_URL: base, ...KEY }) });
+    const mcp = await connectClient('v2', { stdio: stdioCommand([], { SVC_BASE_URL: base, ...KEY }) }, { probe: 'in-place' });
     try {
       const started = Date.now();
       const results = [];

@@ -29,7 +29,7 @@ beforeAll(async () => {
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   sandbox = await startTestSandbox();
   [mcp, raw, host] = await Promise.all([
-    connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, sandbox.keys.live)) }, { apps: true }),
+    connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, sandbox.keys.live)) }, { apps: true, probe: 'in-place' }),
     signIn(sandbox.baseUrl, sandbox.keys.live),
     startHarness(),
   ]);
