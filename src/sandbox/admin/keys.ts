@@ -63,6 +63,23 @@ export function registerKeyAdmin(app: FastifyInstance, world: World, token: stri
       return { status: 200, body: { key_id: set.keyId, revoked: true } };
     }),
   );
+  // Which sessions were issued, to whom and until when: a test can look for their tokens (by hash) in
+  // whatever a client of the service passed on, without the sandbox keeping a token itself.
+  app.get(
+    '/_sandbox/sessions',
+    adminRoute(token, () => ({
+      status: 200,
+      body: {
+        data: world.keys.sessions().map(({ tokenSha256, session }) => ({
+          key_id: session.keyId,
+          business_id: session.keySet.businessId,
+          token_sha256: tokenSha256,
+          expires_at: new Date(session.expiresMs).toISOString(),
+          ended: session.ended,
+        })),
+      },
+    })),
+  );
   app.post(
     '/_sandbox/sessions/end',
     adminRoute(token, (request) => {
