@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPayload } from '../../src/events/signature.js';
 import { answerOf, receivable, same, type Tally, tally } from '../answers/ground-truth.js';
-import { type Json, listAll, signIn, wrongSecret } from '../contract/sandbox-http.js';
+import { eventually, type Json, listAll, signIn, wrongSecret } from '../contract/sandbox-http.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { openSignIn } from './support/form-sign-in.js';
@@ -52,20 +52,20 @@ const signed: Signed[] = [];
 let publicUrl: string | undefined;
 
 /** The deployment's processes, all with the same vault key: two, or one after a restart. */
-async function start(vaultKey: string, processes = 2): Promise<void> {
-  const first = await spawn(vaultKey, publicUrl);
+async function start(vaultKey: string, processes = 2, args: string[] = []): Promise<void> {
+  const first = await spawn(vaultKey, publicUrl, args);
   publicUrl = first.url;
   servers = [first];
-  if (processes === 2) servers.push(await spawn(vaultKey, publicUrl));
+  if (processes === 2) servers.push(await spawn(vaultKey, publicUrl, args));
 }
 
 /** A process logging at trace level, kept for the scan of its log. */
-async function spawn(vaultKey: string, url?: string): Promise<HostedServer> {
+async function spawn(vaultKey: string, url?: string, args: string[] = []): Promise<HostedServer> {
   const server = await spawnHostedServer({
     sandbox: sb,
     database,
     vaultKey,
-    args: ['--log-level', 'trace'],
+    args: ['--log-level', 'trace', ...args],
     ...(url ? { publicUrl: url } : {}),
   });
   started.push(server);
@@ -220,8 +220,37 @@ describe('two processes, one deployment', () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toContain('not issued for this resource');
     await stop();
-    await start(newKey, 1);
+    // Its tenants idle at once once their clients leave: each business's mirror rests after its answers.
+    await start(newKey, 1, ['--tenant-idle-minutes', '0']);
     for (const business of signed) await answers(business, 0);
+  });
+
+  it("reports its tenants' mirrors in /readyz, naming none; an idle tenant's mirror rests and opens again on next use", async () => {
+    const server = servers[0] as HostedServer;
+    const rested = await eventually(async () => {
+      const body = await readyz(server);
+      return body.tenants.mirrors.resting === signed.length ? body : undefined;
+    });
+    expect(rested).toEqual({
+      status: 'ready',
+      tenants: { count: signed.length, mirrors: { resting: signed.length }, storesNotAnswering: 0 },
+    });
+    expect(server.stderr().match(/books mirror rests/g)?.length).toBeGreaterThanOrEqual(signed.length);
+    // Opened again by an answer, which still equals the business's own books (answers() checks them).
+    await answers(signed[0] as Signed, 0);
+    await restingAll(server);
+    // A subscriber's open stream is a request in flight: the mirror it opened stays open under it, and rests
+    // once the subscriber leaves.
+    const business = signed[1] as Signed;
+    const authorization = `Bearer ${business.provider.tokens()?.access_token}`;
+    const watcher = await modernWatcher({ http: server.direct, headers: { authorization }, wrap: (f) => responses.wrap(f) });
+    try {
+      await watcher.subscribe([`invoicing://invoices/${business.lastInvoice.id}`]);
+      expect((await readyz(server)).tenants.mirrors).toEqual({ open: 1, resting: signed.length - 1 });
+    } finally {
+      await watcher.close();
+    }
+    await restingAll(server);
   });
 
   it("holds no secret in any response (refusals too), in either process's log at trace level, or outside the vault", async () => {
@@ -291,5 +320,23 @@ async function refusals(server: HostedServer, business: Signed): Promise<void> {
   const missing = await client.callTool({ name: 'get_invoice', arguments: { id: 987_654 } });
   expect(missing.isError).toBe(true);
   await client.close();
-  expect((await recorded(directly(server, `${server.origin}/readyz`))).status).toBe(200);
+  // Every tenant that answered through it has its mirror open (idle for far less than the default 30 minutes).
+  const ready = await readyz(server);
+  expect(ready.status).toBe('ready');
+  expect(ready.tenants.mirrors.open).toBeGreaterThan(0);
+  expect(ready.tenants.storesNotAnswering).toBe(0);
+}
+
+/** Waits until every signed-in business's mirror rests in the process. */
+async function restingAll(server: HostedServer): Promise<void> {
+  await eventually(async () => ((await readyz(server)).tenants.mirrors.resting === signed.length ? true : undefined));
+}
+
+/** The process's readiness: 200, and nothing in it names a business, a key or a tenant's schema. */
+async function readyz(server: HostedServer): Promise<Json> {
+  const res = await recorded(directly(server, `${server.origin}/readyz`));
+  const text = await res.text();
+  expect(res.status, text).toBe(200);
+  expect(text).not.toMatch(/svck_|invoicing_mcp_k_|Ltd/);
+  return JSON.parse(text);
 }
