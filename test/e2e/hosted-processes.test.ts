@@ -2,9 +2,11 @@
 // posted to either process, each giving its webhook signing secret), and each one's client, talking to the
 // other process, answers its own books (checked against the sandbox's raw API), `report_owed` too, from the
 // business's own books mirror. A webhook the first process receives reaches the business's subscriber on the
-// second. Then the vault key is rotated with the grants kept: restarted with the new key first and the old
-// after it, the deployment seals everything again under the new key and every token still works; restarted
-// with the new key alone, still. Last, no secret of the deployment is in any response the test received
+// second. One key's calls through both processes at once stay within the service's limit with no refusal
+// reaching a client. Then the vault key is rotated with the grants kept: restarted with the new key first and
+// the old after it, the deployment seals everything again under the new key and every token still works;
+// restarted with the new key alone, still, its tenants' mirrors resting when idle (as /readyz says) and
+// opening again on next use. Last, no secret of the deployment is in any response the test received
 // (refusals included), in either process's log at trace level, or in the database outside the vault.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +25,9 @@ import { MemoryOAuthProvider, oauthClient, type Signer, startFlow } from './supp
 /** How many businesses sign in: a few in the suite; HOSTED_BUSINESSES=50 for the deployment-sized run. */
 const BUSINESSES = Number(process.env.HOSTED_BUSINESSES ?? 6);
 const REDIRECT = 'http://127.0.0.1:9/callback';
+/** The sandbox's limit (calls a second) while one key's calls are paced across both processes, and how many. */
+const PACED_LIMIT = 8;
+const PACED_CALLS = 3 * PACED_LIMIT;
 
 let sb: TestSandbox;
 let database: string;
@@ -198,6 +203,43 @@ describe('two processes, one deployment', () => {
 
   it('refuses a client without a token, a made-up token or code, a mistyped secret, a forged webhook', async () => {
     await refusals(servers[0] as HostedServer, signed[0] as Signed);
+  });
+
+  it("paces one key's calls across both processes within the service's limit: no refusal reaches a client", async () => {
+    const business = signed[0] as Signed;
+    const invoices = (
+      await listAll(await signIn(sb.baseUrl, { key_id: business.signer.keyId, secret: business.signer.secret }), '/api/v1/invoices')
+    ).slice(-PACED_CALLS - 1, -1);
+    const clients = await Promise.all(
+      (servers as HostedServer[]).map(async (server) => {
+        const { client, transport } = oauthClient(server.direct, business.provider, recorded);
+        await client.connect(transport);
+        return client;
+      }),
+    );
+    const since = (await sb.clock()).now;
+    await sb.admin('PUT', '/rate-limit', { limit: PACED_LIMIT, window_seconds: 1 });
+    try {
+      // Three windows' worth of calls at once, half through each process, each for an invoice not yet read
+      // (the last one was, and may be kept).
+      const got = await Promise.all(
+        invoices.map((inv, i) => clients[i % 2]?.callTool({ name: 'get_invoice', arguments: { id: inv.id } }) as Promise<Json>),
+      );
+      for (const [i, inv] of invoices.entries()) {
+        expect(got[i].isError, JSON.stringify(got[i].content)).toBeFalsy();
+        expect(got[i].structuredContent).toMatchObject({ id: inv.id, number: inv.number, total: inv.total });
+      }
+    } finally {
+      await sb.admin('PUT', '/rate-limit', { limit: 1_000_000, window_seconds: 60 });
+      await Promise.all(clients.map((c) => c.close()));
+    }
+    const calls = (await sb.requests(business.signer.keyId)).filter((e) => e.at >= since && e.path.startsWith('/api/v1/invoices/'));
+    const refused = calls.filter((e) => e.status === 429).length;
+    expect(calls.filter((e) => e.status === 200)).toHaveLength(PACED_CALLS);
+    // Each process paces by what the service says is left, so the two spend a few probes a window, not a
+    // refusal for every call past the limit (sent at once unpaced, 16 of the 24 would be refused in the first
+    // window alone). 4 or 5 in our runs.
+    expect(refused).toBeLessThanOrEqual(PACED_CALLS / 2);
   });
 
   it('rotates the vault key without losing a grant: new key first, then the new key alone', async () => {
