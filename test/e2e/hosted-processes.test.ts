@@ -18,7 +18,15 @@ import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { openSignIn } from './support/form-sign-in.js';
 import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
 import { deploymentSecrets, dumpTables, ResponseLog, secretsIn, sessionTokensIn } from './support/hosted-leaks.js';
-import { deliveryTaken, draftInvoice, owedTruth, registerWebhook, sendInvoice, WEBHOOK_URL } from './support/hosted-webhooks.js';
+import {
+  deliveryTaken,
+  draftInvoice,
+  owedTruth,
+  registerWebhook,
+  sendInvoice,
+  tenantSchemaOf,
+  WEBHOOK_URL,
+} from './support/hosted-webhooks.js';
 import { modernWatcher } from './support/mcp-watchers.js';
 import { MemoryOAuthProvider, oauthClient, type Signer, startFlow } from './support/oauth-client.js';
 
@@ -118,17 +126,22 @@ async function answers(business: Signed, n: number): Promise<void> {
   await client.close();
 }
 
-async function sealedKeyIds(): Promise<string[]> {
+/** Runs `sql` on the deployment's database; its rows. */
+async function onDatabase(sql: string): Promise<Json[]> {
   const client = new pg.Client({ connectionString: database });
   await client.connect();
   try {
-    const { rows } = await client.query(
-      'SELECT DISTINCT key_id FROM (SELECT key_id FROM invoicing_mcp_hosted.secrets UNION ALL SELECT key_id FROM invoicing_mcp_hosted.oauth) k',
-    );
-    return rows.map((r) => r.key_id as string);
+    return (await client.query(sql)).rows;
   } finally {
     await client.end();
   }
+}
+
+async function sealedKeyIds(): Promise<string[]> {
+  const rows = await onDatabase(
+    'SELECT DISTINCT key_id FROM (SELECT key_id FROM invoicing_mcp_hosted.secrets UNION ALL SELECT key_id FROM invoicing_mcp_hosted.oauth) k',
+  );
+  return rows.map((r) => r.key_id as string);
 }
 
 beforeAll(async () => {
@@ -286,6 +299,18 @@ describe('two processes, one deployment', () => {
     try {
       await watcher.subscribe([`invoicing://invoices/${business.lastInvoice.id}`]);
       expect((await readyz(server)).tenants.mirrors).toEqual({ open: 1, resting: signed.length - 1 });
+      // Its store stops answering (its events table is away): not ready, and still nothing named.
+      await onDatabase(`ALTER TABLE ${tenantSchemaOf(sb.baseUrl, business.signer.keyId)}.events RENAME TO events_away`);
+      try {
+        expect((await readyz(server, 503)).tenants).toEqual({
+          count: signed.length,
+          mirrors: { open: 1, resting: signed.length - 1 },
+          storesNotAnswering: 1,
+        });
+      } finally {
+        await onDatabase(`ALTER TABLE ${tenantSchemaOf(sb.baseUrl, business.signer.keyId)}.events_away RENAME TO events`);
+      }
+      expect((await readyz(server)).tenants.storesNotAnswering).toBe(0);
     } finally {
       await watcher.close();
     }
@@ -376,11 +401,11 @@ async function restingAll(server: HostedServer): Promise<void> {
   await eventually(async () => ((await readyz(server)).tenants.mirrors.resting === signed.length ? true : undefined));
 }
 
-/** The process's readiness: 200, and nothing in it names a business, a key or a tenant's schema. */
-async function readyz(server: HostedServer): Promise<Json> {
+/** The process's readiness: `status` (ready: 200), and nothing in it names a business, a key or a tenant's schema. */
+async function readyz(server: HostedServer, status = 200): Promise<Json> {
   const res = await recorded(directly(server, `${server.origin}/readyz`));
   const text = await res.text();
-  expect(res.status, text).toBe(200);
+  expect(res.status, text).toBe(status);
   expect(text).not.toMatch(/svck_|invoicing_mcp_k_|Ltd/);
   return JSON.parse(text);
 }
