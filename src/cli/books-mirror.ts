@@ -6,10 +6,11 @@
 // tools see a Books that waits for it, and the banner's line says only what is known before it opens.
 
 import { RefusedQuestion } from '../books/answers/refused.js';
+import { booksThrough } from '../books/books-through.js';
 import { type MirrorLocation, mirrorIdentity, redactedUrl, resolveMirrorLocation, SANDBOX_IDENTITY } from '../books/location.js';
 import type { Mirror } from '../books/mirror.js';
 import type { OpenStoreOptions } from '../books/store.js';
-import type { Books, MirroredKind, MirrorReader } from '../books/types.js';
+import type { Books, MirroredKind } from '../books/types.js';
 import type { EventBus } from '../events/bus.js';
 import type { Readiness } from '../http/health.js';
 import type { Logger } from '../log/logger.js';
@@ -38,39 +39,6 @@ export type MirrorConnection = Pick<Connection, 'api' | 'sandbox'> & { config: {
 const STORE_PROBE_MS = 2_000;
 
 const EVENT_KINDS: readonly MirroredKind[] = ['invoices', 'payments', 'quotes', 'products'];
-
-// Every method of MirrorReader, once each: the compiler refuses a list that misses one.
-const EVERY_READER_METHOD: Record<keyof MirrorReader, true> = {
-  customers: true,
-  customer: true,
-  invoices: true,
-  lines: true,
-  linesMissing: true,
-  quotes: true,
-  payments: true,
-  products: true,
-  productNames: true,
-  lineSums: true,
-  owing: true,
-  invoiceSums: true,
-  raw: true,
-};
-const READER_METHODS = Object.keys(EVERY_READER_METHOD) as (keyof MirrorReader)[];
-
-/** A Books whose calls open the mirror if need be, and wait until it is open. */
-function waitingBooks(open: () => Promise<Mirror>): Books {
-  const read = Object.fromEntries(
-    READER_METHODS.map((name) => [
-      name,
-      async (...args: unknown[]) => ((await open()).books.read[name] as (...a: unknown[]) => unknown)(...args),
-    ]),
-  ) as unknown as MirrorReader;
-  return {
-    ensureFresh: async (kinds, options) => (await open()).books.ensureFresh(kinds, options),
-    read,
-    snapshot: async (work) => (await open()).books.snapshot(work),
-  };
-}
 
 /**
  * Opens the store, telling a store engine that cannot load on this system (its native module is missing or
@@ -195,7 +163,7 @@ export function planBooksMirror(
   }
 
   return {
-    books: off ? null : waitingBooks(open),
+    books: off ? null : booksThrough(async () => (await open()).books),
     syncing,
     location,
     line: bannerLine(),

@@ -28,6 +28,7 @@ export async function runHostedServe(options: ServeOptions, env: ServiceEnv, std
       selection: { readOnly: options.readOnly, toolsets: options.toolsets },
       confirmWrites: options.confirmWrites,
       grantRequestsPerMinute: options.grantRateLimit,
+      tenantIdleMs: options.tenantIdleMinutes * 60_000,
       clientOptions: {
         ...(options.maxConcurrency === null ? {} : { maxConcurrent: options.maxConcurrency }),
         ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }),
@@ -45,6 +46,7 @@ export async function runHostedServe(options: ServeOptions, env: ServiceEnv, std
     logger: logs.sink,
     events: null,
     resourceServer: hosted.resourceServer,
+    readiness: hosted.readiness,
   });
   stderr(
     `invoicing-mcp: hosted MCP server at ${config.resource} (listening on ${http.url}); people sign in with their business's key on the service at ${config.serviceUrl}.`,

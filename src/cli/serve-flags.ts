@@ -46,13 +46,15 @@ export interface ServeOptions {
   readonly oauthClients: string | null;
   /** Hosted mode: requests a minute one grant may send to /mcp, per process. */
   readonly grantRateLimit: number;
+  /** Hosted mode: minutes a tenant goes without a request before its books mirror rests (0: at once). */
+  readonly tenantIdleMinutes: number;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
        invoicing-mcp [--webhook-port N] [--webhook-host H]   (stdio, with a webhook receiver at /webhooks)
        invoicing-mcp [--mirror PATH|postgres://...|memory|off]   (the local copy of the books; mirror status|forget)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] ...
-       invoicing-mcp --hosted --public-url URL --mirror postgres://... [--oauth-clients FILE] [--grant-rate-limit N]
+       invoicing-mcp --hosted --public-url URL --mirror postgres://... [--oauth-clients FILE] [--grant-rate-limit N] [--tenant-idle-minutes N]
 ${HTTP_LIMITS_USAGE}
        any of them with [--max-concurrency N]   (service calls in flight; default: as the key's limit allows)
        any of them with ${RETRY_BUDGET_USAGE}
@@ -140,7 +142,7 @@ function readMaxConcurrency(values: Record<string, unknown>, env: Env): number |
 
 /** Hosted mode's own flags given on the command line without --hosted would be silently ignored: refuse them. */
 function refuseHostedOnlyFlags(values: Record<string, unknown>): void {
-  const stray = ['public-url', 'oauth-clients', 'grant-rate-limit'].find((flag) => values[flag] !== undefined);
+  const stray = ['public-url', 'oauth-clients', 'grant-rate-limit', 'tenant-idle-minutes'].find((flag) => values[flag] !== undefined);
   if (stray) throw new ConfigError(`--${stray}`, `--${stray} is for hosted mode: add --hosted`);
 }
 
@@ -151,6 +153,18 @@ function readGrantRateLimit(values: Record<string, unknown>, env: Env): number {
     throw new ConfigError(
       '--grant-rate-limit',
       `--grant-rate-limit must be a whole number of requests a minute from 1 to 1000000, not "${String(v)}"`,
+    );
+  }
+  return Number(v);
+}
+
+function readTenantIdleMinutes(values: Record<string, unknown>, env: Env): number {
+  const v = flagOrEnv(values, env, 'tenant-idle-minutes');
+  if (v === undefined) return 30;
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) > 10_080) {
+    throw new ConfigError(
+      '--tenant-idle-minutes',
+      `--tenant-idle-minutes must be a whole number of minutes from 0 to 10080, not "${String(v)}"`,
     );
   }
   return Number(v);
@@ -181,6 +195,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       'public-url': { type: 'string' },
       'oauth-clients': { type: 'string' },
       'grant-rate-limit': { type: 'string' },
+      'tenant-idle-minutes': { type: 'string' },
     },
   });
   const hosted = bool(values, env, 'hosted');
@@ -232,5 +247,6 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     publicUrl: (flagOrEnv(values, env, 'public-url') as string | undefined) ?? null,
     oauthClients: (flagOrEnv(values, env, 'oauth-clients') as string | undefined) ?? null,
     grantRateLimit: readGrantRateLimit(values, env),
+    tenantIdleMinutes: readTenantIdleMinutes(values, env),
   });
 }

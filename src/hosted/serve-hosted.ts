@@ -10,6 +10,7 @@ import { createApiClient } from '../api/client.js';
 import { PgDb } from '../books/postgres/db.js';
 import { SharedPostgres } from '../books/postgres/shared.js';
 import { createEventBus } from '../events/bus.js';
+import type { ReadinessProbe } from '../http/health.js';
 import type { LogSink } from '../log/deferred-logger.js';
 import type { Logger } from '../log/logger.js';
 import type { EventFeed } from '../mcp/feed-handlers.js';
@@ -29,6 +30,7 @@ import { registerSignIn } from './signin/routes.js';
 import { prepareHostedSchema } from './store/schema.js';
 import { keyEnder } from './tenants/end-key.js';
 import { GrantLog } from './tenants/grant-log.js';
+import { restingMirror } from './tenants/resting-mirror.js';
 import { type PlanTenantMirror, tenantSchema } from './tenants/tenant-mirror.js';
 import type { TenantRecord } from './tenants/tenant-store.js';
 import { TenantStore } from './tenants/tenant-store.js';
@@ -51,12 +53,16 @@ export interface HostedSettings {
   confirmWrites: boolean;
   /** Requests a minute one grant may send to /mcp, in each process. */
   grantRequestsPerMinute: number;
+  /** How long a tenant goes without a request in flight before its books mirror rests (closes until needed). */
+  tenantIdleMs: number;
   /** Options of each tenant's client of the service. */
   clientOptions: Parameters<typeof createApiClient>[1]['options'];
 }
 
 export interface Hosted {
   resourceServer: ResourceServer;
+  /** For /readyz: the tenants' mirrors by state, and how many open ones' stores do not answer. */
+  readiness: ReadinessProbe;
   factory: ServerFactory;
   grantLog: GrantLog;
   close(): Promise<void>;
@@ -83,7 +89,8 @@ function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, en
       { logger, options: settings.clientOptions, onSignInRefused: (err) => ended(record, err.serviceMessage ?? err.message) },
     );
     const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
-    const mirror = settings.planMirror(api, bus, { schema: tenantSchema(api.baseUrl, api.keyId), shared });
+    const place = { schema: tenantSchema(api.baseUrl, api.keyId), shared };
+    const mirror = restingMirror(() => settings.planMirror(api, bus, place));
     // A mirror that cannot open leaves the bus to the webhooks this process receives.
     const wanted = (): Promise<void> =>
       mirror.start().catch((err: unknown) => {
@@ -110,6 +117,12 @@ function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, en
           factories.set(writes, made);
         }
         return made;
+      },
+      readiness: () => mirror.readiness(),
+      async rest() {
+        // Its schema's name is a digest, not the key: safe to log.
+        if (await mirror.rest())
+          logger.debug({ schema: place.schema }, "a tenant's books mirror rests: no request of it for the idle time");
       },
       async close() {
         await mirror.close();
@@ -155,13 +168,15 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   const ended = keyEnder({ db, grantLog, tenants: () => tenants, logger, forgetGrants: (ids) => checked.forgetGrants(ids) });
   // The tenants' books mirrors share this process's connections to the database, however many tenants answer.
   const shared = new SharedPostgres(settings.mirrorUrl);
-  const tenants = new Tenants(new TenantStore(db, vault), tenantMaker(settings, logger, sink, ended, shared));
+  const tenants = new Tenants(new TenantStore(db, vault), tenantMaker(settings, logger, sink, ended, shared), settings.tenantIdleMs);
   const check = bearerCheck(
     provider,
     settings.resource,
-    async (keyId, auth) => {
+    async (keyId, auth, reply) => {
       const tenant = await tenants.get(keyId);
       if (!tenant) return null;
+      // In use until answered; a stream (a subscription) until it ends.
+      reply.raw.once('close', tenants.using(keyId));
       return {
         serve: await tenant.factory(auth.scopes.includes(SCOPE_WRITE)),
         businessId: tenant.record.businessId,
@@ -200,6 +215,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   };
   return {
     resourceServer,
+    readiness: () => tenants.readiness(),
     factory,
     grantLog,
     close: async () => {

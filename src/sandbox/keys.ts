@@ -88,6 +88,11 @@ export class KeyRegistry {
     return { token, session };
   }
 
+  /** Every session not yet swept, with the hash it is kept under (the token itself is not kept). */
+  sessions(): { tokenSha256: string; session: Session }[] {
+    return [...this.#sessions].map(([tokenSha256, session]) => ({ tokenSha256, session }));
+  }
+
   session(token: string): Session | undefined {
     return this.#sessions.get(sha256(token).toString('base64'));
   }

@@ -54,7 +54,8 @@ export class World {
   readonly audit = new AuditLog();
   readonly idempotency = new IdempotencyStore();
   readonly faults = new Faults();
-  readonly callLimiter: FixedWindowLimiter<number>;
+  /** Each key's calls per window; the admin interface may set another limit (its windows start afresh). */
+  callLimiter: FixedWindowLimiter<number>;
   readonly signInLimiter: FixedWindowLimiter<string>;
   readonly webhooks: WebhookSender;
   developerSuspended = false;

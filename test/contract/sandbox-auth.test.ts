@@ -1,5 +1,6 @@
 // Contract: sign-in, sessions and the key set's life (spec "Authentication", "States: Session", "Modes";
 // open-points "Wire details"), against the running sandbox over HTTP.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   admin,
@@ -250,6 +251,19 @@ describe('the business ends sessions and manages the key set', () => {
     expect(all.status).toBe(200);
     expect401(await ping(b));
     expect((await ping(await signIn(sb.baseUrl, keyA))).status).toBe(200);
+  });
+
+  it('lists the sessions it issued by the hash of their token, never the token, with their key and state', async () => {
+    const key = await makeKey(sb, 'live');
+    const session = await signIn(sb.baseUrl, key);
+    const hash = createHash('sha256').update(session.token).digest('base64');
+    const listed = async () => ((await admin(sb, 'GET', '/sessions')).body.data as Reply['body'][]).filter((s) => s.key_id === key.key_id);
+    const [entry] = await listed();
+    expect(entry).toEqual({ key_id: key.key_id, business_id: 1, token_sha256: hash, expires_at: entry.expires_at, ended: false });
+    expect(Math.abs(Date.parse(entry.expires_at) - Date.parse(session.signIn.expires_at))).toBeLessThan(1000);
+    expect(JSON.stringify(await listed())).not.toContain(session.token.slice(6));
+    await admin(sb, 'POST', '/sessions/end', { key_id: key.key_id });
+    expect((await listed()).map((s) => s.ended)).toEqual([true]);
   });
 
   it('regenerates: a new key ID and secret; the old key and all its sessions stop at once', async () => {

@@ -2,7 +2,19 @@
 // in a fixed window, lowered here to 5 per 30 s, and 10 sign-in attempts a minute per address (the default,
 // kept). Windows are moved on with the sandbox clock, never waited out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advanceClock, get, makeKey, type Reply, type SandboxHandle, send, signIn, signInRaw, start, wrongSecret } from './sandbox-http.js';
+import {
+  admin,
+  advanceClock,
+  get,
+  makeKey,
+  type Reply,
+  type SandboxHandle,
+  send,
+  signIn,
+  signInRaw,
+  start,
+  wrongSecret,
+} from './sandbox-http.js';
 
 const LIMIT = 5;
 const WINDOW_SECONDS = 30;
@@ -54,6 +66,27 @@ describe('calls per key', () => {
     const after = await get(session, '/api/v1/customers?per_page=1');
     expect(after.status).toBe(200);
     expect(after.headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
+  });
+});
+
+describe('the limit set through the admin interface', () => {
+  it('takes a new limit and window at once, every window afresh; refuses one that is not whole and positive', async () => {
+    const key = await makeKey(sb, 'test');
+    const session = await signIn(sb.baseUrl, key);
+    expect((await get(session, '/api/ping')).headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
+    const set = await admin(sb, 'PUT', '/rate-limit', { limit: 2, window_seconds: 60 });
+    expect(set.body).toEqual({ limit: 2, window_seconds: 60 });
+    for (const left of ['1', '0']) {
+      const reply = await get(session, '/api/ping');
+      expect(reply.headers['x-ratelimit-limit']).toBe('2');
+      expect(reply.headers['x-ratelimit-remaining']).toBe(left);
+    }
+    expect429(await get(session, '/api/ping'), 60);
+    const bad = await admin(sb, 'PUT', '/rate-limit', { limit: 0, window_seconds: 1.5 });
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.body)).toContain('window_seconds');
+    await admin(sb, 'PUT', '/rate-limit', { limit: LIMIT, window_seconds: WINDOW_SECONDS });
+    expect((await get(session, '/api/ping')).headers['x-ratelimit-remaining']).toBe(String(LIMIT - 1));
   });
 });
 

@@ -56,6 +56,8 @@ export interface TestSandbox {
   clock(): Promise<{ now: string; today: string }>;
   signIns(keyId?: string): Promise<SignInEntry[]>;
   requests(keyId?: string): Promise<RequestEntry[]>;
+  /** The SHA-256 (base64) of every session token the sandbox issued and still remembers. */
+  sessionTokenHashes(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -114,6 +116,7 @@ export async function startTestSandbox(options: SandboxOptions = {}): Promise<Te
       const all: RequestEntry[] = (await ok('GET', '/logs?kind=requests')).data;
       return keyId === undefined ? all : all.filter((e) => e.key_id === keyId);
     },
+    sessionTokenHashes: async () => (await ok('GET', '/sessions')).data.map((s: { token_sha256: string }) => s.token_sha256),
     close: () => sb.close(),
   };
 }

@@ -43,6 +43,7 @@ const SAMPLE: Record<string, string> = {
   'public-url': 'https://books.example.com/mcp',
   'oauth-clients': '/etc/invoicing-mcp/clients.json',
   'grant-rate-limit': '120',
+  'tenant-idle-minutes': '5',
 };
 
 describe("the README's flags", () => {

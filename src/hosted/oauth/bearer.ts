@@ -16,8 +16,8 @@ import type { CheckedTokens } from './checked-tokens.js';
 import type { GrantLimiter } from './grant-limit.js';
 import { resourceMetadataUrl } from './mount.js';
 
-/** What a checked token leads to, added to its AuthInfo for the server factory. */
-export type TenantLookup = (keyId: string, auth: AuthInfo) => Promise<Record<string, unknown> | null>;
+/** What a checked token leads to, added to its AuthInfo for the server factory; `reply` ends the request's use of it. */
+export type TenantLookup = (keyId: string, auth: AuthInfo, reply: FastifyReply) => Promise<Record<string, unknown> | null>;
 
 function verifier(provider: Provider, checked: CheckedTokens): OAuthTokenVerifier {
   return {
@@ -68,7 +68,7 @@ export function bearerCheck(provider: Provider, resource: string, tenantOf: Tena
           });
         return null;
       }
-      const tenant = await tenantOf(String(auth.extra?.keyId), auth);
+      const tenant = await tenantOf(String(auth.extra?.keyId), auth, reply);
       if (!tenant)
         throw new OAuthError(OAuthErrorCode.InvalidToken, 'The business behind this token is no longer signed in: sign in again.');
       return { ...auth, extra: { ...auth.extra, ...tenant } };

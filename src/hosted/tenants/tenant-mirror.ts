@@ -11,6 +11,7 @@ import { mirrorIdentity } from '../../books/location.js';
 import type { SharedPostgres } from '../../books/postgres/shared.js';
 import type { Books } from '../../books/types.js';
 import type { EventBus } from '../../events/bus.js';
+import type { Readiness } from '../../http/health.js';
 
 /** What a tenant holds of its mirror: the Books its answer tools read, its start and its end. */
 export interface TenantBooks {
@@ -19,6 +20,8 @@ export interface TenantBooks {
   readonly syncing: boolean;
   /** Opens it now (a subscription or a webhook needs its events): its sync and its outbox start. */
   start(): Promise<void>;
+  /** Its state for /readyz (no key, no business): open, opening, not opened or unavailable, and whether its store answers. */
+  readiness(): Promise<Readiness>;
   close(): Promise<void>;
 }
 

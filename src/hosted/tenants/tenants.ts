@@ -1,9 +1,11 @@
 // The tenants a process serves: one per business key, made on the first request a token of that key sends
-// and kept while the process runs. A tenant has its own client of the service (its session and its pacing:
-// the key's calls a minute shared by every grant of the key) and its own server factories (reading only,
+// and kept while the process runs. A tenant none of whose requests is in flight (an open subscription stream
+// is one) for the idle time rests its books mirror, which the next use opens again. A tenant has its own
+// client of the service (its session and its pacing: the key's calls a minute shared by every grant of the key) and its own server factories (reading only,
 // or reading and creating drafts, as the grant allows), and its own events: the bus its mirror, its webhooks
 // and its subscribers share. Nothing is shared between tenants.
 import type { ApiClient } from '../../api/client.js';
+import type { Readiness } from '../../http/health.js';
 import type { EventFeed } from '../../mcp/feed-handlers.js';
 import type { ServerFactory } from '../../mcp/server.js';
 import type { TenantRecord, TenantStore } from './tenant-store.js';
@@ -17,18 +19,74 @@ export interface Tenant {
   live: boolean;
   /** The server factory for a grant that may write, or only read. */
   factory(writes: boolean): Promise<ServerFactory>;
+  /** Its books mirror's state for /readyz. */
+  readiness(): Promise<Readiness>;
+  /** Closes its books mirror until it is needed again (the tenant is idle). */
+  rest(): Promise<void>;
   close(): Promise<void>;
+}
+
+interface Use {
+  inFlight: number;
+  timer: NodeJS.Timeout | undefined;
 }
 
 export type MakeTenant = (record: TenantRecord, secret: string, webhooks: boolean) => Tenant;
 
 export class Tenants {
   readonly #byKey = new Map<string, Promise<Tenant | null>>();
+  readonly #uses = new Map<string, Use>();
 
   constructor(
     readonly store: TenantStore,
     readonly make: MakeTenant,
+    /** How long a tenant goes with nothing in flight before its mirror rests. */
+    readonly idleMs: number,
   ) {}
+
+  /**
+   * Marks a use of the key's tenant begun (a request, a webhook delivery); the function returned marks it
+   * done. Once none is in flight for the idle time, the tenant's mirror rests.
+   */
+  using(keyId: string): () => void {
+    const use = this.#uses.get(keyId) ?? { inFlight: 0, timer: undefined };
+    this.#uses.set(keyId, use);
+    use.inFlight++;
+    clearTimeout(use.timer);
+    use.timer = undefined;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      if (--use.inFlight > 0) return;
+      use.timer = setTimeout(() => {
+        use.timer = undefined;
+        void this.#rest(keyId);
+      }, this.idleMs);
+      use.timer.unref();
+    };
+  }
+
+  async #rest(keyId: string): Promise<void> {
+    const use = this.#uses.get(keyId);
+    if (!use || use.inFlight > 0 || use.timer !== undefined) return;
+    this.#uses.delete(keyId);
+    await (await this.#byKey.get(keyId)?.catch(() => null))?.rest();
+  }
+
+  /** The tenants' mirrors, counted by state, and how many open ones' stores do not answer; never which. */
+  async readiness(): Promise<Readiness> {
+    const tenants = (await Promise.all([...this.#byKey.values()].map((t) => t.catch(() => null)))).filter((t) => t !== null);
+    const states = await Promise.all(tenants.map((t) => t.readiness()));
+    const mirrors: Record<string, number> = {};
+    let notAnswering = 0;
+    for (const { ready, detail } of states) {
+      const state = String((detail.mirror as { state?: unknown } | undefined)?.state);
+      mirrors[state] = (mirrors[state] ?? 0) + 1;
+      if (!ready) notAnswering++;
+    }
+    return { ready: notAnswering === 0, detail: { tenants: { count: tenants.length, mirrors, storesNotAnswering: notAnswering } } };
+  }
 
   /** The tenant of a key, or null when the key is not signed in here (never, or forgotten). */
   get(keyId: string): Promise<Tenant | null> {
@@ -49,6 +107,8 @@ export class Tenants {
   async forget(keyId: string): Promise<void> {
     const tenant = this.#byKey.get(keyId);
     this.#byKey.delete(keyId);
+    clearTimeout(this.#uses.get(keyId)?.timer);
+    this.#uses.delete(keyId);
     await this.store.forget(keyId);
     await (await tenant)?.close();
   }
@@ -56,6 +116,8 @@ export class Tenants {
   async close(): Promise<void> {
     const all = [...this.#byKey.values()];
     this.#byKey.clear();
+    for (const use of this.#uses.values()) clearTimeout(use.timer);
+    this.#uses.clear();
     await Promise.allSettled(all.map(async (t) => (await t)?.close()));
   }
 }

@@ -10,6 +10,9 @@ import type { Tenants } from '../tenants/tenants.js';
 import { WEBHOOK_ID, WEBHOOKS_PREFIX } from './webhook-ids.js';
 
 export async function registerTenantWebhooks(app: FastifyInstance, tenants: Tenants, logger: Logger): Promise<void> {
+  // A delivery uses its tenant (its mirror writes the event) until it is answered.
+  const uses = new WeakMap<FastifyRequest, () => void>();
+  app.addHook('onResponse', async (request) => uses.get(request)?.());
   const targetOf = async (request: FastifyRequest): Promise<WebhookTarget | null> => {
     const id = (request.params as { id?: string }).id ?? '';
     if (!WEBHOOK_ID.test(id)) return null;
@@ -17,6 +20,7 @@ export async function registerTenantWebhooks(app: FastifyInstance, tenants: Tena
     const secret = keyId === undefined ? undefined : await tenants.store.webhookSecret(keyId);
     const tenant = keyId === undefined || secret === undefined ? null : await tenants.get(keyId);
     if (!tenant || secret === undefined) return null;
+    uses.set(request, tenants.using(tenant.record.keyId));
     return { id: tenant.record.keyId, secret, bus: tenant.events.bus, ready: () => tenant.events.wanted() };
   };
   await registerWebhookRoute(app, { path: `${WEBHOOKS_PREFIX}/:id`, targetOf, logger });

@@ -2,6 +2,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FieldErrorList, notFound } from '../api-error.js';
 import type { KeySet } from '../keys.js';
+import { FixedWindowLimiter } from '../rate-limit.js';
 import { ALL_SCOPES } from '../scopes.js';
 import type { World } from '../world.js';
 import { adminRoute, objectBody, readBusinessId } from './guard.js';
@@ -63,6 +64,23 @@ export function registerKeyAdmin(app: FastifyInstance, world: World, token: stri
       return { status: 200, body: { key_id: set.keyId, revoked: true } };
     }),
   );
+  // Which sessions were issued, to whom and until when: a test can look for their tokens (by hash) in
+  // whatever a client of the service passed on, without the sandbox keeping a token itself.
+  app.get(
+    '/_sandbox/sessions',
+    adminRoute(token, () => ({
+      status: 200,
+      body: {
+        data: world.keys.sessions().map(({ tokenSha256, session }) => ({
+          key_id: session.keyId,
+          business_id: session.keySet.businessId,
+          token_sha256: tokenSha256,
+          expires_at: new Date(session.expiresMs).toISOString(),
+          ended: session.ended,
+        })),
+      },
+    })),
+  );
   app.post(
     '/_sandbox/sessions/end',
     adminRoute(token, (request) => {
@@ -83,6 +101,22 @@ export function registerKeyAdmin(app: FastifyInstance, world: World, token: stri
       errors.throwIfAny();
       world.business(businessId).apiAccess = apiAccess;
       return { status: 200, body: { business_id: businessId, api_access: apiAccess } };
+    }),
+  );
+  app.put(
+    '/_sandbox/rate-limit',
+    adminRoute(token, (request) => {
+      const body = objectBody(request);
+      const errors = new FieldErrorList();
+      const { limit, window_seconds: windowSeconds } = body;
+      if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)
+        errors.add('limit', 'limit must be a whole number of calls, 1 or more');
+      if (typeof windowSeconds !== 'number' || !Number.isInteger(windowSeconds) || windowSeconds < 1 || windowSeconds > 3600) {
+        errors.add('window_seconds', 'window_seconds must be a whole number of seconds from 1 to 3600');
+      }
+      errors.throwIfAny();
+      world.callLimiter = new FixedWindowLimiter(limit as number, (windowSeconds as number) * 1000);
+      return { status: 200, body: { limit, window_seconds: windowSeconds } };
     }),
   );
   app.put(

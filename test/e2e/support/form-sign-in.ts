@@ -19,7 +19,13 @@ function keepCookies(jar: Jar, res: Response): void {
 const cookieHeader = (jar: Jar): string => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
 
 /** Follows redirects by hand, keeping cookies, until a page answers or the client's redirect URL is reached. */
-async function follow(jar: Jar, start: Response, from: URL, redirect: string): Promise<{ page: string; url: URL } | { back: URL }> {
+async function follow(
+  fetch: typeof globalThis.fetch,
+  jar: Jar,
+  start: Response,
+  from: URL,
+  redirect: string,
+): Promise<{ page: string; url: URL } | { back: URL }> {
   let res = start;
   let url = from;
   for (;;) {
@@ -46,8 +52,8 @@ export interface FormSignIn {
   allow(page: string, access?: 'read' | 'write', fields?: Record<string, string>): Promise<URLSearchParams>;
 }
 
-/** Opens the sign-in page of an authorization URL; its forms are posted to `via`. */
-export async function openSignIn(authorizationUrl: URL, redirect: string, via: string): Promise<FormSignIn> {
+/** Opens the sign-in page of an authorization URL; its forms are posted to `via`, by `fetch`. */
+export async function openSignIn(authorizationUrl: URL, redirect: string, via: string, fetch = globalThis.fetch): Promise<FormSignIn> {
   const jar: Jar = new Map();
   const post = async (action: string, fields: Record<string, string>) => {
     const url = new URL(action, via);
@@ -57,9 +63,9 @@ export async function openSignIn(authorizationUrl: URL, redirect: string, via: s
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieHeader(jar) },
       body: new URLSearchParams(fields).toString(),
     });
-    return follow(jar, res, url, redirect);
+    return follow(fetch, jar, res, url, redirect);
   };
-  const first = await follow(jar, await fetch(authorizationUrl, { redirect: 'manual' }), authorizationUrl, redirect);
+  const first = await follow(fetch, jar, await fetch(authorizationUrl, { redirect: 'manual' }), authorizationUrl, redirect);
   if ('back' in first) throw new Error('sent back before signing in');
   const keyForm = formOf(first.page);
   return {
@@ -78,7 +84,13 @@ export async function openSignIn(authorizationUrl: URL, redirect: string, via: s
 }
 
 /** Signs in with `signer` and Allows; resolves with the query the client got back. */
-export async function signInByForms(authorizationUrl: URL, redirect: string, signer: Signer, via: string): Promise<URLSearchParams> {
-  const flow = await openSignIn(authorizationUrl, redirect, via);
+export async function signInByForms(
+  authorizationUrl: URL,
+  redirect: string,
+  signer: Signer,
+  via: string,
+  fetch = globalThis.fetch,
+): Promise<URLSearchParams> {
+  const flow = await openSignIn(authorizationUrl, redirect, via, fetch);
   return flow.allow(await flow.continueWith(signer));
 }

@@ -15,8 +15,10 @@ import { StdioV2InPlace } from './clients.js';
 import type { StdioCommand } from './server.js';
 
 export type Era = 'legacy' | 'modern';
-/** Over HTTP, `headers` go with every request (a hosted server's bearer token). */
-export type Where = { stdio: StdioCommand } | { http: string; headers?: Record<string, string> };
+/** Over HTTP, `headers` go with every request (a hosted server's bearer token); `wrap` sees every response. */
+export type Where =
+  | { stdio: StdioCommand }
+  | { http: string; headers?: Record<string, string>; wrap?: (inner: typeof fetch) => typeof fetch };
 
 export interface Watcher {
   era: Era;
@@ -63,11 +65,12 @@ class Updates {
 
 const text = (result: { contents: unknown[] }): string => (result.contents[0] as { text: string }).text;
 
-/** A fetch on connections of its own, and the closing of them. */
-function ownConnections(): { fetch: typeof fetch; close(): Promise<void> } {
+/** A fetch on connections of its own (wrapped as `where` asks), and the closing of them. */
+function ownConnections(where: Where): { fetch: typeof fetch; close(): Promise<void> } {
   const agent = new Agent();
+  const own: typeof fetch = (url, init) => fetch(url, { ...init, dispatcher: agent } as RequestInit);
   return {
-    fetch: (url, init) => fetch(url, { ...init, dispatcher: agent } as RequestInit),
+    fetch: 'http' in where && where.wrap ? where.wrap(own) : own,
     close: () => agent.close(),
   };
 }
@@ -84,7 +87,7 @@ export async function modernWatcher(where: Where, options: { probe?: 'sibling' |
     { versionNegotiation: { mode: { pin: '2026-07-28' } }, jsonSchemaValidator: compiledOnceV2 },
   );
   client.setNotificationHandler('notifications/resources/updated', (n) => updates.record(n.params.uri));
-  const connections = ownConnections();
+  const connections = ownConnections(where);
   const transport =
     'stdio' in where
       ? new (options.probe === 'in-place' ? StdioV2InPlace : ModernStdio)({ ...where.stdio, stderr: 'ignore' })
@@ -110,7 +113,7 @@ export async function legacyWatcher(where: Where): Promise<Watcher> {
   const updates = new Updates();
   const client = new LegacyClient({ name: 'watcher', version: '1.0.0' }, { jsonSchemaValidator: compiledOnce });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updates.record(n.params.uri));
-  const connections = ownConnections();
+  const connections = ownConnections(where);
   const transport =
     'stdio' in where
       ? new LegacyStdio({ ...where.stdio, stderr: 'ignore' })

@@ -130,14 +130,15 @@ export interface OAuthClient {
   client: Client;
 }
 
-export function oauthClient(url: string, provider: MemoryOAuthProvider): OAuthClient {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
+/** `fetch`: what makes its requests (the global fetch when not given). */
+export function oauthClient(url: string, provider: MemoryOAuthProvider, fetch?: typeof globalThis.fetch): OAuthClient {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider, ...(fetch ? { fetch } : {}) });
   return { provider, transport, client: new Client({ name: provider.name, version: '1.0.0' }) };
 }
 
 /** Starts the flow: the first connection is refused and the provider is given the authorization URL. */
-export async function startFlow(url: string, provider: MemoryOAuthProvider): Promise<OAuthClient> {
-  const first = oauthClient(url, provider);
+export async function startFlow(url: string, provider: MemoryOAuthProvider, fetch?: typeof globalThis.fetch): Promise<OAuthClient> {
+  const first = oauthClient(url, provider, fetch);
   const refused = await first.client.connect(first.transport).then(
     () => null,
     (err: unknown) => err,
