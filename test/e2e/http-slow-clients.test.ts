@@ -12,8 +12,9 @@ import { type HttpServer, spawnHttpServer } from './support/server.js';
 const TOKEN = 'slow-clients-token-0123456789';
 const HEADERS_TIMEOUT_S = 2;
 const REQUEST_TIMEOUT_S = 4;
-// Node checks the timeouts on an interval (a quarter of the headers timeout, at most a second).
-const SLACK_MS = 1_500;
+// Node checks the timeouts on an interval (a quarter of the headers timeout, at most a second), and on a
+// loaded machine the server closes a thousand sockets late by up to a second more (5.8 s seen at load 4).
+const SLACK_MS = 2_500;
 const SLOW = 1_000;
 const TRICKLE_MS = 400;
 
