@@ -15,7 +15,7 @@ import { num, str } from '../sql/rows.js';
 import type { KindMark, StoredEvent } from '../store.js';
 import type { LinesCoverage, MirroredKind } from '../types.js';
 import type { PgArg, PgDb, Query } from './db.js';
-import { COLUMNS, eventsChannel } from './schema.js';
+import { COLUMNS, eventsChannel, INVOICE_PRODUCT_FIELDS, sumInvoiceProducts } from './schema.js';
 import type { PgSession } from './session.js';
 
 /** An amount's numeric twin: the text itself when it is a plain decimal, else null (the text stays). */
@@ -37,6 +37,11 @@ function cellsOf(kind: MirroredKind, r: Rec): Arg[] {
   return kind === 'invoices' ? [...cells, ...summedAmountsOf(r).map(numeric)] : cells;
 }
 
+const fields = (prefix: string): string => INVOICE_PRODUCT_FIELDS.map((c) => `${prefix}${c}`).join(', ');
+/** The invoices' header fields into their products' sums, where they changed. */
+const HEADERS_TO_PRODUCTS = `UPDATE invoice_products p SET ${INVOICE_PRODUCT_FIELDS.map((c) => `${c} = i.${c}`).join(', ')}
+  FROM invoices i WHERE p.invoice_id = i.id AND i.id = ANY(?::bigint[]) AND (${fields('p.')}) IS DISTINCT FROM (${fields('i.')})`;
+
 async function upsert(query: Query, kind: MirroredKind, records: readonly Rec[]): Promise<void> {
   // One statement may not touch a row twice: the last of a record sent twice wins.
   const last = [...new Map(records.map((r) => [r.id, r])).values()];
@@ -47,6 +52,7 @@ async function upsert(query: Query, kind: MirroredKind, records: readonly Rec[])
     .join(', ');
   const v = values(last.map((r) => [r.id, ...cellsOf(kind, r), stampOf(r), JSON.stringify(r)]));
   await query(`INSERT INTO ${kind} (${cols.join(', ')}) VALUES ${v.sql} ON CONFLICT (id) DO UPDATE SET ${updates}`, v.args);
+  if (kind === 'invoices') await query(HEADERS_TO_PRODUCTS, [last.map((r) => r.id)]);
   if (kind !== 'payments') return;
   await query('DELETE FROM allocations WHERE payment_id = ANY(?::bigint[])', [last.map((r) => r.id)]);
   const allocations = last.flatMap((p) => allocationsOf(p).map((a, i) => [p.id, i, ...a]));
@@ -106,6 +112,8 @@ export function postgresWriter(db: PgDb, session: PgSession) {
             v.args,
           );
         }
+        await query('DELETE FROM invoice_products WHERE invoice_id = ?', [invoiceId]);
+        await query(sumInvoiceProducts(' WHERE l.invoice_id = ?'), [invoiceId]);
         await query('UPDATE invoices SET lines_stamp = ? WHERE id = ?', [stamp, invoiceId]);
       });
     },
