@@ -252,7 +252,6 @@ export interface Freshness {
   asOf: string;
   /** The business's today at that moment, `YYYY-MM-DD` (its time zone, as the service's stamps carry it). */
   today: string;
-  lines: LinesCoverage;
   /** Why the mirror could not be brought up to date (its store is full): the answer is as of `asOf`. */
   warning?: string;
   /**
