@@ -90,16 +90,16 @@ export const SCHEMA: readonly string[] = [
   'CREATE TABLE IF NOT EXISTS wants (kind text PRIMARY KEY, at_ms bigint NOT NULL)',
 ];
 
-/** Sums into invoice_products the stored lines of the invoices `where` picks (`l.` a line, `i.` its invoice). */
-export const sumInvoiceProducts = (where: string): string => `
+/** Sums into invoice_products the lines of `lines` (the table, or rows a statement just inserted) with their invoices. */
+export const sumInvoiceProducts = (lines: string): string => `
   INSERT INTO invoice_products (invoice_id, product_id, first_position, total_n, tax_n, quantity_n, unsummable, ${INVOICE_PRODUCT_FIELDS.join(', ')})
   SELECT l.invoice_id, l.product_id, MIN(l.position), SUM(l.total_n), SUM(l.tax_n), SUM(l.quantity_n),
          COUNT(*) FILTER (WHERE l.total_n IS NULL OR l.tax_n IS NULL OR l.quantity_n IS NULL), ${INVOICE_PRODUCT_FIELDS.map((c) => `i.${c}`).join(', ')}
-  FROM lines l JOIN invoices i ON i.id = l.invoice_id${where}
+  FROM ${lines} l JOIN invoices i ON i.id = l.invoice_id
   GROUP BY l.invoice_id, l.product_id, ${INVOICE_PRODUCT_FIELDS.map((c) => `i.${c}`).join(', ')}`;
 
 /** What brings a mirror of an older version to this one in place (after SCHEMA's statements), keeping what it read. */
 export const MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
   // Version 2 added invoice_products: summed from the lines already stored.
-  '1': [sumInvoiceProducts('')],
+  '1': [sumInvoiceProducts('lines')],
 };

@@ -99,22 +99,27 @@ export function postgresWriter(db: PgDb, session: PgSession) {
         // One writer of an invoice's lines at a time (an answer and the background may fetch the same one):
         // the second waits here, then deletes what the first wrote instead of inserting beside it.
         await query('SELECT 1 FROM invoices WHERE id = ? FOR UPDATE', [invoiceId]);
-        await query('DELETE FROM lines WHERE invoice_id = ?', [invoiceId]);
+        // Two statements after the lock, one round trip each: the old lines and their sums out and the stamp
+        // set, then the new lines in, summed per product from the rows the same statement inserts.
+        await query(
+          `WITH sums AS (DELETE FROM invoice_products WHERE invoice_id = ?), stamp AS (UPDATE invoices SET lines_stamp = ? WHERE id = ?)
+           DELETE FROM lines WHERE invoice_id = ?`,
+          [invoiceId, stamp, invoiceId, invoiceId],
+        );
         const rows = linesOf(items).map((l, i) => {
           const [, quantity, , tax, total] = l as (string | null)[];
           return [invoiceId, i, ...l, numeric(total ?? null), numeric(tax ?? null), numeric(quantity ?? null)];
         });
-        if (rows.length > 0) {
-          const v = values(rows);
-          await query(
-            `INSERT INTO lines (invoice_id, position, description, quantity, unit_price, tax_amount, line_total, product_id,
-                                total_n, tax_n, quantity_n) VALUES ${v.sql}`,
-            v.args,
-          );
-        }
-        await query('DELETE FROM invoice_products WHERE invoice_id = ?', [invoiceId]);
-        await query(sumInvoiceProducts(' WHERE l.invoice_id = ?'), [invoiceId]);
-        await query('UPDATE invoices SET lines_stamp = ? WHERE id = ?', [stamp, invoiceId]);
+        if (rows.length === 0) return;
+        const v = values(rows);
+        await query(
+          `WITH inserted AS (
+             INSERT INTO lines (invoice_id, position, description, quantity, unit_price, tax_amount, line_total, product_id,
+                                total_n, tax_n, quantity_n) VALUES ${v.sql}
+             RETURNING invoice_id, position, product_id, total_n, tax_n, quantity_n)
+           ${sumInvoiceProducts('inserted')}`,
+          v.args,
+        );
       });
     },
 
