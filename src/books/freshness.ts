@@ -1,5 +1,5 @@
 // The answer to ensureFresh: the as-of time of the kinds asked for (the oldest of their last reads, in the
-// service's clock), the business's today then, and how many invoices have their lines.
+// service's clock) and the business's today then.
 import type { MirrorStore } from './store.js';
 import type { Freshness, FreshProgress, MirroredKind } from './types.js';
 
@@ -65,5 +65,5 @@ export async function freshness(
     if (oldest === null || Date.parse(at) < Date.parse(oldest)) oldest = at;
   }
   const asOf = oldest ?? new Date().toISOString();
-  return { asOf, today: asOf.slice(0, 10), lines: await store.coverage() };
+  return { asOf, today: asOf.slice(0, 10) };
 }

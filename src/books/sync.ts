@@ -10,7 +10,7 @@ import type { BackgroundBudget } from './budget.js';
 import { diffEvents } from './diff.js';
 import { type Rec, stampOf } from './record.js';
 import type { ServiceClock } from './service-clock.js';
-import type { MirrorStore } from './store.js';
+import type { KindMark, MirrorStore } from './store.js';
 import type { FreshProgress, MirroredKind } from './types.js';
 
 /** Stamps are whole seconds and our reading of the service's clock is good to about one. */
@@ -53,6 +53,19 @@ export interface SyncDeps {
   now?: () => number;
   /** Records a list call asks for (PER_PAGE unless given). */
   perPage?: number;
+}
+
+/** Whether the record is as stored (the same JSON, field for field). */
+const sameRecord = (stored: Rec | undefined, r: Rec): boolean => stored !== undefined && JSON.stringify(stored) === JSON.stringify(r);
+
+/**
+ * A complete read's mark: the watermark moves to the newest stamp read, never past the moment the read began
+ * nor back; the read's time is that moment, in the service's clock and ours.
+ */
+function markOf(previous: KindMark | undefined, newest: number, startService: number, startedMs: number, clock: ServiceClock): KindMark {
+  const before = previous?.watermark ? Date.parse(previous.watermark) : -Infinity;
+  const watermark = Math.max(before, Math.min(Number.isFinite(newest) ? newest : startService, startService));
+  return { watermark: new Date(watermark).toISOString(), syncedAt: clock.format(startService), syncedMs: startedMs };
 }
 
 export class LeaseLost extends Error {
@@ -146,7 +159,6 @@ export class KindSync {
         records.map((r) => r.id),
       );
       const events = records.flatMap((r) => diffEvents(kind, before.get(r.id), r, { newSince, now: this.#now }));
-      await store.write(kind, records, events);
       for (const r of records) {
         const stamp = stampOf(r);
         if (stamp) {
@@ -154,6 +166,11 @@ export class KindSync {
           newest = Math.max(newest, Date.parse(stamp));
         }
       }
+      const last = !hasNextPage(answer, { page, perPage });
+      // A record stored as it is now (the overlap reads some again) is not written again. The last page is
+      // written with the kind's new mark, in one write.
+      const changed = records.filter((r) => !sameRecord(before.get(r.id), r));
+      await store.write(kind, changed, events, last ? markOf(mark, newest, startService, startedMs, clock) : undefined);
       seen += records.length;
       this.stats.records += records.length;
       this.stats.events += events.length;
@@ -164,15 +181,8 @@ export class KindSync {
           ...(typeof answer.meta?.total === 'number' ? { total: answer.meta.total } : {}),
           message: `reading ${kind}: ${seen} records`,
         });
-      if (!hasNextPage(answer, { page, perPage })) break;
+      if (last) break;
     }
-    const previous = mark?.watermark ? Date.parse(mark.watermark) : -Infinity;
-    const watermark = Math.max(previous, Math.min(Number.isFinite(newest) ? newest : startService, startService));
-    await store.write(kind, [], [], {
-      watermark: new Date(watermark).toISOString(),
-      syncedAt: clock.format(startService),
-      syncedMs: startedMs,
-    });
     this.stats.reads[kind] = (this.stats.reads[kind] ?? 0) + 1;
   }
 

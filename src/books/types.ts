@@ -166,6 +166,19 @@ export interface LineSums {
   products: ProductLineSums[];
   /** Invoices with lines stored. */
   withLines: number;
+  /** Asked for the top products only (ProductTop): the groups past them, left out by the store. */
+  leftOut?: number;
+  /** The names of the products given, when the store looked them up with the sums. */
+  names?: Map<number, string>;
+}
+
+/**
+ * The products a question shows: the first `limit` of each currency, ranked by the figure named (the lines'
+ * total, or their total with tax), ties by product id, lines without a product last.
+ */
+export interface ProductTop {
+  limit: number;
+  rankBy: 'total' | 'subtotal';
 }
 
 /** Invoices of one currency summed by the store: exact decimal strings that add up to each amount. */
@@ -211,9 +224,10 @@ export interface MirrorReader {
   products(filter?: ProductFilter): Promise<ProductRow[]>;
   /**
    * The lines of the invoices the filter picks, summed per product and currency by the store. Null when an
-   * amount is not a plain decimal it can add exactly: then sum `lines()` instead.
+   * amount is not a plain decimal it can add exactly: then sum `lines()` instead. With `top`, a store may give
+   * only those products (ranked, named, and the rest counted in `leftOut`), or every one.
    */
-  lineSums(filter: InvoiceFilter): Promise<LineSums | null>;
+  lineSums(filter: InvoiceFilter, top?: ProductTop): Promise<LineSums | null>;
   /**
    * Receivable invoices (not draft or void, balance above zero) summed by the store. Null when a balance is
    * not a plain decimal, or a currency's balances are written with different places: then sum the rows.
@@ -238,7 +252,6 @@ export interface Freshness {
   asOf: string;
   /** The business's today at that moment, `YYYY-MM-DD` (its time zone, as the service's stamps carry it). */
   today: string;
-  lines: LinesCoverage;
   /** Why the mirror could not be brought up to date (its store is full): the answer is as of `asOf`. */
   warning?: string;
   /**

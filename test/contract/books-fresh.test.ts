@@ -1,7 +1,7 @@
 // Contract: the freshness contract and two holders of one store (a file, or a Postgres database). ensureFresh reads a cold kind in full with
 // progress, then one updated_since call per kind, none for a kind just read; it reports the as-of time in
-// the service's clock and the lines coverage. Two mirrors on one store: one syncs (the lease), both read,
-// and both publish the events the syncing one found; the other's ensureFresh is answered by the holder.
+// the service's clock. Two mirrors on one store: one syncs (the lease), both read, and both publish the
+// events the syncing one found; the other's ensureFresh is answered by the holder.
 // The mirrors read the small second business in pages of 5 (several pages a kind); time is moved, on our
 // clock and the sandbox's, rather than waited for.
 import { mkdtempSync } from 'node:fs';
@@ -76,7 +76,7 @@ describe('ensureFresh', () => {
       const clock = (await sb.admin('GET', '/clock')).body;
       expect(Math.abs(Date.parse(cold.asOf) - Date.parse(clock.now))).toBeLessThan(5_000);
       expect(cold.today).toBe(smallBusinessDay(clock.now));
-      expect(cold.lines).toEqual({ withLines: 0, invoices: total });
+      expect(await m.mirror.store.coverage()).toEqual({ withLines: 0, invoices: total });
 
       const calls = m.mirror.stats().calls;
       await m.mirror.books.ensureFresh(['invoices']);
@@ -189,9 +189,9 @@ describe("the server's mirror on the embedded sandbox", () => {
     await sleep(300);
     expect(await sb.requests(key.key_id)).toEqual([]);
     const fresh = await plan.books!.ensureFresh(['customers']);
+    expect(fresh.today).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const customers = (await groundTruth(sb, key)).customers!;
     expect((await plan.books!.read.customers()).map((c) => c.id)).toEqual(customers.map((c) => c.id));
-    expect(fresh.lines.invoices).toBe(0);
     await plan.close();
     await api.close();
   });

@@ -1,7 +1,8 @@
 // The Postgres engine's own rules, on the run's embedded Postgres (a database of this file's): a database of
-// another key is refused and one of another schema version rebuilt; the password shows nowhere; the sync lease
-// is one connection's advisory lock, let go of the moment that connection ends; and every store on the
-// database hears of events as they are committed, each once, in order, however many processes write them.
+// another key is refused, one of version 1 migrated in place and one of another schema version rebuilt; the
+// password shows nowhere; the sync lease is one connection's advisory lock, let go of the moment that
+// connection ends; and every store on the database hears of events as they are committed, each once, in
+// order, however many processes write them.
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { redactedUrl } from '../../src/books/location.js';
@@ -68,6 +69,52 @@ describe('the database', () => {
     const rebuilt = await open();
     expect((await rebuilt.counts()).customers).toBe(0);
     await rebuilt.close();
+  });
+
+  it('migrates a mirror of version 1 in place: its records and lines kept, its products summed from those lines', async () => {
+    await forgetMirror(url);
+    const mine = await open();
+    const stamp = '2026-03-01T00:00:00+13:00';
+    const invoice = (id: number, customerId: number): Rec => ({
+      id,
+      number: `INV-${id}`,
+      status: 'sent',
+      customer: { id: customerId, name: `Customer ${customerId}` },
+      issue_date: '2026-03-01',
+      due_date: '2026-03-31',
+      currency: 'NZD',
+      subtotal: '30.00',
+      tax_total: '4.50',
+      total: '34.50',
+      balance: '34.50',
+      updated_at: stamp,
+    });
+    const line = (productId: number | null, total: string) => ({
+      description: `Item ${productId}`,
+      quantity: '1.000000',
+      unit_price: total,
+      tax_amount: '1.50',
+      line_total: total,
+      product_id: productId,
+    });
+    await mine.write('invoices', [invoice(1, 7), invoice(2, 8)], []);
+    await mine.setLines(1, stamp, [line(5, '10.00'), line(6, '20.00')]);
+    await mine.setLines(2, stamp, [line(5, '12.25'), line(5, '0.75'), line(null, '17.00')]);
+    const before = await mine.read.lineSums({});
+    await mine.close();
+    // What version 1 held: no products' sums.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query('DROP TABLE invoicing_mcp.invoice_products');
+    await client.query("UPDATE invoicing_mcp.meta SET value = '1' WHERE key = 'schema_version'");
+    await client.end();
+    const migrated = await open();
+    expect((await migrated.counts()).lines).toBe(5);
+    expect(await migrated.read.lineSums({})).toEqual(before);
+    const five = before?.products.find((p) => p.product_id === 5);
+    expect(five).toMatchObject({ invoices: 2, line_total: ['23.00'], tax_amount: ['4.50'], description: 'Item 5' });
+    expect((await migrated.read.lineSums({ customerId: 8 }))?.withLines).toBe(1);
+    await migrated.close();
   });
 
   it('shows no password: not where it says the store lives, nor in the warning of a database it cannot use', async () => {

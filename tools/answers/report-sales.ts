@@ -139,11 +139,11 @@ export const reportSales = defineTool({
       answer = await snapshot(async (read) => {
         const bounded = boundsTotals(question);
         const totals = bounded ? null : await read.invoiceSums(ofRange);
-        const summed = bounded ? null : await read.lineSums(ofRange);
+        const summed = bounded ? null : await read.lineSums(ofRange, { limit: args.limit, rankBy: args.rank_by });
         const invoices = totals && summed ? [] : salesInvoices(await read.invoices(ofRange), question);
         const sums = summed ?? lineSumsOf(invoices, await read.lines(ofRange));
         const ranked = rankProducts(sums, args.limit, args.rank_by);
-        const names = await read.productNames(shownProductIds(ranked));
+        const names = sums.names ?? (await read.productNames(shownProductIds(ranked)));
         return productSalesAnswer(totals ? figuresOfSums(totals) : salesTotals(invoices), sums, ranked, names);
       });
     } else {

@@ -190,7 +190,9 @@ export function rankProducts(sums: LineSums, limit: number, rankBy: RankFigure =
     // A line's total is its line_total plus its tax: the group's total is the two sums added.
     return { p, currency: p.currency, key: p.product_id, subtotal, tax, total: new Sum().addSum(subtotal).addSum(tax) };
   });
-  return rankedPerCurrency(summed, (g) => (rankBy === 'subtotal' ? g.subtotal : g.total).decimal, limit);
+  const ranked = rankedPerCurrency(summed, (g) => (rankBy === 'subtotal' ? g.subtotal : g.total).decimal, limit);
+  // A store that ranked them already gave only the shown ones, and counted the rest.
+  return { ...ranked, leftOut: ranked.leftOut + (sums.leftOut ?? 0) };
 }
 
 /** The products whose names the shown groups need (a product question names only what it shows). */

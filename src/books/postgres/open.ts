@@ -1,10 +1,11 @@
-// Preparing the mirror's schema in a Postgres database: made when missing, rebuilt when of another version
-// (or, for the embedded sandbox, of another start), refused when it holds another key's books. Processes
-// starting together prepare it one at a time (a lock held for the transaction).
+// Preparing the mirror's schema in a Postgres database: made when missing, migrated in place from an older
+// version a migration leads from, rebuilt when of another version (or, for the embedded sandbox, of another
+// start), refused when it holds another key's books. Processes starting together prepare it one at a time
+// (a lock held for the transaction).
 import { SANDBOX_IDENTITY } from '../location.js';
 import { str } from '../sql/rows.js';
 import type { PgDb, Query } from './db.js';
-import { SCHEMA, SCHEMA_VERSION } from './schema.js';
+import { MIGRATIONS, SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { lockKeys } from './writer.js';
 
 export class PostgresMirrorOfAnotherKey extends Error {
@@ -29,10 +30,12 @@ export async function prepareSchema(db: PgDb, identity: string, where: string): 
     const version = meta.get('schema_version') ?? null;
     const sandboxes = owner?.startsWith(SANDBOX_IDENTITY) && identity.startsWith(SANDBOX_IDENTITY);
     if (owner !== null && owner !== identity && !sandboxes) throw new PostgresMirrorOfAnotherKey(where);
-    if ((version !== null && version !== String(SCHEMA_VERSION)) || (owner !== identity && sandboxes))
-      await query(`DROP SCHEMA ${db.schema} CASCADE`);
+    const older = version !== null && version !== String(SCHEMA_VERSION);
+    // What an older version held is kept where a migration leads from it; else the mirror is read again.
+    const migration = older && owner === identity ? MIGRATIONS[version] : undefined;
+    if ((older && !migration) || (owner !== identity && sandboxes)) await query(`DROP SCHEMA ${db.schema} CASCADE`);
     await query(`CREATE SCHEMA IF NOT EXISTS ${db.schema}`);
-    for (const statement of SCHEMA) await query(statement);
+    for (const statement of [...SCHEMA, ...(migration ?? [])]) await query(statement);
     await query('INSERT INTO meta (key, value) VALUES (?, ?), (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
       'schema_version',
       String(SCHEMA_VERSION),

@@ -1,11 +1,13 @@
 // The mirror's queries (MirrorReader) over Postgres: the plain reads shared by every engine (../sql/), and
-// the sums, which Postgres adds in `numeric`, exactly at any size, and hands back as decimal strings.
+// the sums, which Postgres adds in `numeric`, exactly at any size, and hands back as decimal strings (the
+// products' in line-sums.ts).
 import { plainReads } from '../sql/plain-reads.js';
 import type { Cells } from '../sql/rows.js';
 import { invoiceRows, num, str } from '../sql/rows.js';
 import { type Dialect, invoiceWhere } from '../sql/where.js';
-import type { CurrencySums, LineSums, MirrorReader } from '../types.js';
+import type { CurrencySums, MirrorReader } from '../types.js';
 import type { PgArg, Query } from './db.js';
+import { postgresLineSums } from './line-sums.js';
 import { receivable } from './schema.js';
 
 /** Letter case aside as SQLite's NOCASE takes it (the shared WHERE folds ASCII texts only). */
@@ -27,31 +29,7 @@ export const readsOf = (query: Query): PgReads => ({ rows: query, value: async (
 export function postgresReader(db: PgReads): MirrorReader {
   return {
     ...plainReads(db.rows, POSTGRES),
-    async lineSums(filter) {
-      const w = invoiceWhere(POSTGRES, filter, 'i.');
-      const from = `FROM lines l JOIN invoices i ON i.id = l.invoice_id${w}`;
-      const groups = await db.rows(
-        `SELECT l.product_id, i.currency, SUM(l.total_n)::text, SUM(l.tax_n)::text, SUM(l.quantity_n)::text, COUNT(DISTINCT l.invoice_id),
-                COUNT(*) FILTER (WHERE l.total_n IS NULL OR l.tax_n IS NULL OR l.quantity_n IS NULL),
-                (array_agg(l.description ORDER BY l.invoice_id, l.position))[1]
-         ${from} GROUP BY l.product_id, i.currency`,
-        w.args,
-      );
-      if (groups.some((g) => num(g[6]) > 0)) return null;
-      const products = groups.map(([productId, currency, total, tax, quantity, invoices, , description]) => ({
-        product_id: productId === null ? null : num(productId),
-        currency: str(currency),
-        invoices: num(invoices),
-        line_total: [str(total)],
-        tax_amount: [str(tax)],
-        quantity: [str(quantity)],
-        description: str(description),
-      }));
-      // The invoices of the range that have lines, each found by the lines' key: no distinct over every line.
-      w.add('EXISTS (SELECT 1 FROM lines l WHERE l.invoice_id = i.id)');
-      const withLines = num(await db.value(`SELECT COUNT(*) FROM invoices i${w}`, w.args));
-      return { products, withLines } satisfies LineSums;
-    },
+    lineSums: (filter, top) => postgresLineSums(db.rows, POSTGRES, filter, top),
     async invoiceSums(filter) {
       const w = invoiceWhere(POSTGRES, filter);
       const groups = await db.rows(

@@ -1,11 +1,12 @@
 // The mirror's tables on Postgres, in a schema of their own (invoicing_mcp), so a database that holds other
 // tables keeps them apart. SCHEMA_VERSION changes whenever they do: a mirror of another version is rebuilt,
-// never misread. Amounts stay the service's text, and each summed one has a `numeric` twin (`<name>_n`,
-// null when the text is not a plain decimal), which SQL compares and adds exactly at any size.
+// never misread (or, from a version MIGRATIONS names, brought up to this one in place). Amounts stay the
+// service's text, and each summed one has a `numeric` twin (`<name>_n`, null when the text is not a plain
+// decimal), which SQL compares and adds exactly at any size.
 import { SUMMED_INVOICE_AMOUNTS, TYPED_COLUMNS } from '../sql/columns.js';
 import { MIRRORED_KINDS, type MirroredKind } from '../types.js';
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 /** The mirror's schema unless told another (hosted mode gives each tenant a schema of its own). */
 export const SCHEMA_NAME = 'invoicing_mcp';
 /** A schema name written into SQL as it is: lower-case letters, digits and underscores only. */
@@ -20,6 +21,8 @@ export function checkedSchemaName(name: string): string {
 export const eventsChannel = (schema: string): string => `${schema}_events`;
 
 const INTEGERS = new Set(['is_active', 'track_stock', 'low']);
+/** The invoice's fields kept beside its products' sums: those a sales question filters on. */
+export const INVOICE_PRODUCT_FIELDS = ['issue_date', 'status', 'customer_id', 'currency'] as const;
 const BIGINTS = new Set(['customer_id']);
 
 /** The numeric twins of an invoice's summed amounts, in SUMMED_INVOICE_AMOUNTS' order. */
@@ -60,6 +63,8 @@ export const SCHEMA: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS quotes_number ON quotes (lower(number))',
   `CREATE INDEX IF NOT EXISTS invoices_receivable ON invoices (currency, due_date, customer_id) WHERE ${receivable()}`,
   'CREATE INDEX IF NOT EXISTS invoices_lines ON invoices (lines_stamp, stamp)',
+  // The invoices of a range whose lines are missing (each product answer asks first): few, found from this alone.
+  'CREATE INDEX IF NOT EXISTS invoices_lines_missing ON invoices (issue_date) WHERE lines_stamp IS NULL OR lines_stamp <> stamp',
   'CREATE INDEX IF NOT EXISTS payments_date ON payments (payment_date)',
   // One customer's payments and quotes (report_customer, and the answers' customer_id).
   'CREATE INDEX IF NOT EXISTS payments_customer ON payments (customer_id)',
@@ -67,6 +72,14 @@ export const SCHEMA: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS lines (invoice_id bigint NOT NULL, position integer NOT NULL, description ${TEXT}, quantity ${TEXT},
      unit_price ${TEXT}, tax_amount ${TEXT}, line_total ${TEXT}, product_id bigint, total_n numeric, tax_n numeric, quantity_n numeric,
      PRIMARY KEY (invoice_id, position))`,
+  // Each invoice's lines summed per product, with the invoice fields a sales question filters on (version 2):
+  // sales by product add these rows of the range alone, no join with the invoices, no distinct count
+  // (line-sums.ts). Written from the lines with them; the invoice's fields again when its header changes.
+  `CREATE TABLE IF NOT EXISTS invoice_products (invoice_id bigint NOT NULL, product_id bigint, first_position integer NOT NULL,
+     total_n numeric, tax_n numeric, quantity_n numeric, unsummable integer NOT NULL,
+     ${INVOICE_PRODUCT_FIELDS.map((c) => `${c} ${columnType(c)}`).join(', ')})`,
+  'CREATE INDEX IF NOT EXISTS invoice_products_invoice ON invoice_products (invoice_id)',
+  'CREATE INDEX IF NOT EXISTS invoice_products_issue ON invoice_products (issue_date)',
   `CREATE TABLE IF NOT EXISTS allocations (payment_id bigint NOT NULL, position integer NOT NULL, invoice_id bigint,
      invoice_number ${TEXT}, amount ${TEXT}, PRIMARY KEY (payment_id, position))`,
   'CREATE INDEX IF NOT EXISTS allocations_invoice ON allocations (invoice_id)',
@@ -78,3 +91,17 @@ export const SCHEMA: readonly string[] = [
   'CREATE TABLE IF NOT EXISTS lease (name text PRIMARY KEY, holder text NOT NULL)',
   'CREATE TABLE IF NOT EXISTS wants (kind text PRIMARY KEY, at_ms bigint NOT NULL)',
 ];
+
+/** Sums into invoice_products the lines of `lines` (the table, or rows a statement just inserted) with their invoices. */
+export const sumInvoiceProducts = (lines: string): string => `
+  INSERT INTO invoice_products (invoice_id, product_id, first_position, total_n, tax_n, quantity_n, unsummable, ${INVOICE_PRODUCT_FIELDS.join(', ')})
+  SELECT l.invoice_id, l.product_id, MIN(l.position), SUM(l.total_n), SUM(l.tax_n), SUM(l.quantity_n),
+         COUNT(*) FILTER (WHERE l.total_n IS NULL OR l.tax_n IS NULL OR l.quantity_n IS NULL), ${INVOICE_PRODUCT_FIELDS.map((c) => `i.${c}`).join(', ')}
+  FROM ${lines} l JOIN invoices i ON i.id = l.invoice_id
+  GROUP BY l.invoice_id, l.product_id, ${INVOICE_PRODUCT_FIELDS.map((c) => `i.${c}`).join(', ')}`;
+
+/** What brings a mirror of an older version to this one in place (after SCHEMA's statements), keeping what it read. */
+export const MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
+  // Version 2 added invoice_products: summed from the lines already stored.
+  '1': [sumInvoiceProducts('lines')],
+};

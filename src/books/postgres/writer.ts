@@ -15,7 +15,7 @@ import { num, str } from '../sql/rows.js';
 import type { KindMark, StoredEvent } from '../store.js';
 import type { LinesCoverage, MirroredKind } from '../types.js';
 import type { PgArg, PgDb, Query } from './db.js';
-import { COLUMNS, eventsChannel } from './schema.js';
+import { COLUMNS, eventsChannel, INVOICE_PRODUCT_FIELDS, sumInvoiceProducts } from './schema.js';
 import type { PgSession } from './session.js';
 
 /** An amount's numeric twin: the text itself when it is a plain decimal, else null (the text stays). */
@@ -37,6 +37,11 @@ function cellsOf(kind: MirroredKind, r: Rec): Arg[] {
   return kind === 'invoices' ? [...cells, ...summedAmountsOf(r).map(numeric)] : cells;
 }
 
+const fields = (prefix: string): string => INVOICE_PRODUCT_FIELDS.map((c) => `${prefix}${c}`).join(', ');
+/** The invoices' header fields into their products' sums, where they changed. */
+const HEADERS_TO_PRODUCTS = `UPDATE invoice_products p SET ${INVOICE_PRODUCT_FIELDS.map((c) => `${c} = i.${c}`).join(', ')}
+  FROM invoices i WHERE p.invoice_id = i.id AND i.id = ANY(?::bigint[]) AND (${fields('p.')}) IS DISTINCT FROM (${fields('i.')})`;
+
 async function upsert(query: Query, kind: MirroredKind, records: readonly Rec[]): Promise<void> {
   // One statement may not touch a row twice: the last of a record sent twice wins.
   const last = [...new Map(records.map((r) => [r.id, r])).values()];
@@ -47,6 +52,7 @@ async function upsert(query: Query, kind: MirroredKind, records: readonly Rec[])
     .join(', ');
   const v = values(last.map((r) => [r.id, ...cellsOf(kind, r), stampOf(r), JSON.stringify(r)]));
   await query(`INSERT INTO ${kind} (${cols.join(', ')}) VALUES ${v.sql} ON CONFLICT (id) DO UPDATE SET ${updates}`, v.args);
+  if (kind === 'invoices') await query(HEADERS_TO_PRODUCTS, [last.map((r) => r.id)]);
   if (kind !== 'payments') return;
   await query('DELETE FROM allocations WHERE payment_id = ANY(?::bigint[])', [last.map((r) => r.id)]);
   const allocations = last.flatMap((p) => allocationsOf(p).map((a, i) => [p.id, i, ...a]));
@@ -93,20 +99,27 @@ export function postgresWriter(db: PgDb, session: PgSession) {
         // One writer of an invoice's lines at a time (an answer and the background may fetch the same one):
         // the second waits here, then deletes what the first wrote instead of inserting beside it.
         await query('SELECT 1 FROM invoices WHERE id = ? FOR UPDATE', [invoiceId]);
-        await query('DELETE FROM lines WHERE invoice_id = ?', [invoiceId]);
+        // Two statements after the lock, one round trip each: the old lines and their sums out and the stamp
+        // set, then the new lines in, summed per product from the rows the same statement inserts.
+        await query(
+          `WITH sums AS (DELETE FROM invoice_products WHERE invoice_id = ?), stamp AS (UPDATE invoices SET lines_stamp = ? WHERE id = ?)
+           DELETE FROM lines WHERE invoice_id = ?`,
+          [invoiceId, stamp, invoiceId, invoiceId],
+        );
         const rows = linesOf(items).map((l, i) => {
           const [, quantity, , tax, total] = l as (string | null)[];
           return [invoiceId, i, ...l, numeric(total ?? null), numeric(tax ?? null), numeric(quantity ?? null)];
         });
-        if (rows.length > 0) {
-          const v = values(rows);
-          await query(
-            `INSERT INTO lines (invoice_id, position, description, quantity, unit_price, tax_amount, line_total, product_id,
-                                total_n, tax_n, quantity_n) VALUES ${v.sql}`,
-            v.args,
-          );
-        }
-        await query('UPDATE invoices SET lines_stamp = ? WHERE id = ?', [stamp, invoiceId]);
+        if (rows.length === 0) return;
+        const v = values(rows);
+        await query(
+          `WITH inserted AS (
+             INSERT INTO lines (invoice_id, position, description, quantity, unit_price, tax_amount, line_total, product_id,
+                                total_n, tax_n, quantity_n) VALUES ${v.sql}
+             RETURNING invoice_id, position, product_id, total_n, tax_n, quantity_n)
+           ${sumInvoiceProducts('inserted')}`,
+          v.args,
+        );
       });
     },
 
