@@ -67,11 +67,26 @@ export function planBooksMirror(
   connection: MirrorConnection,
   bus: EventBus,
   loadLogger: () => Promise<Logger>,
-  { eventsLive, schema, shared }: { eventsLive: boolean } & Pick<OpenStoreOptions, 'schema' | 'shared'>,
+  {
+    eventsLive,
+    schema,
+    shared,
+    env,
+  }: {
+    eventsLive: boolean;
+    /** The environment the default mirror file's folder comes from (XDG_CACHE_HOME, HOME); the process's if not given. */
+    env?: Record<string, string | undefined>;
+  } & Pick<OpenStoreOptions, 'schema' | 'shared'>,
 ): BooksMirror {
   const api = connection.api;
   const sandbox = connection.sandbox !== null;
-  const location = resolveMirrorLocation({ setting, sandbox, baseUrl: api.baseUrl, keyId: api.keyId });
+  const location = resolveMirrorLocation({
+    setting,
+    sandbox,
+    baseUrl: api.baseUrl,
+    keyId: api.keyId,
+    ...(env ? { env, ...(env.HOME ? { home: env.HOME } : {}) } : {}),
+  });
   const pollSeconds = connection.config?.pollSeconds ?? 0;
   const off = location.kind === 'off';
   const syncing = !sandbox && pollSeconds > 0;

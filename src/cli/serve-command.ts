@@ -2,6 +2,7 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createEventBus } from '../events/bus.js';
 import { deferredLogger } from '../log/deferred-logger.js';
+import type { LoggerOptions } from '../log/logger.js';
 import { createNoticeBoard } from '../log/notices.js';
 import { forwardNotices } from '../mcp/forward-notices.js';
 import { legacyResourceNotFound } from '../mcp/legacy-error-codes.js';
@@ -38,14 +39,43 @@ function banner(options: ServeOptions, connection: Connection, httpUrl: string |
   return lines.join('\n');
 }
 
+/** A server started by `startServe`: where it listens (HTTP) and how to stop it. */
+export interface Serving {
+  /** The URL of /mcp over HTTP; null over stdio. */
+  readonly url: string | null;
+  /** Drains and stops what serves, the mirror and the connection to the service; once, whoever asks. */
+  stop(): Promise<void>;
+}
+
+export interface ServeIo {
+  stderr: (text: string) => void;
+  /** Where log lines go: stderr (fd 2) unless given. */
+  logDestination?: LoggerOptions['destination'];
+  /** Told once the server has stopped because its stdio client closed stdin. */
+  onClientGone?: () => void;
+}
+
 export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: string) => void): Promise<void> {
   const options = parseServeOptions(argv, env);
   if (options.hosted) {
     const { runHostedServe } = await import('./hosted-command.js');
     return runHostedServe(options, env, stderr);
   }
+  // The client closing our stdin ends the session: exit, so the process does not linger.
+  const serving = await startServe(options, env, { stderr, onClientGone: () => process.exit(0) });
+  const shutdown = () => void serving.stop().then(() => process.exit(0));
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+/**
+ * The server of `invoicing-mcp` and `invoicing-mcp --http`, without the process around it: no signal
+ * handlers and no exit, so that the HTTP server can also run inside another process (the end-to-end tests).
+ */
+export async function startServe(options: ServeOptions, env: ServiceEnv, io: ServeIo): Promise<Serving> {
+  const { stderr } = io;
   const notices = createNoticeBoard();
-  const logs = deferredLogger({ level: options.logLevel, notices });
+  const logs = deferredLogger({ level: options.logLevel, notices, ...(io.logDestination ? { destination: io.logDestination } : {}) });
   const logger = logs.sink;
   const connection = await connect(env, logs.load, {
     maxConcurrent: options.maxConcurrency,
@@ -53,7 +83,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   });
   const bus = createEventBus({ invalidate: (kind, id) => connection.api.invalidate(kind, id) });
   const events = planEventSources(options, connection, bus, logs.load);
-  const mirror = planBooksMirror(options.mirror, connection, bus, logs.load, { eventsLive: events.live });
+  const mirror = planBooksMirror(options.mirror, connection, bus, logs.load, { eventsLive: events.live, env });
   const makeServer = await createServerFactory(
     { api: connection.api, books: mirror.books, logger },
     {
@@ -75,6 +105,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
   let watch: (quiet: WhenQuiet) => void;
   let background: WhenQuiet | null = null;
   let eventLines: string[];
+  let url: string | null = null;
   if (options.transport === 'http') {
     const { serveHttp } = await import('../mcp/serve-http.js');
     const http = await serveHttp(factory, {
@@ -85,6 +116,7 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
       readiness: () => mirror.readiness(),
     });
     watch = (quiet) => watchHttp(http.app.server, quiet);
+    url = http.url;
     stderr(banner(options, connection, http.url, env));
     eventLines = await events.start(http.url);
     drain = () => http.drain(options.drainTimeoutMs);
@@ -102,26 +134,23 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
     stderr(banner(options, connection, null, env));
     stop = () => handle.close();
     watch = (quiet) => watchStdio(transport, process.stdin, quiet);
-    // The client closing our stdin ends the session: stop, so the process does not linger.
-    process.stdin.once('end', () => void shutdown());
-    process.stdin.once('close', () => void shutdown());
+    const clientGone = () => void shutdown().then(() => io.onClientGone?.());
+    process.stdin.once('end', clientGone);
+    process.stdin.once('close', clientGone);
   }
-  let stopping = false;
-  const shutdown = async (): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    background?.cancel();
-    await drain().catch(() => undefined);
-    await events.close();
-    await mirror.close().catch(() => undefined);
-    await stop().catch(() => undefined);
-    await connection.close().catch(() => undefined);
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  let stopped: Promise<void> | null = null;
+  const shutdown = (): Promise<void> =>
+    (stopped ??= (async () => {
+      background?.cancel();
+      await drain().catch(() => undefined);
+      await events.close();
+      await mirror.close().catch(() => undefined);
+      await stop().catch(() => undefined);
+      await connection.close().catch(() => undefined);
+    })());
+  const serving: Serving = { url, stop: shutdown };
   stderr([...eventLines, mirror.line].join('\n'));
-  if (stopping) return;
+  if (stopped) return serving;
   background = whenQuiet(
     () =>
       void mirror
@@ -131,4 +160,5 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
         ),
   );
   watch(background);
+  return serving;
 }

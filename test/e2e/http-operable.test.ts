@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { type HttpServer, spawnHttpServer } from './support/server.js';
+import { type HttpServer, spawnHttpProcess } from './support/server.js';
 
 const TOKEN = 'operable-token-0123456789';
 const WEBHOOK_SECRET = `whsec_${'o'.repeat(32)}`;
@@ -31,7 +31,7 @@ beforeAll(async () => {
     SVC_WEBHOOK_SECRET: WEBHOOK_SECRET,
     SVC_POLL_SECONDS: '60',
   };
-  server = await spawnHttpServer(['--http-token', TOKEN, '--mirror', mirrorFile, '--drain-timeout', '5'], env);
+  server = await spawnHttpProcess(['--http-token', TOKEN, '--mirror', mirrorFile, '--drain-timeout', '5'], env);
   origin = new URL(server.url).origin;
 });
 afterAll(async () => {
@@ -110,7 +110,7 @@ describe('health', () => {
   it('/readyz says not ready (503) when the Postgres mirror it was given could not be used and its books are in memory alone', async () => {
     const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, SVC_POLL_SECONDS: '60' };
     // Nothing listens on port 9 of loopback: the database cannot be reached, at once.
-    const alone = await spawnHttpServer(['--mirror', 'postgres://mirror:a-db-password@127.0.0.1:9/books'], env);
+    const alone = await spawnHttpProcess(['--mirror', 'postgres://mirror:a-db-password@127.0.0.1:9/books'], env);
     try {
       const readyz = new URL('/readyz', alone.url).toString();
       let res = await fetch(readyz);

@@ -21,7 +21,7 @@ import { businessOps } from './support/business-ops.js';
 import { type Connected, connectClient } from './support/clients.js';
 import { modernWatcher, type Watcher } from './support/mcp-watchers.js';
 import { untilMirror } from './support/mirror-servers.js';
-import { type HttpServer, spawnHttpServer } from './support/server.js';
+import { type HttpServer, spawnHttpProcess } from './support/server.js';
 import { type Change, heard, lateRepeatsPassed, makeChanges, startRelay, webhookServerEnv } from './support/shared-mirror-events.js';
 import { invoicesWithWrongLines } from './support/stored-lines.js';
 
@@ -84,7 +84,7 @@ it('the lease holder killed mid-sync, another finishes; the database equals the 
   const session = await signIn(sb.baseUrl, key);
   const invoiceCount = (await listAll(session, '/api/v1/invoices')).length;
   await sb.faults(1, ['latency'], LATENCY_MS);
-  const servers: HttpServer[] = await Promise.all([0, 1, 2].map(() => spawnHttpServer(['--mirror', url], env)));
+  const servers: HttpServer[] = await Promise.all([0, 1, 2].map(() => spawnHttpProcess(['--mirror', url], env)));
   const balancer = await startBalancer(servers.map((s) => s.url));
   const watchers: Watcher[] = [];
   let client: Connected | null = null;

@@ -63,8 +63,34 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Starts `invoicing-mcp.mjs --http --port 0` and resolves with the URL its banner prints. */
-export async function spawnHttpServer(args: string[] = [], env: Env = {}): Promise<HttpServer> {
+/** The built bundle's `--http` server as a function (dist/bin/serve-in-process.mjs), loaded once per worker. */
+const SERVE_IN_PROCESS = new URL('../../../dist/bin/serve-in-process.mjs', import.meta.url).href;
+
+/** A server of the built bundle over HTTP: its URL, what it wrote to stderr (banner and logs), and a stop. */
+export interface HttpServerHere {
+  url: string;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+/**
+ * `invoicing-mcp --http --port 0` from the built bundle, started inside the test worker: the same flags,
+ * environment (given, never the worker's own) and server, without a Node start for each server. A test
+ * that signals, kills or restarts its server, or reads its process, spawns one: `spawnHttpProcess`.
+ */
+export async function spawnHttpServer(args: string[] = [], env: Env = {}): Promise<HttpServerHere> {
+  const { serveInProcess } = (await import(SERVE_IN_PROCESS)) as typeof import('../../../src/cli/serve-in-process.js');
+  let stderr = '';
+  const write = (text: string) => void (stderr += text.endsWith('\n') ? text : `${text}\n`);
+  const serving = await serveInProcess(['--http', '--port', '0', '--host', '127.0.0.1', ...args], serverEnv(env), {
+    stderr: write,
+    logDestination: { write },
+  });
+  return { url: serving.url as string, stderr: () => stderr, close: () => serving.stop() };
+}
+
+/** Starts `invoicing-mcp.mjs --http --port 0` as a process and resolves with the URL its banner prints. */
+export async function spawnHttpProcess(args: string[] = [], env: Env = {}): Promise<HttpServer> {
   const child: ChildProcess = spawn(process.execPath, [CLI, '--http', '--port', '0', '--host', '127.0.0.1', ...args], {
     env: serverEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
