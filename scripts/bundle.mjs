@@ -47,7 +47,8 @@ const nodePrefix = {
 
 await build({
   ...common,
-  // serve-in-process: the HTTP server as a function of the same bundle, for the end-to-end tests.
+  // serve-in-process: the server (stdio on given streams, or HTTP) as a function of the same bundle, for the
+  // end-to-end tests.
   entryPoints: { 'invoicing-mcp': 'src/cli.ts', 'serve-in-process': 'src/cli/serve-in-process.ts' },
   outdir: 'dist/bin',
   splitting: true,

@@ -1,4 +1,5 @@
 // `invoicing-mcp` (stdio) and `invoicing-mcp --http`: the MCP server on the service or the sandbox.
+import type { Readable, Writable } from 'node:stream';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createEventBus } from '../events/bus.js';
 import { deferredLogger } from '../log/deferred-logger.js';
@@ -53,6 +54,9 @@ export interface ServeIo {
   logDestination?: LoggerOptions['destination'];
   /** Told once the server has stopped because its stdio client closed stdin. */
   onClientGone?: () => void;
+  /** Over stdio, the streams the client speaks on: the process's own unless given. */
+  stdin?: Readable;
+  stdout?: Writable;
 }
 
 export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: string) => void): Promise<void> {
@@ -127,16 +131,17 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
     // The webhook listener listens before the client is answered: a subscription is never acknowledged
     // while what feeds it is still starting.
     eventLines = await events.start(null);
-    const transport = new LineStdioTransport(throttledLog(logger));
+    const stdin = io.stdin ?? process.stdin;
+    const transport = new LineStdioTransport(throttledLog(logger), stdin, io.stdout);
     const report = sdkErrorReporter(logger);
     const instance = reportingFactory(factory, report);
     const handle = serveStdio((ctx) => instance({ era: ctx.era, lifetime: 'connection' }), { transport, onerror: report });
     stderr(banner(options, connection, null, env));
     stop = () => handle.close();
-    watch = (quiet) => watchStdio(transport, process.stdin, quiet);
+    watch = (quiet) => watchStdio(transport, stdin, quiet);
     const clientGone = () => void shutdown().then(() => io.onClientGone?.());
-    process.stdin.once('end', clientGone);
-    process.stdin.once('close', clientGone);
+    stdin.once('end', clientGone);
+    stdin.once('close', clientGone);
   }
   let stopped: Promise<void> | null = null;
   const shutdown = (): Promise<void> =>

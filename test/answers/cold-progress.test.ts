@@ -5,12 +5,12 @@
 // and over HTTP in a 2025-era session (the v1 client), where the progress rides the call's own SSE stream
 // ahead of its answer.
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
-import { type HttpServer, spawnHttpServer, stdioCommand } from '../e2e/support/server.js';
+import { type HttpServer, spawnHttpServer } from '../e2e/support/server.js';
+import { stdioHere } from '../e2e/support/stdio-here.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { compiledOnce, compiledOnceV2 } from '../support/schema-validators.js';
 import { type RawBooks, readRawBooks, receivable, same, tally } from './ground-truth.js';
@@ -44,11 +44,15 @@ const over: [string, () => Promise<Connection>][] = [
   [
     'the v2 client over stdio',
     async () => {
+      const server = await stdioHere(['--mirror', 'memory'], env);
       const client = new Client({ name: 'cold-progress-test', version: '1.0.0' }, { jsonSchemaValidator: compiledOnceV2 });
-      await client.connect(new StdioClientTransport({ ...stdioCommand(['--mirror', 'memory'], env), stderr: 'ignore' }));
+      await client.connect(server.transport as Parameters<Client['connect']>[0]);
       return {
         callOwed: (updates) => client.callTool({ name: 'report_owed', arguments: {} }, { onprogress: (p) => void updates.push(p) }),
-        close: () => client.close(),
+        close: async () => {
+          await client.close();
+          await server.close();
+        },
       };
     },
   ],

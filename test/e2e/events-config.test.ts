@@ -3,8 +3,9 @@
 // is pointed out in the banner; the embedded sandbox offers no subscriptions.
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { connectBuiltServer } from '../support/stdio-server.js';
+import { connectClient } from './support/clients.js';
 import { CLI, type Env, serverEnv } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 const KEYS: Env = {
   SVC_BASE_URL: 'http://127.0.0.1:9',
@@ -51,33 +52,19 @@ describe('refused at start, exit 2', { concurrent: true }, () => {
 });
 
 it.concurrent('in stdio mode, a webhook secret without --webhook-port is pointed out, and the secret never shown', async () => {
-  const child = spawn(process.execPath, [CLI], {
-    env: serverEnv({ ...KEYS, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET, SVC_POLL_SECONDS: '0' }),
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no events line in the banner:\n${stderr}`)), 10_000);
-    child.stderr.on('data', (chunk: string) => {
-      stderr += chunk;
-      if (stderr.includes('no webhook is received')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-  child.stdin.end();
-  await new Promise((resolve) => child.once('exit', resolve));
-  expect(stderr).toContain('SVC_WEBHOOK_SECRET is set but no --webhook-port is given');
-  expect(stderr).not.toContain(WEBHOOK_SECRET);
+  // The banner is written before the server answers anyone: it is all there once the server has started.
+  const server = await stdioHere([], { ...KEYS, SVC_WEBHOOK_SECRET: WEBHOOK_SECRET, SVC_POLL_SECONDS: '0' });
+  await server.close();
+  expect(server.stderr()).toContain('no webhook is received');
+  expect(server.stderr()).toContain('SVC_WEBHOOK_SECRET is set but no --webhook-port is given');
+  expect(server.stderr()).not.toContain(WEBHOOK_SECRET);
 });
 
 it.concurrent('on the embedded sandbox, subscriptions are not offered (nothing changes its books on its own)', async () => {
-  const client = await connectBuiltServer();
+  const mcp = await connectClient('v2', { linked: await stdioHere() });
   try {
-    expect(client.getServerCapabilities()?.resources?.subscribe).toBeFalsy();
+    expect((mcp.client as any).getServerCapabilities()?.resources?.subscribe).toBeFalsy();
   } finally {
-    await client.close();
+    await mcp.close();
   }
 });

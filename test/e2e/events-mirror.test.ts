@@ -10,9 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type OwnBooks, ownBooks } from './support/business-ops.js';
 import { watchBusinessDay } from './support/event-scenario.js';
-import { legacyWatcher, modernStdioWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
+import { legacyWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
 import { untilRounds } from './support/poll-rounds.js';
-import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
+import { type HttpServer, spawnHttpServer } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 const INTERVAL_MS = 200;
 const LIMIT_MS = INTERVAL_MS + 2000;
@@ -41,7 +42,7 @@ const pollerPastBaseline = (sb: TestSandbox, key: KeyPair): Promise<void> => unt
 
 // Each block has books and a server of its own: the blocks run side by side.
 describe.each([
-  ['the v2 client on 2026-07-28', modernStdioWatcher],
+  ['the v2 client on 2026-07-28', modernWatcher],
   ['the v1 client on 2025-11-25', legacyWatcher],
 ] as const)('over stdio, %s', { concurrent: true }, (_name, open) => {
   let books: OwnBooks;
@@ -56,7 +57,7 @@ describe.each([
 
   it(`hears of every change within ${LIMIT_MS} ms, and reads the new state`, async () => {
     const { key, env } = await serverKey(books.sb);
-    watcher = await open({ stdio: stdioCommand([], env) });
+    watcher = await open({ linked: await stdioHere([], env) });
     await pollerPastBaseline(books.sb, key);
     await watchBusinessDay(watcher, books.ops, LIMIT_MS);
   });

@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPayload } from '../../src/events/signature.js';
 import { type OwnBooks, ownBooks } from './support/business-ops.js';
 import { watchBusinessDay } from './support/event-scenario.js';
-import { legacyWatcher, modernStdioWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
-import { freePort, type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
+import { legacyWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
+import { freePort, type HttpServer, spawnHttpServer } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 /** A sandbox and its second business's operations: the stdio blocks have their own, and run beside the rest. */
 const booksOfItsOwn = (): Promise<OwnBooks> => ownBooks({ webhookBackoffMs: 20 });
@@ -38,7 +39,7 @@ async function webhookEndpoint({ sb, ops } = books): Promise<{ port: number; env
 
 // Every block runs beside the others: the stdio ones on books of their own, the HTTP ones on the file's.
 describe.each([
-  ['the v2 client on 2026-07-28', modernStdioWatcher, '2026-07-28'],
+  ['the v2 client on 2026-07-28', modernWatcher, '2026-07-28'],
   ['the v1 client on 2025-11-25', legacyWatcher, undefined],
 ] as const)('over stdio, %s', { concurrent: true }, (_name, open, version) => {
   let own: OwnBooks;
@@ -53,7 +54,7 @@ describe.each([
 
   it('hears of every change within a second of the webhook, and reads the new state', async () => {
     const { port, env } = await webhookEndpoint(own);
-    watcher = await open({ stdio: stdioCommand(['--webhook-port', String(port)], env) });
+    watcher = await open({ linked: await stdioHere(['--webhook-port', String(port)], env) });
     if (version) expect(watcher.protocolVersion).toBe(version);
     await watchBusinessDay(watcher, own.ops, 1000);
   });

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, textOf } from './support/clients.js';
-import { keyEnv, stdioCommand } from './support/server.js';
+import { keyEnv } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 // Mid-year, mid-quarter, mid-month: a range that ran to the end of its period would end after today.
 const TODAY = '2027-05-12';
@@ -17,11 +18,7 @@ let mcp: Connected;
 beforeAll(async () => {
   sb = await startTestSandbox({ today: TODAY, rateLimit: 1_000_000 });
   const key = await sb.makeKey('live');
-  mcp = await connectClient(
-    'v2',
-    { stdio: stdioCommand(['--mirror', 'memory'], { ...keyEnv(sb, key), SVC_POLL_SECONDS: '0' }) },
-    { probe: 'in-place' },
-  );
+  mcp = await connectClient('v2', { linked: await stdioHere(['--mirror', 'memory'], { ...keyEnv(sb, key), SVC_POLL_SECONDS: '0' }) });
 }, 60_000);
 afterAll(async () => {
   await mcp?.close();

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, type ElicitAnswer, textOf } from './support/clients.js';
 import { DRAFT } from './support/expect.js';
-import { type Env, type HttpServer, keyEnv, spawnHttpServer, stdioCommand } from './support/server.js';
+import { type Env, type HttpServer, keyEnv, spawnHttpServer } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 const ACCEPT: ElicitAnswer = { action: 'accept', content: { confirm: true } };
 const DECLINE: ElicitAnswer = { action: 'decline' };
@@ -35,7 +36,7 @@ const invoicePosts = async (): Promise<number> =>
 describe('the v2 client on 2026-07-28 (stdio)', () => {
   let c: Connected;
   beforeAll(async () => {
-    c = await connectClient('v2', { stdio: stdioCommand(['--confirm-writes'], env) }, { elicit, probe: 'in-place' });
+    c = await connectClient('v2', { linked: await stdioHere(['--confirm-writes'], env) }, { elicit });
   });
   afterAll(() => c?.close());
 
@@ -64,7 +65,7 @@ describe('the v2 client on 2026-07-28 (stdio)', () => {
 describe('the v1 client on 2025-11-25 (stdio)', () => {
   let c: Connected;
   beforeAll(async () => {
-    c = await connectClient('v1', { stdio: stdioCommand(['--confirm-writes'], env) }, { elicit });
+    c = await connectClient('v1', { linked: await stdioHere(['--confirm-writes'], env) }, { elicit });
   });
   afterAll(() => c?.close());
 
@@ -151,7 +152,7 @@ describe('clients that cannot ask', () => {
   });
 
   it('the v1 client over stdio without elicitation gets a clear refusal', async () => {
-    const text = await refused(() => connectClient('v1', { stdio: stdioCommand(['--confirm-writes'], env) }));
+    const text = await refused(async () => connectClient('v1', { linked: await stdioHere(['--confirm-writes'], env) }));
     expect(text).toMatch(/^Not created: .*--confirm-writes.*this client cannot ask \(it has no elicitation support\)/);
   });
 

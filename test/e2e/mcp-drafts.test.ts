@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, textOf } from './support/clients.js';
 import { DRAFT } from './support/expect.js';
-import { type HttpServer, keyEnv, spawnHttpServer, stdioCommand } from './support/server.js';
+import { type HttpServer, keyEnv, spawnHttpServer } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 let sandbox: TestSandbox;
 let live: Connected;
@@ -15,7 +16,7 @@ beforeAll(async () => {
   sandbox = await startTestSandbox();
   server = await spawnHttpServer([], keyEnv(sandbox, sandbox.keys.test));
   [live, test] = await Promise.all([
-    connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, sandbox.keys.live)) }, { probe: 'in-place' }),
+    connectClient('v2', { linked: await stdioHere([], keyEnv(sandbox, sandbox.keys.live)) }),
     connectClient('v1', { http: server.url }),
   ]);
 });

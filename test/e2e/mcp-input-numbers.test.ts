@@ -9,13 +9,14 @@ import { authHeaders, send, signIn } from '../contract/sandbox-http.js';
 import { Exact } from '../support/exact.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, textOf } from './support/clients.js';
-import { keyEnv, stdioCommand } from './support/server.js';
+import { keyEnv } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 let sb: TestSandbox;
 let mcp: Connected;
 beforeAll(async () => {
   sb = await startTestSandbox();
-  mcp = await connectClient('v2', { stdio: stdioCommand([], keyEnv(sb, sb.keys.live)) }, { probe: 'in-place' });
+  mcp = await connectClient('v2', { linked: await stdioHere([], keyEnv(sb, sb.keys.live)) });
 });
 afterAll(async () => {
   await mcp?.close();

@@ -7,7 +7,8 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, type Sdk } from './support/clients.js';
-import { freePort, keyEnv, stdioCommand } from './support/server.js';
+import { freePort, keyEnv } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 // 20 calls a minute, for the poll-interval test; the limit is each key's, and the other servers here call nothing.
 let sb: TestSandbox;
@@ -29,7 +30,7 @@ async function until(check: () => boolean, timeoutMs: number): Promise<boolean> 
 
 describe('the v2 client on 2026-07-28', () => {
   it('sees the logging capability declared', async () => {
-    const mcp = await connectClient('v2', { stdio: stdioCommand([], keyEnv(sb, sb.keys.test)) }, { probe: 'in-place' });
+    const mcp = await connectClient('v2', { linked: await stdioHere([], keyEnv(sb, sb.keys.test)) });
     try {
       expect((mcp.client as any).getServerCapabilities()?.logging).toEqual({});
     } finally {
@@ -51,8 +52,7 @@ describe.each(['v1'] as Sdk[])('the %s client over stdio, with a webhook listene
       SVC_WEBHOOK_SECRET: 'whsec_logging_test_secret',
       SVC_POLL_SECONDS: '0',
     };
-    // In place: a sibling probe process would try the webhook port too.
-    mcp = await connectClient(sdk, { stdio: stdioCommand(['--webhook-port', String(port)], env) }, { probe: 'in-place' });
+    mcp = await connectClient(sdk, { linked: await stdioHere(['--webhook-port', String(port)], env) });
   });
   afterAll(async () => mcp?.close());
 
@@ -103,7 +103,7 @@ describe('the v1 client over stdio, with SVC_POLL_SECONDS shorter than the rate 
     // The second business: each of its lists is one page, so the first list (after which it is said) needs no
     // second call, which the background's share of 20 a minute would space 3.3 s after the first.
     const env = { ...keyEnv(sb, await sb.makeKey('live', [...ALL_SCOPES], 2)), SVC_POLL_SECONDS: '5' };
-    mcp = await connectClient('v1', { stdio: stdioCommand(['--mirror', 'memory'], env) });
+    mcp = await connectClient('v1', { linked: await stdioHere(['--mirror', 'memory'], env) });
   });
   afterAll(async () => mcp?.close());
 

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connected, connectClient, textOf } from './support/clients.js';
 import { ALL_TOOLS } from './support/expect.js';
 import { sandboxForFile } from './support/file-sandbox.js';
-import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
+import { type HttpServer, spawnHttpServer } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 const file = sandboxForFile();
 
@@ -25,7 +26,7 @@ async function refusedCall(c: Connected, name: string, args: Record<string, unkn
 describe('--read-only (v2 over stdio)', () => {
   let c: Connected;
   beforeAll(async () => {
-    c = await connectClient('v2', { stdio: stdioCommand(['--read-only'], file.env) }, { probe: 'in-place' });
+    c = await connectClient('v2', { linked: await stdioHere(['--read-only'], file.env) });
   });
   afterAll(() => c?.close());
 
@@ -80,7 +81,7 @@ describe('INVOICING_MCP_TOOLSETS=customers with INVOICING_MCP_READ_ONLY=1 (v1 ov
   let c: Connected;
   beforeAll(async () => {
     c = await connectClient('v1', {
-      stdio: stdioCommand([], { ...file.env, INVOICING_MCP_TOOLSETS: 'customers', INVOICING_MCP_READ_ONLY: '1' }),
+      linked: await stdioHere([], { ...file.env, INVOICING_MCP_TOOLSETS: 'customers', INVOICING_MCP_READ_ONLY: '1' }),
     });
   });
   afterAll(() => c?.close());

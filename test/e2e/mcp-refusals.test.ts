@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, textOf } from './support/clients.js';
-import { type HttpServer, keyEnv, spawnHttpServer, stdioCommand } from './support/server.js';
+import { type HttpServer, keyEnv, spawnHttpServer } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 // One sandbox for the first two blocks: each server has a key of its own on it.
 let sandbox: TestSandbox;
@@ -20,8 +21,8 @@ describe('refusals on a live key (v2 client over stdio)', () => {
     const reader = await sandbox.makeKey('live', ['customers.read', 'invoices.read']);
     writer = await sandbox.makeKey('live');
     [readOnlyKey, fullKey] = await Promise.all([
-      connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, reader)) }, { probe: 'in-place' }),
-      connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, writer)) }, { probe: 'in-place' }),
+      connectClient('v2', { linked: await stdioHere([], keyEnv(sandbox, reader)) }),
+      connectClient('v2', { linked: await stdioHere([], keyEnv(sandbox, writer)) }),
     ]);
   });
   afterAll(async () => {
@@ -104,7 +105,7 @@ describe('refusals on a live key (v2 client over stdio)', () => {
 describe('a suspended key and wrong keys (v1 client over stdio)', () => {
   /** The text of check_connection's refusal on a fresh server with these keys. */
   async function refusal(key: { key_id: string; secret: string }): Promise<string> {
-    const c = await connectClient('v1', { stdio: stdioCommand([], keyEnv(sandbox, key)) });
+    const c = await connectClient('v1', { linked: await stdioHere([], keyEnv(sandbox, key)) });
     try {
       const result = await c.client.callTool({ name: 'check_connection', arguments: {} });
       expect(result.isError).toBe(true);

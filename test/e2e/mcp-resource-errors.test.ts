@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connected, connectClient, type Sdk, type Via } from './support/clients.js';
 import { sandboxForFile } from './support/file-sandbox.js';
-import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
+import { type HttpServer, spawnHttpServer } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 const file = sandboxForFile();
 let http: HttpServer;
@@ -41,8 +42,8 @@ async function refusal(c: Connected, uri: string): Promise<Refusal> {
 describe.each(cases)('the $sdk client over $via', ({ sdk, via, notFound }) => {
   let c: Connected;
   beforeAll(async () => {
-    const where: Via = via === 'stdio' ? { stdio: stdioCommand([], file.env) } : { http: http.url };
-    c = await connectClient(sdk, where, { probe: 'in-place' });
+    const where: Via = via === 'stdio' ? { linked: await stdioHere([], file.env) } : { http: http.url };
+    c = await connectClient(sdk, where);
   });
   afterAll(() => c?.close());
 

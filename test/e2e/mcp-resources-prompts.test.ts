@@ -2,7 +2,8 @@
 // customer argument completed from the books), through both clients on the embedded sandbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Connected, connectClient, type Sdk, type Via } from './support/clients.js';
-import { type HttpServer, spawnHttpServer, stdioCommand } from './support/server.js';
+import { type HttpServer, spawnHttpServer } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 let http: HttpServer;
 beforeAll(async () => {
@@ -31,9 +32,9 @@ const cases: { sdk: Sdk; via: 'stdio' | 'http' }[] = [
 describe.each(cases)('the $sdk client over $via', ({ sdk, via }) => {
   let c: Connected;
   beforeAll(async () => {
-    const where: Via = via === 'stdio' ? { stdio: stdioCommand() } : { http: http.url };
-    // One server process per client: the v2 client's sibling probe is mcp-tools.test.ts's to test.
-    c = await connectClient(sdk, where, { probe: 'in-place' });
+    // Over stdio, the built server inside the worker on a pair of streams: the spawned process is mcp-tools.test.ts's.
+    const where: Via = via === 'stdio' ? { linked: await stdioHere() } : { http: http.url };
+    c = await connectClient(sdk, where);
   });
   afterAll(() => c?.close());
 

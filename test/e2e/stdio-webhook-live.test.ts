@@ -4,7 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signPayload } from '../../src/events/signature.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { legacyWatcher, type Watcher } from './support/mcp-watchers.js';
-import { freePort, stdioCommand } from './support/server.js';
+import { freePort } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 const SECRET = `whsec_${'s'.repeat(32)}`;
 const URI = 'invoicing://invoices/1';
@@ -23,7 +24,7 @@ it('takes a delivery sent right after the subscription is acknowledged, and the 
   const port = await freePort();
   const env = { SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: sb.keys.live.key_id, SVC_SECRET: sb.keys.live.secret, SVC_WEBHOOK_SECRET: SECRET };
   watcher = await legacyWatcher({
-    stdio: stdioCommand(['--webhook-port', String(port), '--mirror', 'off'], { ...env, SVC_POLL_SECONDS: '0' }),
+    linked: await stdioHere(['--webhook-port', String(port), '--mirror', 'off'], { ...env, SVC_POLL_SECONDS: '0' }),
   });
   await watcher.subscribe([URI]);
   const since = Date.now();

@@ -2,9 +2,10 @@
 // change to what models read shows in review. `npm run toolsnaps` (UPDATE_TOOLSNAPS=1) rewrites them.
 
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { Client, Tool } from '@modelcontextprotocol/client';
+import type { Tool } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBuiltServer } from '../support/stdio-server.js';
+import { type Connected, connectClient } from './support/clients.js';
+import { stdioHere } from './support/stdio-here.js';
 
 const DIR = new URL('../__toolsnaps__/', import.meta.url);
 // `_meta` only on tools with a view (MCP Apps): `_meta.ui.resourceUri`.
@@ -12,7 +13,7 @@ const FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', '
 const UPDATE = process.env.UPDATE_TOOLSNAPS === '1';
 const FIX = 'if the change is meant, run `npm run toolsnaps` (or UPDATE_TOOLSNAPS=1 npm test) and commit test/__toolsnaps__';
 
-let client: Client;
+let mcp: Connected;
 let tools: Tool[];
 
 const snapshotOf = (tool: Tool) => Object.fromEntries(FIELDS.flatMap((f) => (tool[f] === undefined ? [] : [[f, tool[f]]])));
@@ -22,8 +23,8 @@ const stored = (): string[] =>
     .sort();
 
 beforeAll(async () => {
-  client = await connectBuiltServer();
-  tools = (await client.listTools()).tools;
+  mcp = await connectClient('v2', { linked: await stdioHere() });
+  tools = (await mcp.client.listTools()).tools as Tool[];
   if (!UPDATE) return;
   mkdirSync(DIR, { recursive: true });
   for (const file of stored()) rmSync(new URL(file, DIR));
@@ -31,7 +32,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await client?.close();
+  await mcp?.close();
 });
 
 describe('the tool snapshots', () => {

@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createApiClient, NetworkFault } from '../../src/api/index.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { connectClient, textOf } from './support/clients.js';
-import { CLI, freePort, serverEnv, stdioCommand } from './support/server.js';
+import { CLI, freePort, serverEnv } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 const KEY = { SVC_KEY_ID: 'svck_test_unreachable1', SVC_SECRET: 'svc_test_unreachable_secret1' };
 const run = promisify(execFile);
@@ -21,7 +22,7 @@ describe('a closed port', () => {
 
   it('a tool call says the service cannot be reached at that address, not the rate limit', async () => {
     const base = `http://127.0.0.1:${await freePort()}`;
-    const mcp = await connectClient('v2', { stdio: stdioCommand([], { SVC_BASE_URL: base, ...KEY }) }, { probe: 'in-place' });
+    const mcp = await connectClient('v2', { linked: await stdioHere([], { SVC_BASE_URL: base, ...KEY }) });
     try {
       const started = Date.now();
       const results = [];

@@ -11,7 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cents, get, listAll, type Session, signIn } from '../contract/sandbox-http.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, textOf } from './support/clients.js';
-import { keyEnv, stdioCommand } from './support/server.js';
+import { keyEnv } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 import { draftTables, lowStockTables, owedTables, receivedTables, salesTables, type TableText } from './views/expected.js';
 import { type Harness, startHarness, type Theme } from './views/harness.js';
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   sandbox = await startTestSandbox();
   [mcp, raw, host] = await Promise.all([
-    connectClient('v2', { stdio: stdioCommand([], keyEnv(sandbox, sandbox.keys.live)) }, { apps: true, probe: 'in-place' }),
+    connectClient('v2', { linked: await stdioHere([], keyEnv(sandbox, sandbox.keys.live)) }, { apps: true }),
     signIn(sandbox.baseUrl, sandbox.keys.live),
     startHarness(),
   ]);

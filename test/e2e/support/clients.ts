@@ -159,11 +159,9 @@ async function connectV1(via: Via, options: ConnectOptions, record: Elicitation[
       : 'stdio' in via
         ? new StdioV1({ ...via.stdio, stderr: 'pipe' })
         : new HttpV1(new URL(via.http), { requestInit: { headers: headers(via) } });
-  if (transport instanceof StdioV1) {
-    drain(transport.stderr as NodeJS.ReadableStream | null);
-    // The v1 client hands the negotiated version to transports that take it; stdio has no such hook, so add one.
-    Object.assign(transport, { setProtocolVersion: (v: string) => void (negotiated = v) });
-  }
+  if (transport instanceof StdioV1) drain(transport.stderr as NodeJS.ReadableStream | null);
+  // The v1 client hands the negotiated version to transports that take it; stdio has no such hook, so add one.
+  if (!(transport instanceof HttpV1)) Object.assign(transport, { setProtocolVersion: (v: string) => void (negotiated = v) });
   await client.connect(transport);
   const received = tap(transport);
   const protocolVersion = transport instanceof HttpV1 ? transport.protocolVersion : negotiated;

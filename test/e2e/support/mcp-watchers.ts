@@ -1,23 +1,21 @@
 // A subscriber of the server's resources, in either protocol era: the v2 client pinned to 2026-07-28
 // (subscriptions/listen) or the v1 SDK client on the 2025-11-25 handshake (resources/subscribe), over
-// stdio (spawning the built server) or Streamable HTTP. It records when each URI was announced updated.
+// stdio (to the built server inside the worker: stdioHere) or Streamable HTTP. It records when each URI was
+// announced updated.
 // Over HTTP each watcher has connections of its own, closed with it: a kept-alive one left in the process's
 // shared pool would hold the server's SIGTERM up for seconds (it waits for its connections to end).
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
-import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport as LegacyStdio } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Agent } from 'undici';
 import { compiledOnce, compiledOnceV2 } from '../../support/schema-validators.js';
-import { StdioV2InPlace } from './clients.js';
-import type { StdioCommand } from './server.js';
+import type { LinkedServer } from './clients.js';
 
 export type Era = 'legacy' | 'modern';
 /** Over HTTP, `headers` go with every request (a hosted server's bearer token); `wrap` sees every response. */
 export type Where =
-  | { stdio: StdioCommand }
+  | { linked: LinkedServer }
   | { http: string; headers?: Record<string, string>; wrap?: (inner: typeof fetch) => typeof fetch };
 
 export interface Watcher {
@@ -75,12 +73,7 @@ function ownConnections(where: Where): { fetch: typeof fetch; close(): Promise<v
   };
 }
 
-/**
- * `probe: 'in-place'` (over stdio): the client asks server/discover of the session's own process, as the SDK
- * does on every other transport, instead of a sibling it spawns from the same command: one server process
- * instead of two (with --webhook-port, the sibling would also try the port), for tests about events.
- */
-export async function modernWatcher(where: Where, options: { probe?: 'sibling' | 'in-place' } = {}): Promise<Watcher> {
+export async function modernWatcher(where: Where): Promise<Watcher> {
   const updates = new Updates();
   const client = new ModernClient(
     { name: 'watcher', version: '1.0.0' },
@@ -89,8 +82,8 @@ export async function modernWatcher(where: Where, options: { probe?: 'sibling' |
   client.setNotificationHandler('notifications/resources/updated', (n) => updates.record(n.params.uri));
   const connections = ownConnections(where);
   const transport =
-    'stdio' in where
-      ? new (options.probe === 'in-place' ? StdioV2InPlace : ModernStdio)({ ...where.stdio, stderr: 'ignore' })
+    'linked' in where
+      ? (where.linked.transport as unknown as ModernHttp)
       : new ModernHttp(new URL(where.http), { fetch: connections.fetch, requestInit: { headers: where.headers ?? {} } });
   await client.connect(transport);
   const subscriptions: { close(): Promise<void> }[] = [];
@@ -105,6 +98,7 @@ export async function modernWatcher(where: Where, options: { probe?: 'sibling' |
       for (const s of subscriptions) await s.close().catch(() => undefined);
       await client.close();
       await connections.close();
+      if ('linked' in where) await where.linked.close();
     },
   };
 }
@@ -115,8 +109,8 @@ export async function legacyWatcher(where: Where): Promise<Watcher> {
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updates.record(n.params.uri));
   const connections = ownConnections(where);
   const transport =
-    'stdio' in where
-      ? new LegacyStdio({ ...where.stdio, stderr: 'ignore' })
+    'linked' in where
+      ? (where.linked.transport as unknown as LegacyHttp)
       : new LegacyHttp(new URL(where.http), { fetch: connections.fetch, requestInit: { headers: where.headers ?? {} } });
   await client.connect(transport);
   return {
@@ -131,9 +125,7 @@ export async function legacyWatcher(where: Where): Promise<Watcher> {
     close: async () => {
       await client.close();
       await connections.close();
+      if ('linked' in where) await where.linked.close();
     },
   };
 }
-
-/** The v2 watcher over stdio, probing in place (see modernWatcher). */
-export const modernStdioWatcher = (where: { stdio: StdioCommand }): Promise<Watcher> => modernWatcher(where, { probe: 'in-place' });

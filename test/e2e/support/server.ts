@@ -63,8 +63,8 @@ export async function stopChild(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** The built bundle's `--http` server as a function (dist/bin/serve-in-process.mjs), loaded once per worker. */
-const SERVE_IN_PROCESS = new URL('../../../dist/bin/serve-in-process.mjs', import.meta.url).href;
+/** The built bundle's server as a function (dist/bin/serve-in-process.mjs), loaded once per worker. */
+export const SERVE_IN_PROCESS = new URL('../../../dist/bin/serve-in-process.mjs', import.meta.url).href;
 
 /** A server of the built bundle over HTTP: its URL, what it wrote to stderr (banner and logs), and a stop. */
 export interface HttpServerHere {
