@@ -4,7 +4,7 @@
 // and a Postgres test waits for the status file, which says it is ready or why it could not start; then
 // every Postgres test fails with that reason.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,9 +33,27 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+const TMPFS = 0x01021994;
+const ROOM_BYTES = 2 * 1024 ** 3;
+
+/**
+ * Where the data folder goes: a memory file system (Linux's /dev/shm) when the machine has one with room,
+ * otherwise the temporary folder. A run makes and drops thousands of Postgres files (a database is some 300,
+ * a mirror's schema dozens); on a disk each CREATE DATABASE took about 230 ms, in memory about 20 ms.
+ */
+function dataRoot(): string {
+  try {
+    const fs = statfsSync('/dev/shm');
+    if (fs.type === TMPFS && fs.bavail * fs.bsize >= ROOM_BYTES) return '/dev/shm';
+  } catch {
+    // No /dev/shm (macOS, Windows): the temporary folder.
+  }
+  return tmpdir();
+}
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const started = performance.now();
-  const folder = mkdtempSync(join(tmpdir(), 'invoicing-mcp-pg-'));
+  const folder = mkdtempSync(join(dataRoot(), 'invoicing-mcp-pg-'));
   const password = randomBytes(12).toString('hex');
   const port = await freePort();
   const statusFile = join(folder, 'status.json');
