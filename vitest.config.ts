@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import SlowFirstSequencer from './test/support/slow-first.js';
 
 export default defineConfig({
   test: {
@@ -20,5 +21,7 @@ export default defineConfig({
     // rule), and loading the sandbox, the SDKs and fastify once per worker instead of once per file
     // halves the suite's CPU time.
     isolate: false,
+    // The slowest files first, by their times in an earlier run (test/durations.json), on a fresh clone too.
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });

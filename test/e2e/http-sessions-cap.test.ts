@@ -1,8 +1,8 @@
 // The session cap against a flood: 100 clients listen for resources/updated (50 in 2025-era sessions on
-// their GET streams, 50 on 2026-07-28 subscription streams), then 1,000 raw `initialize` calls arrive. The
-// cap (1,000, the default) refuses the ones past it with 503 and Retry-After instead of closing sessions
-// in use, and after the flood, and after the short request timeout has passed, every listener still hears
-// the next event.
+// their GET streams, 50 on 2026-07-28 subscription streams), then as many raw `initialize` calls as the cap
+// arrive. The cap (--max-sessions 250 here, a quarter of the default, which test/unit/http-guards.test.ts
+// holds) refuses the ones past it with 503 and Retry-After instead of closing sessions in use, and after the
+// flood, and after the short request timeout has passed, every listener still hears the next event.
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { signPayload } from '../../src/events/signature.js';
@@ -11,7 +11,7 @@ import { legacyWatcher, modernWatcher, type Watcher } from './support/mcp-watche
 import { freePort, type HttpServer, spawnHttpServer } from './support/server.js';
 
 const LISTENERS_PER_ERA = 50;
-const FLOOD = 1_000;
+const CAP = 250;
 const URI = 'invoicing://quotes/1';
 
 let sb: TestSandbox;
@@ -37,7 +37,7 @@ beforeAll(async () => {
   // webhook's event goes from the bus to the listeners all the same, and the server does not read the main
   // business's books in full at start (the webhook secret would have it do so) while the flood arrives.
   const args = ['--port', String(port), '--headers-timeout', '2', '--request-timeout', '3', '--idle-timeout', '2', '--mirror', 'off'];
-  server = await spawnHttpServer([...args, '--max-sessions-per-client', '1000'], env);
+  server = await spawnHttpServer([...args, '--max-sessions', String(CAP), '--max-sessions-per-client', String(CAP)], env);
 }, 30_000);
 
 afterAll(async () => {
@@ -71,17 +71,17 @@ async function initialize(n: number): Promise<{ status: number; retryAfter: stri
   return { status: res.statusCode, retryAfter: typeof retryAfter === 'string' ? retryAfter : null };
 }
 
-it('1,000 sessions opened while 100 clients listen: past the cap, 503 with Retry-After; all 100 still hear an event', async () => {
+it(`${CAP} sessions opened while 100 clients listen: past the cap, 503 with Retry-After; all 100 still hear an event`, async () => {
   await openListeners(legacyWatcher);
   await openListeners(modernWatcher);
   expect(watchers.every((w) => w.subscribable)).toBe(true);
 
   const answers: { status: number; retryAfter: string | null }[] = [];
-  for (let i = 0; i < FLOOD; i += 25) answers.push(...(await Promise.all(Array.from({ length: 25 }, (_, j) => initialize(i + j)))));
+  for (let i = 0; i < CAP; i += 25) answers.push(...(await Promise.all(Array.from({ length: 25 }, (_, j) => initialize(i + j)))));
   const opened = answers.filter((a) => a.status === 200).length;
   const refused = answers.filter((a) => a.status === 503);
-  // The 50 legacy listeners hold 50 of the 1,000 places.
-  expect(opened).toBe(FLOOD - LISTENERS_PER_ERA);
+  // The 50 legacy listeners hold 50 of the places.
+  expect(opened).toBe(CAP - LISTENERS_PER_ERA);
   expect(refused.length).toBe(LISTENERS_PER_ERA);
   expect(refused.every((a) => Number(a.retryAfter) >= 1)).toBe(true);
 
