@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { PROMPTS } from '../../prompts/index.js';
 import { TOOLS } from '../../tools/index.js';
 import { connectClient } from './support/clients.js';
-import { CLI, serverEnv } from './support/server.js';
+import { stdioHere } from './support/stdio-here.js';
 
 const read = (path: string): any => JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8'));
 const manifest = read('dist/mcpb/manifest.json');
@@ -40,12 +40,7 @@ describe('the MCP Bundle manifest', () => {
         v === '${user_config.read_only}' ? readOnly : '',
       ]),
     );
-    // The client asks server/discover of the session's own process: one server on its embedded sandbox, not two.
-    const mcp = await connectClient(
-      'v2',
-      { stdio: { command: process.execPath, args: [CLI], env: serverEnv(env) } },
-      { probe: 'in-place' },
-    );
+    const mcp = await connectClient('v2', { linked: await stdioHere([], env) });
     try {
       const { tools } = await mcp.client.listTools();
       expect(tools.length).toBe(readOnly === 'true' ? TOOLS.filter((t) => t.annotations.readOnlyHint).length : TOOLS.length);

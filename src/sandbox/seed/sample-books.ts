@@ -1,8 +1,9 @@
 // The sample books of both businesses, made once per process for each (scale, seed, start days) and copied
 // for every sandbox that asks: generating them is most of a sandbox's start (about 45 ms at scale 1), a
-// copy a fifth of that, and test runs start a sandbox per file or per test. The kept books are never handed
-// out: each caller gets its own copy, so a sandbox's changes stay its own. A pure function's results are the
-// only state kept here.
+// copy a tenth of that, and test runs start a sandbox per file or per test. The books are kept as JSON text
+// (they are plain data: strings, numbers, arrays, objects) and each copy is parsed from it, which takes about
+// half as long as structuredClone of the objects (2.6 ms against 4.7 ms at scale 1). Each caller gets its own
+// copy, so a sandbox's changes stay its own. A pure function's results are the only state kept here.
 import type { BooksData, BusinessProfile, IdSequences } from '../books.js';
 import { newIdSequences } from '../books.js';
 import { generateBooks } from './index.js';
@@ -27,17 +28,24 @@ export interface SampleBooksCopy extends SampleBooks {
 }
 
 const KEPT = 8;
-const made = new Map<string, SampleBooks>();
+/** Per options: each business's books as JSON text, and the id sequences after them. */
+interface Kept {
+  books: Map<number, string>;
+  ids: IdSequences;
+}
+const made = new Map<string, Kept>();
 
-function generate(options: SampleBooksOptions, mainId: number): SampleBooks {
+function generate(options: SampleBooksOptions, mainId: number): Kept {
   const ids = newIdSequences();
-  const books = new Map<number, BooksData>();
+  const books = new Map<number, string>();
   for (const { profile, today } of options.businesses) {
     const scale = profile.id === mainId ? options.scale : 1;
-    books.set(profile.id, generateBooks(profile, ids, { scale, seed: options.seed + profile.id, today }));
+    books.set(profile.id, JSON.stringify(generateBooks(profile, ids, { scale, seed: options.seed + profile.id, today })));
   }
   return { books, ids };
 }
+
+const copyOf = (kept: Kept, businessId: number): BooksData => JSON.parse(kept.books.get(businessId) as string) as BooksData;
 
 /** A copy of the sample books for these options; `mainId` is the business that `scale` applies to. */
 export function sampleBooks(options: SampleBooksOptions, mainId: number): SampleBooksCopy {
@@ -50,7 +58,8 @@ export function sampleBooks(options: SampleBooksOptions, mainId: number): Sample
   }
   const source = kept;
   return {
-    ...structuredClone(source),
-    another: (businessId) => structuredClone(source.books.get(businessId) as BooksData),
+    books: new Map([...source.books.keys()].map((id) => [id, copyOf(source, id)])),
+    ids: { ...source.ids },
+    another: (businessId) => copyOf(source, businessId),
   };
 }
