@@ -56,8 +56,6 @@ export async function runHostedServe(options: ServeOptions, env: ServiceEnv, std
     if (stopping) return;
     stopping = true;
     await http.drain(options.drainTimeoutMs).catch(() => undefined);
-    // The calls in flight are done (or their time is up): kept-alive connections need not hold the close up.
-    http.app.server.closeAllConnections();
     await http.close().catch(() => undefined);
     await hosted.close().catch(() => undefined);
     process.exit(0);

@@ -1,0 +1,30 @@
+// A vitest reporter for `npm run test:durations`: each test file's time in this run (importing it, its tests
+// and its hooks, ms rounded to 100) into test/durations.json, which orders the next runs' files slowest
+// first (test/support/slow-first.ts).
+import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
+
+export default class DurationsReporter {
+  #root = '';
+  #durations = new Map();
+
+  onInit(vitest) {
+    this.#root = vitest.config.root;
+  }
+
+  onTestModuleEnd(testModule) {
+    const d = testModule.diagnostic();
+    const ms = d.collectDuration + d.duration;
+    this.#durations.set(relative(this.#root, testModule.moduleId).split('\\').join('/'), Math.round(ms / 100) * 100);
+  }
+
+  onTestRunEnd(_modules, _errors, reason) {
+    if (reason !== 'passed') {
+      process.stderr.write(`test/durations.json not written: the run ${reason}\n`);
+      return;
+    }
+    const sorted = Object.fromEntries([...this.#durations].sort(([a], [b]) => a.localeCompare(b)));
+    writeFileSync(new URL('../test/durations.json', import.meta.url), `${JSON.stringify(sorted, null, 2)}\n`);
+    process.stderr.write(`test/durations.json: ${this.#durations.size} files\n`);
+  }
+}
