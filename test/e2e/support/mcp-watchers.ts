@@ -2,8 +2,8 @@
 // (subscriptions/listen) or the v1 SDK client on the 2025-11-25 handshake (resources/subscribe), over
 // stdio (to the built server inside the worker: stdioHere) or Streamable HTTP. It records when each URI was
 // announced updated.
-// Over HTTP each watcher has connections of its own, closed with it: a kept-alive one left in the process's
-// shared pool would hold the server's SIGTERM up for seconds (it waits for its connections to end).
+// Over HTTP each watcher has connections of its own, closed with it: none is left kept alive in the process's
+// shared pool for a spawned server's SIGTERM to close.
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -83,7 +83,7 @@ export async function modernWatcher(where: Where): Promise<Watcher> {
   const connections = ownConnections(where);
   const transport =
     'linked' in where
-      ? (where.linked.transport as unknown as ModernHttp)
+      ? (where.linked.transport as unknown as Parameters<ModernClient['connect']>[0])
       : new ModernHttp(new URL(where.http), { fetch: connections.fetch, requestInit: { headers: where.headers ?? {} } });
   await client.connect(transport);
   const subscriptions: { close(): Promise<void> }[] = [];
@@ -110,7 +110,7 @@ export async function legacyWatcher(where: Where): Promise<Watcher> {
   const connections = ownConnections(where);
   const transport =
     'linked' in where
-      ? (where.linked.transport as unknown as LegacyHttp)
+      ? (where.linked.transport as unknown as Parameters<LegacyClient['connect']>[0])
       : new LegacyHttp(new URL(where.http), { fetch: connections.fetch, requestInit: { headers: where.headers ?? {} } });
   await client.connect(transport);
   return {
