@@ -9,13 +9,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Client } from '@modelcontextprotocol/client';
-import chromium from '@sparticuz/chromium';
 import pg from 'pg';
-import { type Browser, type BrowserContext, type Page, chromium as playwright } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPayload } from '../../src/events/signature.js';
 import { answerOf, receivable, same, tally } from '../answers/ground-truth.js';
 import { eventually, type Json, listAll, signIn, signInRaw, wrongSecret } from '../contract/sandbox-http.js';
+import { launchChromium } from '../support/chromium.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
@@ -172,11 +172,7 @@ const heardOf = (watcher: Watcher, uri: string): Promise<boolean> =>
   );
 
 beforeAll(async () => {
-  const [started, exe, listening] = await Promise.all([
-    startTestSandbox({ rateLimit: 1_000_000, signInLimit: 1000 }),
-    chromium.executablePath(),
-    startCallback(),
-  ]);
+  const [started, listening] = await Promise.all([startTestSandbox({ rateLimit: 1_000_000, signInLimit: 1000 }), startCallback()]);
   sb = started;
   callback = listening;
   const [hosted, launched] = await Promise.all([
@@ -186,7 +182,7 @@ beforeAll(async () => {
       vaultKey,
       args: ['--log-level', 'trace'],
     }),
-    playwright.launch({ executablePath: exe, args: chromium.args, headless: true }),
+    launchChromium(),
   ]);
   server = hosted;
   browser = launched;

@@ -8,9 +8,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import chromium from '@sparticuz/chromium';
-import { type Browser, chromium as playwright } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
@@ -46,7 +46,7 @@ function clientsFile(): string {
 }
 
 beforeAll(async () => {
-  const [started, exe, port] = await Promise.all([startTestSandbox(), chromium.executablePath(), freePort()]);
+  const [started, port] = await Promise.all([startTestSandbox(), freePort()]);
   sb = started;
   callbackPort = port;
   [server, browser] = await Promise.all([
@@ -56,7 +56,7 @@ beforeAll(async () => {
       vaultKey: newVaultKey(),
       args: ['--oauth-clients', clientsFile()],
     }),
-    playwright.launch({ executablePath: exe, args: chromium.args, headless: true }),
+    launchChromium(),
   ]);
 });
 

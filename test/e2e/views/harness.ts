@@ -4,18 +4,15 @@
 // console error and page error kept, so a test can say there were none.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import chromium from '@sparticuz/chromium';
 import axe from 'axe-core';
 import { build } from 'esbuild';
-import { type Browser, type Frame, type Page, chromium as playwright } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { launchChromium } from '../../support/chromium.js';
 
 export type Theme = 'light' | 'dark';
 
 /** What a host's sandbox allows a view that asked for no domains: its own inline code, nothing fetched. */
 export const VIEW_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; font-src data:";
-
-// The Chromium build's own flags, less the two that would lift the web's security (which the views must live under).
-const LOOSENING = new Set(['--disable-web-security', '--allow-running-insecure-content']);
 
 export interface Harness {
   page: Page;
@@ -72,11 +69,11 @@ function serve(script: string, views: Map<string, string>): Promise<{ server: Se
 
 export async function startHarness(): Promise<Harness> {
   const views = new Map<string, string>();
-  const [script, executablePath] = await Promise.all([hostScript(), chromium.executablePath()]);
-  const { server, origin } = await serve(script, views);
+  const { server, origin } = await serve(await hostScript(), views);
   let browser: Browser;
   try {
-    browser = await playwright.launch({ executablePath, args: chromium.args.filter((a) => !LOOSENING.has(a)), headless: true });
+    // Strict: the views must live under the web's security, as in a host.
+    browser = await launchChromium({ strict: true });
   } catch (err) {
     server.close();
     throw err;
