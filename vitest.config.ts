@@ -11,9 +11,11 @@ export default defineConfig({
     globalSetup: ['test/support/postgres-global.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Contract and end-to-end tests start servers on loopback and wait on them and on the network: four
-    // workers keep the two cores busy where two left a third of their time idle (83 s to 59 s a run).
-    maxWorkers: 4,
+    // Contract and end-to-end tests start servers on loopback and wait on them and on the network: more
+    // workers than cores keep the two cores busy. Three since most servers run inside the workers and no file
+    // waits on kept-alive connections at its end: 51 s a run against 53 s with four (which load every module
+    // once more) and 59 s with two, in runs taken in turns.
+    maxWorkers: 3,
     // A worker makes many short-lived objects (sandboxes, clients, HTTP bodies, in-process servers): a larger
     // young generation spends less of its time in scavenges (32 MB saved about 4% of the suite's CPU against
     // the default in paired runs; 64 MB about 2% more than 32, now that servers run in the workers).
