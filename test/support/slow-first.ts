@@ -1,5 +1,5 @@
 // The order test files start in: the slowest first, from each file's time in an earlier run
-// (test/durations.json, which `npm run test:durations` rewrites). With four workers on two cores, a long
+// (test/durations.json, which `npm run test:durations` rewrites). With three workers on two cores, a long
 // file that starts last keeps the run going alone at its end; vitest orders by the times it keeps in
 // node_modules/.vite, which a fresh clone (and so CI) does not have, and there it ordered by file size,
 // which cost about 4 s a run. A file missing from the list goes first: its time is not known.
