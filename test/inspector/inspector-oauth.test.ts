@@ -7,13 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import chromium from '@sparticuz/chromium';
-import { type Browser, type Page, chromium as playwright } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { listAll, signIn } from '../contract/sandbox-http.js';
 import { invoiceFigures } from '../e2e/support/expect.js';
 import { type HostedServer, newVaultKey, spawnHostedServer } from '../e2e/support/hosted.js';
 import { fillKey, type Signer } from '../e2e/support/oauth-client.js';
+import { launchChromium } from '../support/chromium.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type InspectorWeb, runInspectorCli, startInspectorWeb } from './support/inspector-web.js';
@@ -36,13 +36,9 @@ async function newBusiness(): Promise<{ name: string; signer: Signer }> {
 }
 
 beforeAll(async () => {
-  const [started, exe] = await Promise.all([startTestSandbox(), chromium.executablePath()]);
-  sb = started;
+  sb = await startTestSandbox();
   server = await spawnHostedServer({ sandbox: sb, database: await postgresDatabase('inspector_oauth'), vaultKey: newVaultKey() });
-  [inspector, browser] = await Promise.all([
-    startInspectorWeb(inject('inspector').launcher, server.url, home),
-    playwright.launch({ executablePath: exe, args: chromium.args, headless: true }),
-  ]);
+  [inspector, browser] = await Promise.all([startInspectorWeb(inject('inspector').launcher, server.url, home), launchChromium()]);
   const context = await browser.newContext();
   // Its page asks for web fonts from elsewhere: nothing leaves loopback.
   await context.route(/^https?:\/\/(?!127\.0\.0\.1[:/])/, (route) => route.abort());
