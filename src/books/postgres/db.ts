@@ -5,18 +5,11 @@
 import pg from 'pg';
 import type { Arg, Cells } from '../sql/rows.js';
 import { MirrorStoreFull } from '../store-full.js';
+import { PostgresMirrorError } from './db-error.js';
 import { checkedSchemaName, SCHEMA_NAME } from './schema.js';
+import { DatabaseUnreachable, isUnreachable } from './unreachable.js';
 
-/** An error of the engine, its message rid of the connection string's password. */
-export class PostgresMirrorError extends Error {
-  constructor(
-    message: string,
-    readonly code: string | undefined,
-  ) {
-    super(message);
-    this.name = 'PostgresMirrorError';
-  }
-}
+export { PostgresMirrorError };
 
 /** The connection string's password, as written and decoded, never to be shown. */
 export function secretsOf(url: string): string[] {
@@ -43,7 +36,9 @@ export function scrubbed(err: unknown, secrets: readonly string[]): PostgresMirr
   const code = (err as { code?: unknown } | null)?.code;
   // 53100: the server's disk is full. What is stored stays; writes resume when space returns.
   if (code === '53100') return new MirrorStoreFull(message);
-  return new PostgresMirrorError(/postgres/i.test(message) ? message : `Postgres: ${message}`, typeof code === 'string' ? code : undefined);
+  const said = /postgres/i.test(message) ? message : `Postgres: ${message}`;
+  if (isUnreachable(err)) return new DatabaseUnreachable(said, typeof code === 'string' ? code : undefined);
+  return new PostgresMirrorError(said, typeof code === 'string' ? code : undefined);
 }
 
 /** `?` placeholders numbered `$1`, `$2`, ... (the shared SQL holds no `?` of its own). */
@@ -125,6 +120,14 @@ export class PgDb {
   /** The work on one connection, in a transaction begun by `begin` (none when null). */
   async #onOneConnection<T>(begin: string | null, work: (query: Query) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect().catch((err: unknown) => this.#fail(err));
+    // While it is held, the pool does not listen for the connection's loss: without a listener of ours, a
+    // connection lost here (the server killed, the backend terminated) would be an error nobody handles,
+    // which ends the process. Its queries fail on their own; the connection is not given back.
+    let broken = false;
+    const lost = (): void => {
+      broken = true;
+    };
+    client.on('error', lost);
     // One query at a time on the connection (pg refuses a second while one runs): asked side by side, they queue.
     let last: Promise<unknown> = Promise.resolve();
     // The database's errors leave without the password; the work's own (a refused question) as they are.
@@ -140,7 +143,6 @@ export class PgDb {
       last = run.catch(() => undefined);
       return run;
     };
-    let broken = false;
     try {
       await this.#shared?.inSchema(client, this.schema).catch((err: unknown) => {
         broken = true;
@@ -159,6 +161,7 @@ export class PgDb {
         );
       throw err;
     } finally {
+      client.removeListener('error', lost);
       client.release(broken);
     }
   }
