@@ -4,7 +4,7 @@
 // for every mirror's lease and events (session.ts).
 import pg from 'pg';
 import { type SharedPool, secretsOf } from './db.js';
-import { PgSession } from './session.js';
+import { type Backoff, PgSession, reconnectBackoff } from './session.js';
 
 /** Connections in the shared pool at most; a query waits for one when all are busy. */
 const SHARED_POOL_MAX = 8;
@@ -16,12 +16,16 @@ export class SharedPostgres implements SharedPool {
   /** The schema each pooled connection's search_path is set to now. */
   readonly #paths = new WeakMap<pg.PoolClient, string>();
 
-  constructor(readonly url: string) {
+  /** `backoff`: the wait before each try to make the session connection again once it is lost. */
+  constructor(
+    readonly url: string,
+    backoff: Backoff = reconnectBackoff,
+  ) {
     this.secrets = secretsOf(url);
     this.pool = new pg.Pool({ connectionString: url, max: SHARED_POOL_MAX, keepAlive: true, idleTimeoutMillis: 30_000 });
     // An idle connection that fails is dropped by the pool; the next query makes a new one.
     this.pool.on('error', () => undefined);
-    this.session = new PgSession(url, this.secrets);
+    this.session = new PgSession(url, this.secrets, backoff);
   }
 
   /** Sets the connection's search_path to `schema` unless it is already (outside any transaction, so it stays). */
