@@ -13,10 +13,10 @@ import { EventOutbox } from '../../src/books/outbox.js';
 import { SharedPostgres } from '../../src/books/postgres/shared.js';
 import type { MirrorStore } from '../../src/books/store.js';
 import { createEventBus } from '../../src/events/bus.js';
-import type { BooksEvent } from '../../src/events/event.js';
 import { silentLogger } from '../../src/log/logger.js';
 import { freePort } from '../e2e/support/server.js';
 import { type KillablePostgres, startKillablePostgres } from '../support/postgres-server.js';
+import { pollEvent } from './poll-event.js';
 import { eventually } from './sandbox-http.js';
 
 const identity = 'https://books.example|svck_live_reconnect';
@@ -25,15 +25,7 @@ const AWAY_MS = 300;
 /** The outbox's own look at the store: never within the test, so only the reconnection and NOTIFY publish. */
 const NEVER_MS = 600_000;
 
-const event = (n: number): BooksEvent => ({
-  id: `poll_${n}`,
-  kind: 'invoice.sent',
-  createdAt: '2026-01-01T00:00:00+13:00',
-  source: 'poll',
-  record: { kind: 'invoices', id: n },
-  related: [],
-  data: { id: n },
-});
+const event = pollEvent;
 
 let folder: string;
 let postgres: KillablePostgres;
