@@ -2,8 +2,8 @@
 // per tenant), so that a process holds a few connections however many tenants answer: one pool, each
 // connection set to a mirror's schema before that mirror's query runs on it, and one session connection
 // for every mirror's lease and events (session.ts).
-import pg from 'pg';
-import { type SharedPool, secretsOf } from './db.js';
+import type pg from 'pg';
+import { type SharedPool, secretsOf, watchedPool } from './db.js';
 import { type Backoff, PgSession, reconnectBackoff } from './session.js';
 
 /** Connections in the shared pool at most; a query waits for one when all are busy. */
@@ -11,6 +11,7 @@ const SHARED_POOL_MAX = 8;
 
 export class SharedPostgres implements SharedPool {
   readonly pool: pg.Pool;
+  readonly lostWhileHeld: WeakSet<pg.PoolClient>;
   readonly session: PgSession;
   readonly secrets: string[];
   /** The schema each pooled connection's search_path is set to now. */
@@ -22,9 +23,12 @@ export class SharedPostgres implements SharedPool {
     backoff: Backoff = reconnectBackoff,
   ) {
     this.secrets = secretsOf(url);
-    this.pool = new pg.Pool({ connectionString: url, max: SHARED_POOL_MAX, keepAlive: true, idleTimeoutMillis: 30_000 });
-    // An idle connection that fails is dropped by the pool; the next query makes a new one.
-    this.pool.on('error', () => undefined);
+    ({ pool: this.pool, lostWhileHeld: this.lostWhileHeld } = watchedPool({
+      connectionString: url,
+      max: SHARED_POOL_MAX,
+      keepAlive: true,
+      idleTimeoutMillis: 30_000,
+    }));
     this.session = new PgSession(url, this.secrets, backoff);
   }
 
