@@ -16,6 +16,7 @@ const KILLS = 5;
 /** How long Postgres stays down each time, and up between outages. */
 const DOWN_MS = 400;
 const UP_MS = 600;
+const PACE_MS = 30;
 /** A tool error that tells the model to call again. */
 const RETRY_HINT = /retry|try again/i;
 
@@ -94,6 +95,8 @@ async function call(client: Client, seen: Seen, name: string, args: Record<strin
 /** Until `going()` is false: reads, and creates each retried with its own idempotency key until answered. */
 async function keepCalling(client: Client, seen: Seen, tag: string, going: () => boolean, names: string[]): Promise<void> {
   for (let i = 0; going(); i++) {
+    // A client's pace, not a flood: the outages are what is tested, on a machine the suite shares.
+    await sleep(PACE_MS);
     await call(client, seen, 'list_invoices', { per_page: 5 });
     await call(client, seen, 'report_owed', {});
     const name = `${tag} customer ${i}`;
