@@ -9,6 +9,7 @@ import { RefusedQuestion } from '../books/answers/refused.js';
 import { booksThrough } from '../books/books-through.js';
 import { type MirrorLocation, mirrorIdentity, redactedUrl, resolveMirrorLocation, SANDBOX_IDENTITY } from '../books/location.js';
 import type { Mirror } from '../books/mirror.js';
+import { isUnreachable } from '../books/postgres/unreachable.js';
 import type { OpenStoreOptions } from '../books/store.js';
 import type { Books, MirroredKind } from '../books/types.js';
 import type { EventBus } from '../events/bus.js';
@@ -120,7 +121,9 @@ export function planBooksMirror(
       });
       return mirror;
     })().catch((err: unknown) => {
-      failed = true;
+      // A database down for now: the next use opens it again.
+      if (isUnreachable(err)) opening = null;
+      else failed = true;
       throw err;
     }));
 

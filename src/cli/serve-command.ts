@@ -88,12 +88,15 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
   const bus = createEventBus({ invalidate: (kind, id) => connection.api.invalidate(kind, id) });
   const events = planEventSources(options, connection, bus, logs.load);
   const mirror = planBooksMirror(options.mirror, connection, bus, logs.load, { eventsLive: events.live, env });
+  // A subscription is acknowledged once the mirror (and its outbox: on Postgres, its LISTEN) is live, so a
+  // change another process writes right after is heard; a mirror that cannot open leaves events to webhooks.
+  const eventsWanted = (): Promise<void> => mirror.start().catch(() => undefined);
   const makeServer = await createServerFactory(
     { api: connection.api, books: mirror.books, logger },
     {
       selection: { readOnly: options.readOnly, toolsets: options.toolsets },
       confirmWrites: options.confirmWrites,
-      events: { bus, live: events.live },
+      events: { bus, live: events.live, wanted: eventsWanted },
     },
   );
   const factory: typeof makeServer = (unit) => {
@@ -116,6 +119,7 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
       ...options,
       logger,
       events: events.live ? bus : null,
+      eventsWanted,
       extraRoutes: events.routes,
       readiness: () => mirror.readiness(),
     });

@@ -9,6 +9,7 @@ import type { ClientMetadata, JWK } from 'oidc-provider';
 import { createApiClient } from '../api/client.js';
 import { PgDb } from '../books/postgres/db.js';
 import { SharedPostgres } from '../books/postgres/shared.js';
+import { isUnreachable } from '../books/postgres/unreachable.js';
 import { createEventBus } from '../events/bus.js';
 import type { ReadinessProbe } from '../http/health.js';
 import type { LogSink } from '../log/deferred-logger.js';
@@ -24,6 +25,7 @@ import { GrantLimiter } from './oauth/grant-limit.js';
 import { mountAuthServer, registerResourceMetadata } from './oauth/mount.js';
 import { createAuthServer } from './oauth/provider.js';
 import { SCOPE_WRITE } from './oauth/resource.js';
+import { briefly, databaseReadiness } from './oauth/unreachable.js';
 import { STYLE_HASH } from './signin/html.js';
 import { errorPage } from './signin/pages.js';
 import { registerSignIn } from './signin/routes.js';
@@ -160,7 +162,11 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     },
   });
   // The provider's own logs are its debug output; its errors reach the person through renderError.
-  provider.on('server_error', (_ctx, err) => logger.warn({ err: err.message }, 'authorization server: server error'));
+  provider.on('server_error', (ctx, err) => {
+    // The database is down for now: the endpoint answers 503 with a wait, the page or JSON kept as written.
+    if (isUnreachable(err)) return briefly(ctx);
+    logger.warn({ err: err.message }, 'authorization server: server error');
+  });
   const grantLog = new GrantLog(db);
   const checked = new CheckedTokens();
   provider.on('grant.revoked', (_ctx, grantId: string) => checked.forgetGrants([grantId]));
@@ -215,7 +221,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   };
   return {
     resourceServer,
-    readiness: () => tenants.readiness(),
+    readiness: databaseReadiness(db, () => tenants.readiness()),
     factory,
     grantLog,
     close: async () => {

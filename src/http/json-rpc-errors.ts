@@ -40,6 +40,12 @@ export function refusalOf(err: FastifyError & { code?: unknown }): { status: num
 export function rpcErrorHandler(report: (err: Error) => void) {
   return (err: FastifyError, _request: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const refusal = refusalOf(err);
+    // A wait the error names (a database briefly unreachable): 503 with Retry-After, not reported as a fault.
+    const retryAfter = (err as { retryAfter?: unknown }).retryAfter;
+    if (refusal.status === 503 && typeof retryAfter === 'number') {
+      const message = `Service briefly unavailable: retry in ${retryAfter} s`;
+      return reply.code(503).header('retry-after', String(retryAfter)).type('application/json').send(rpcError(SERVER_REFUSAL, message));
+    }
     if (refusal.status >= 500) report(err);
     return reply.code(refusal.status).type('application/json').send(rpcError(refusal.code, refusal.message));
   };

@@ -41,6 +41,8 @@ export interface HttpServeOptions {
   logger: LogSink;
   /** Events to publish to 2026-07-28 subscription streams; null when nothing feeds the bus. */
   events: EventBus | null;
+  /** Starts what feeds `events` (the books mirror and its LISTEN); resolves before a subscriptions/listen is acknowledged. */
+  eventsWanted?: (() => Promise<void>) | undefined;
   /**
    * Hosted mode: the resource server. Checks each /mcp request's bearer token before any body is read,
    * answering a refusal itself; what it finds is passed to the server factory (`unit.auth`).
@@ -171,7 +173,7 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
     const feed = auth && resourceServer ? resourceServer.eventsOf(auth) : null;
     if (!sessions.claims(request.headers, request.method, request.body)) {
       // The feed starts before the subscription is acknowledged, so no change after the acknowledgement is missed.
-      if (feed && isListen(request.body)) await feed.wanted();
+      if (isListen(request.body)) await (feed ? feed.wanted() : options.eventsWanted?.());
       return handlers.for(feed ? feed.bus : options.events)(request.raw, reply.raw, request.body, auth);
     }
     reply.hijack();

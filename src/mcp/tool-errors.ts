@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { ApiError, Invalid, MissingScope, NotFound, RateLimited } from '../api/errors.js';
 import { redactText } from '../api/redact.js';
 import { RefusedQuestion } from '../books/answers/refused.js';
+import { DatabaseUnreachable } from '../books/postgres/unreachable.js';
 
 export function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
@@ -26,6 +27,12 @@ export function errorResult(err: unknown, toolName: string, args: Record<string,
     );
   }
   if (err instanceof Invalid) return toolError(invalidText(err));
+  if (err instanceof DatabaseUnreachable) {
+    return toolError(
+      `The books are briefly unreachable: their database did not answer ${toolName}. Retry in ${err.retryAfter} seconds or so; ` +
+        'a create retried with the same idempotency_key is never made twice.',
+    );
+  }
   if (err instanceof RateLimited) {
     return toolError(`The service's rate limit is reached. Retry after ${err.retryAfter} seconds; nothing was lost.`);
   }

@@ -10,8 +10,8 @@ import { openMirrorStore } from '../../src/books/open-store.js';
 import { SharedPostgres } from '../../src/books/postgres/shared.js';
 import type { Rec } from '../../src/books/record.js';
 import type { MirrorStore } from '../../src/books/store.js';
-import type { BooksEvent } from '../../src/events/event.js';
 import { forgetMirror, postgresDatabase } from '../support/postgres.js';
+import { pollEvent } from './poll-event.js';
 import { eventually } from './sandbox-http.js';
 
 const identity = 'https://books.example|svck_live_pg';
@@ -30,15 +30,7 @@ const customer = (id: number, name = `Customer ${id}`): Rec => ({
   status: 'active',
   updated_at: '2026-01-01T00:00:00+13:00',
 });
-const event = (n: number): BooksEvent => ({
-  id: `poll_${n}`,
-  kind: 'invoice.sent',
-  createdAt: '2026-01-01T00:00:00+13:00',
-  source: 'poll',
-  record: { kind: 'invoices', id: n },
-  related: [],
-  data: { id: n },
-});
+const event = pollEvent;
 
 beforeAll(async () => {
   url = await postgresDatabase('books_pg');

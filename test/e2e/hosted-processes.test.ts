@@ -285,6 +285,7 @@ describe('two processes, one deployment', () => {
     });
     expect(rested).toEqual({
       status: 'ready',
+      database: 'reachable',
       tenants: { count: signed.length, mirrors: { resting: signed.length }, storesNotAnswering: 0 },
     });
     expect(server.stderr().match(/books mirror rests/g)?.length).toBeGreaterThanOrEqual(signed.length);

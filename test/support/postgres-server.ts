@@ -53,9 +53,8 @@ function run(command: string, args: string[], ids: Ids, log: string[]): Promise<
   });
 }
 
-/** Starts Postgres in `folder` (which it may fill and which is removed by `stop`), on `port`. */
-export async function startPostgres(folder: string, port: number, password: string, log: string[]): Promise<PostgresServer> {
-  const ids = runAs();
+/** Makes a database cluster in `folder` (which it may fill); where its binaries and data are. */
+async function initCluster(folder: string, password: string, ids: Ids, log: string[]): Promise<{ native: string; data: string }> {
   let native = await binaries();
   if ('uid' in ids && closedToOthers(native)) {
     const copy = join(folder, 'native');
@@ -78,12 +77,25 @@ export async function startPostgres(folder: string, port: number, password: stri
     log,
   );
   rmSync(passwordFile);
+  return { native, data };
+}
+
+interface Launched {
+  /** SIGKILL to the server and every backend of it at once (its process group), as when its machine dies. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Runs the server on `data`; resolves once it accepts connections. `alone`: in a process group of its own. */
+async function launch(native: string, data: string, port: number, ids: Ids, log: string[], alone: boolean): Promise<Launched> {
   // Test data: nothing needs to survive a crash of the machine. No Unix socket: the tests connect over TCP.
-  const flags = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+  // A server to be killed keeps what it committed (each commit's WAL written before it is answered), as a
+  // real one does through a crash of its own.
+  const flags = ['-c', 'fsync=off', '-c', `synchronous_commit=${alone ? 'on' : 'off'}`, '-c', 'full_page_writes=off'];
   const server = spawn(
     join(native, 'bin', 'postgres'),
     ['-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', ...flags],
-    { ...ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } },
+    { ...ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' }, detached: alone },
   );
   const exited = new Promise<void>((resolve) => server.on('close', () => resolve()));
   await new Promise<void>((resolve, reject) => {
@@ -97,10 +109,49 @@ export async function startPostgres(folder: string, port: number, password: stri
     void exited.then(() => reject(new Error('postgres exited before it was ready')));
   });
   return {
-    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    async kill() {
+      process.kill(-(server.pid as number), 'SIGKILL');
+      await exited;
+    },
     async stop() {
       server.kill('SIGINT');
       await exited;
+    },
+  };
+}
+
+/** Starts Postgres in `folder` (which it may fill and which is removed by `stop`), on `port`. */
+export async function startPostgres(folder: string, port: number, password: string, log: string[]): Promise<PostgresServer> {
+  const ids = runAs();
+  const { native, data } = await initCluster(folder, password, ids, log);
+  const server = await launch(native, data, port, ids, log, false);
+  return { url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`, stop: server.stop };
+}
+
+export interface KillablePostgres extends PostgresServer {
+  /** SIGKILL to the server and its backends; the data stays for `restart`. */
+  kill(): Promise<void>;
+  /** Starts the killed server again on its data and port (it recovers as after a crash). */
+  restart(): Promise<void>;
+}
+
+/** A Postgres of a test's own, which the test may kill and start again (never the run's shared one). */
+export async function startKillablePostgres(folder: string, port: number, password: string, log: string[]): Promise<KillablePostgres> {
+  const ids = runAs();
+  const { native, data } = await initCluster(folder, password, ids, log);
+  let server: Launched | null = await launch(native, data, port, ids, log, true);
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    async kill() {
+      await server?.kill();
+      server = null;
+    },
+    async restart() {
+      server ??= await launch(native, data, port, ids, log, true);
+    },
+    async stop() {
+      await server?.stop();
+      server = null;
     },
   };
 }

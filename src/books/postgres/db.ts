@@ -5,18 +5,11 @@
 import pg from 'pg';
 import type { Arg, Cells } from '../sql/rows.js';
 import { MirrorStoreFull } from '../store-full.js';
+import { PostgresMirrorError } from './db-error.js';
 import { checkedSchemaName, SCHEMA_NAME } from './schema.js';
+import { DatabaseUnreachable, isUnreachable } from './unreachable.js';
 
-/** An error of the engine, its message rid of the connection string's password. */
-export class PostgresMirrorError extends Error {
-  constructor(
-    message: string,
-    readonly code: string | undefined,
-  ) {
-    super(message);
-    this.name = 'PostgresMirrorError';
-  }
-}
+export { PostgresMirrorError };
 
 /** The connection string's password, as written and decoded, never to be shown. */
 export function secretsOf(url: string): string[] {
@@ -43,7 +36,9 @@ export function scrubbed(err: unknown, secrets: readonly string[]): PostgresMirr
   const code = (err as { code?: unknown } | null)?.code;
   // 53100: the server's disk is full. What is stored stays; writes resume when space returns.
   if (code === '53100') return new MirrorStoreFull(message);
-  return new PostgresMirrorError(/postgres/i.test(message) ? message : `Postgres: ${message}`, typeof code === 'string' ? code : undefined);
+  const said = /postgres/i.test(message) ? message : `Postgres: ${message}`;
+  if (isUnreachable(err)) return new DatabaseUnreachable(said, typeof code === 'string' ? code : undefined);
+  return new PostgresMirrorError(said, typeof code === 'string' ? code : undefined);
 }
 
 /** `?` placeholders numbered `$1`, `$2`, ... (the shared SQL holds no `?` of its own). */
@@ -56,9 +51,31 @@ export function numbered(sql: string): string {
 export type PgArg = Arg | readonly number[];
 export type Query = (sql: string, args?: readonly PgArg[]) => Promise<Cells[]>;
 
+/**
+ * A pool whose connections are listened to while they are held. pg-pool stops listening for a connection's
+ * errors when it hands the connection out: one lost then (the server killed, the backend terminated) would be
+ * an error nobody handles, which ends the process. The listener is added as the pool hands the connection out
+ * (its 'acquire' event, at once: a connection's messages may be read before an awaiting caller runs) and taken
+ * off when it is given back; the connections lost while held are remembered, and not given back for reuse.
+ */
+export function watchedPool(config: pg.PoolConfig): { pool: pg.Pool; lostWhileHeld: WeakSet<pg.PoolClient> } {
+  const pool = new pg.Pool(config);
+  const lostWhileHeld = new WeakSet<pg.PoolClient>();
+  function lost(this: pg.PoolClient): void {
+    lostWhileHeld.add(this);
+  }
+  pool.on('acquire', (client) => client.on('error', lost));
+  pool.on('release', (_err, client) => client.removeListener('error', lost));
+  // An idle connection that fails is dropped by the pool; the next query makes a new one.
+  pool.on('error', () => undefined);
+  return { pool, lostWhileHeld };
+}
+
 /** Connections shared by the mirrors of several schemas (shared.ts), as a PgDb uses them. */
 export interface SharedPool {
   readonly pool: pg.Pool;
+  /** The pool's connections lost while they were held (see watchedPool). */
+  readonly lostWhileHeld: WeakSet<pg.PoolClient>;
   readonly secrets: string[];
   /** Sets the connection's search_path to the schema unless it is already. */
   inSchema(client: pg.PoolClient, schema: string): Promise<void>;
@@ -66,6 +83,7 @@ export interface SharedPool {
 
 export class PgDb {
   readonly #pool: pg.Pool;
+  readonly #lostWhileHeld: WeakSet<pg.PoolClient>;
   readonly secrets: string[];
   readonly schema: string;
   /** Connections shared with other schemas' mirrors, each set to this schema before use; null: a pool of its own. */
@@ -81,6 +99,7 @@ export class PgDb {
     this.secrets = shared?.secrets ?? secretsOf(url);
     if (shared) {
       this.#pool = shared.pool;
+      this.#lostWhileHeld = shared.lostWhileHeld;
       return;
     }
     // The schema is set when each connection starts (a startup option, kept after the URL's own), not by a
@@ -88,9 +107,9 @@ export class PgDb {
     // on one connection are deprecated in pg 8 and refused in pg 9.
     const own = new URL(url).searchParams.get('options');
     const options = `${own ? `${own} ` : ''}-c search_path=${this.schema}`;
-    this.#pool = new pg.Pool({ connectionString: url, options, max: 4, keepAlive: true, idleTimeoutMillis: 30_000 });
-    // An idle connection that fails is dropped by the pool; the next query makes a new one.
-    this.#pool.on('error', () => undefined);
+    const { pool, lostWhileHeld } = watchedPool({ connectionString: url, options, max: 4, keepAlive: true, idleTimeoutMillis: 30_000 });
+    this.#pool = pool;
+    this.#lostWhileHeld = lostWhileHeld;
   }
 
   #fail(err: unknown): never {
@@ -125,6 +144,8 @@ export class PgDb {
   /** The work on one connection, in a transaction begun by `begin` (none when null). */
   async #onOneConnection<T>(begin: string | null, work: (query: Query) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect().catch((err: unknown) => this.#fail(err));
+    // A connection lost while held (watchedPool) fails its queries on its own, and is not given back.
+    let broken = false;
     // One query at a time on the connection (pg refuses a second while one runs): asked side by side, they queue.
     let last: Promise<unknown> = Promise.resolve();
     // The database's errors leave without the password; the work's own (a refused question) as they are.
@@ -140,7 +161,6 @@ export class PgDb {
       last = run.catch(() => undefined);
       return run;
     };
-    let broken = false;
     try {
       await this.#shared?.inSchema(client, this.schema).catch((err: unknown) => {
         broken = true;
@@ -159,7 +179,7 @@ export class PgDb {
         );
       throw err;
     } finally {
-      client.release(broken);
+      client.release(broken || this.#lostWhileHeld.has(client));
     }
   }
 

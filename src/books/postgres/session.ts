@@ -4,14 +4,19 @@
 // server to probe it every few seconds (TCP keepalives), so a holder whose machine vanished without closing
 // its socket is let go of in about ten seconds rather than the system's two hours; and the holder checks its
 // connection with a round trip each time it renews, so it does not go on believing in a lock the server has
-// let go of. A lost connection is made again a second later, and what was written meanwhile is looked for once.
+// let go of. A lost connection is made again, after a wait that grows while the database stays away (a
+// quarter second, doubling up to five), and each listener is told once, to look for what was written meanwhile
+// (the events table holds it; the outbox publishes each event once). No loss of the connection ends the process.
 // One session may serve several mirrors (hosted mode's tenants, each in its schema): each listens on its own
 // channel and takes its own locks, and the session's queries run one at a time.
 import pg from 'pg';
 import { scrubbed } from './db.js';
 
-const RECONNECT_MS = 1_000;
 const QUERY_TIMEOUT_MS = 5_000;
+
+/** The wait before the `attempt`th try (from 1) to make a lost connection again. */
+export type Backoff = (attempt: number) => number;
+export const reconnectBackoff: Backoff = (attempt) => Math.min(250 * 2 ** (attempt - 1), 5_000);
 
 export class PgSession {
   #client: pg.Client | null = null;
@@ -19,6 +24,8 @@ export class PgSession {
   #held = new Set<string>();
   #closed = false;
   #timer: NodeJS.Timeout | null = null;
+  /** Tries to make the connection again since it was lost. */
+  #attempts = 0;
   /** Who listens, by channel (each mirror's schema has its own). */
   readonly #listeners = new Map<string, Set<() => void>>();
   /** The channels the current connection listens on. */
@@ -29,6 +36,7 @@ export class PgSession {
   constructor(
     private readonly url: string,
     private readonly secrets: readonly string[],
+    private readonly backoff: Backoff = reconnectBackoff,
   ) {}
 
   #query(client: pg.Client, text: string, values?: unknown[]): Promise<pg.QueryResult> {
@@ -71,7 +79,9 @@ export class PgSession {
         for (const channel of channels) await client.query(`LISTEN ${channel}`);
         this.#listening = new Set(channels);
       } catch (err) {
+        // What the dead connection still says (its end, after a refusal) must find a listener, or it ends the process.
         client.removeAllListeners();
+        client.on('error', () => undefined);
         await client.end().catch(() => undefined);
         throw err;
       }
@@ -89,19 +99,26 @@ export class PgSession {
     this.#held.clear();
     this.#listening = new Set();
     client.removeAllListeners('notification');
+    void client.end().catch(() => undefined);
     this.#reconnectSoon();
   }
 
-  /** While someone listens, the connection is made again (every second until it is), and they are told once. */
+  /** While someone listens, the connection is made again (waiting longer after each failure), and they are told once. */
   #reconnectSoon(): void {
     if (this.#closed || this.#listeners.size === 0 || this.#timer) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      void this.#connect().then(
-        () => this.#tellAll(),
-        () => this.#reconnectSoon(),
-      );
-    }, RECONNECT_MS);
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = null;
+        void this.#connect().then(
+          () => {
+            this.#attempts = 0;
+            this.#tellAll();
+          },
+          () => this.#reconnectSoon(),
+        );
+      },
+      this.backoff(++this.#attempts),
+    );
     this.#timer.unref();
   }
 

@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { isUnreachable, RETRY_AFTER_SECONDS } from '../../books/postgres/unreachable.js';
 import type { CheckedTokens } from './checked-tokens.js';
 import type { GrantLimiter } from './grant-limit.js';
 import { resourceMetadataUrl } from './mount.js';
@@ -73,6 +74,17 @@ export function bearerCheck(provider: Provider, resource: string, tenantOf: Tena
         throw new OAuthError(OAuthErrorCode.InvalidToken, 'The business behind this token is no longer signed in: sign in again.');
       return { ...auth, extra: { ...auth.extra, ...tenant } };
     } catch (err) {
+      // The database of tokens and tenants is down for now: a wait, never a 500 (nor a challenge to sign in again).
+      if (isUnreachable(err)) {
+        await reply
+          .code(503)
+          .header('retry-after', String(RETRY_AFTER_SECONDS))
+          .send({
+            error: 'temporarily_unavailable',
+            message: `The books' database is briefly unreachable; retry in ${RETRY_AFTER_SECONDS} s.`,
+          });
+        return null;
+      }
       await sendResponse(reply, bearerAuthChallengeResponse(err, { resourceMetadataUrl: options.resourceMetadataUrl }));
       return null;
     }
