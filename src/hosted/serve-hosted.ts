@@ -30,6 +30,7 @@ import { registerSignIn } from './signin/routes.js';
 import { prepareHostedSchema } from './store/schema.js';
 import { keyEnder } from './tenants/end-key.js';
 import { GrantLog } from './tenants/grant-log.js';
+import { KeyWatch } from './tenants/key-watch.js';
 import { restingMirror } from './tenants/resting-mirror.js';
 import { type PlanTenantMirror, tenantSchema } from './tenants/tenant-mirror.js';
 import type { TenantRecord } from './tenants/tenant-store.js';
@@ -57,6 +58,8 @@ export interface HostedSettings {
   tenantIdleMs: number;
   /** Options of each tenant's client of the service. */
   clientOptions: Parameters<typeof createApiClient>[1]['options'];
+  /** The clock of each tenant's client and of its key's confirmations; the real one unless given. */
+  now?: () => number;
 }
 
 export interface Hosted {
@@ -84,9 +87,17 @@ type KeyEnded = (record: TenantRecord, words: string) => void;
 
 function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, ended: KeyEnded, shared: SharedPostgres): MakeTenant {
   return (record, secret, webhooks) => {
+    const now = settings.now ?? Date.now;
+    const watch = new KeyWatch({ ping: () => api.ping(), onRefused: (words) => ended(record, words), now });
     const api = createApiClient(
       { baseUrl: record.baseUrl, keyId: record.keyId, secret },
-      { logger, options: settings.clientOptions, onSignInRefused: (err) => ended(record, err.serviceMessage ?? err.message) },
+      {
+        logger,
+        options: settings.clientOptions,
+        ...(settings.now ? { now: settings.now } : {}),
+        onSignInRefused: (err) => watch.refuse(err.serviceMessage ?? err.message),
+        onKeyAccepted: (sentAt) => watch.confirmed(sentAt),
+      },
     );
     const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
     const place = { schema: tenantSchema(api.baseUrl, api.keyId), shared };
@@ -106,6 +117,7 @@ function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, en
       api,
       events: { bus, wanted },
       live,
+      keyStillWorks: () => watch.stillWorks(),
       factory(writes) {
         let made = factories.get(writes);
         if (!made) {
@@ -174,7 +186,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     settings.resource,
     async (keyId, auth, reply) => {
       const tenant = await tenants.get(keyId);
-      if (!tenant) return null;
+      if (!tenant || !(await tenant.keyStillWorks())) return null;
       // In use until answered; a stream (a subscription) until it ends.
       reply.raw.once('close', tenants.using(keyId));
       return {

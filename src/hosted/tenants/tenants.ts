@@ -17,6 +17,8 @@ export interface Tenant {
   events: EventFeed;
   /** Whether subscriptions are offered: something feeds the bus (background syncs, or webhooks). */
   live: boolean;
+  /** Whether its key still works at the service, confirmed within the last 30 s (key-watch.ts); false once refused. */
+  keyStillWorks(): Promise<boolean>;
   /** The server factory for a grant that may write, or only read. */
   factory(writes: boolean): Promise<ServerFactory>;
   /** Its books mirror's state for /readyz. */

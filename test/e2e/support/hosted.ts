@@ -27,24 +27,26 @@ export interface HostedOptions {
   publicUrl?: string;
 }
 
+/** The flags of a hosted server on loopback `port`, public at `url`, on `database`. */
+export const hostedArgs = (port: number, url: string, database: string): string[] => [
+  '--http',
+  '--hosted',
+  '--port',
+  String(port),
+  '--host',
+  '127.0.0.1',
+  '--public-url',
+  url,
+  '--mirror',
+  database,
+];
+
 /** Starts `invoicing-mcp --http --hosted` and resolves once it listens. */
 export async function spawnHostedServer(options: HostedOptions): Promise<HostedServer> {
   const port = await freePort();
   const direct = `http://127.0.0.1:${port}/mcp`;
   const url = options.publicUrl ?? direct;
-  const args = [
-    CLI,
-    '--http',
-    '--hosted',
-    '--port',
-    String(port),
-    '--host',
-    '127.0.0.1',
-    '--public-url',
-    url,
-    '--mirror',
-    options.database,
-  ];
+  const args = [CLI, ...hostedArgs(port, url, options.database)];
   const env = serverEnv({ SVC_BASE_URL: options.sandbox.baseUrl, INVOICING_MCP_VAULT_KEY: options.vaultKey, ...options.env });
   const child: ChildProcess = spawn(process.execPath, [...args, ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
