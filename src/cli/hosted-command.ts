@@ -1,16 +1,25 @@
 // `invoicing-mcp --hosted` (over HTTP): many businesses on one deployment, each person signing in with their
 // business's own key (MCP authorization). No key in the environment; the desktop paths are not involved.
 import { deferredLogger } from '../log/deferred-logger.js';
+import type { LoggerOptions } from '../log/logger.js';
 import { createNoticeBoard } from '../log/notices.js';
 import { planBooksMirror } from './books-mirror.js';
 import { loadHostedConfig } from './hosted-config.js';
-import type { ServeIo, Serving } from './serve-command.js';
 import type { ServeOptions } from './serve-flags.js';
 import type { ServiceEnv } from './service-env.js';
 
-export interface HostedIo extends Pick<ServeIo, 'stderr' | 'logDestination'> {
+export interface HostedIo {
+  stderr: (text: string) => void;
+  /** Where log lines go: stderr (fd 2) unless given. */
+  logDestination?: LoggerOptions['destination'];
   /** The clock of the tenants' key confirmations (ms since the epoch); the real one unless given. */
   now?: () => number;
+}
+
+/** A hosted server started by `startHostedServe`: where it listens, and how to drain and stop it. */
+export interface HostedServing {
+  readonly url: string;
+  stop(): Promise<void>;
 }
 
 export async function runHostedServe(options: ServeOptions, env: ServiceEnv, stderr: (text: string) => void): Promise<void> {
@@ -21,7 +30,7 @@ export async function runHostedServe(options: ServeOptions, env: ServiceEnv, std
 }
 
 /** The hosted server without the process around it: no signal handler, no exit. */
-export async function startHostedServe(options: ServeOptions, env: ServiceEnv, io: HostedIo): Promise<Serving> {
+export async function startHostedServe(options: ServeOptions, env: ServiceEnv, io: HostedIo): Promise<HostedServing> {
   const { stderr } = io;
   const config = loadHostedConfig(options, env);
   const logs = deferredLogger({
