@@ -17,7 +17,7 @@ import type { EventFeed } from '../mcp/feed-handlers.js';
 import type { ToolSelection } from '../mcp/select-tools.js';
 import type { ResourceServer } from '../mcp/serve-http.js';
 import { createServerFactory, type ServerFactory } from '../mcp/server.js';
-import { resealRecords, sweepExpired } from './oauth/adapter.js';
+import { sweepExpired } from './oauth/adapter.js';
 import { bearerCheck } from './oauth/bearer.js';
 import { CheckedTokens } from './oauth/checked-tokens.js';
 import { GrantLimiter } from './oauth/grant-limit.js';
@@ -36,7 +36,7 @@ import { type PlanTenantMirror, tenantSchema } from './tenants/tenant-mirror.js'
 import type { TenantRecord } from './tenants/tenant-store.js';
 import { TenantStore } from './tenants/tenant-store.js';
 import { type MakeTenant, Tenants } from './tenants/tenants.js';
-import { Sealer } from './vault/sealer.js';
+import { Sealer, VaultKeyMissing } from './vault/sealer.js';
 import { Vault } from './vault/vault.js';
 import { readVaultKeys } from './vault/vault-keys.js';
 import { registerTenantWebhooks } from './webhooks/receiver.js';
@@ -84,6 +84,22 @@ async function readClients(file: string | null): Promise<ClientMetadata[]> {
 }
 
 type KeyEnded = (record: TenantRecord, words: string) => void;
+
+const VAULT_RETRY_AFTER_S = '30';
+
+/** The log line of a secret sealed under a vault key this process lacks: its fingerprint (never the key), at most once a minute each. */
+function missingKeyLog(logger: Logger): (keyId: string) => void {
+  const said = new Map<string, number>();
+  return (keyId) => {
+    const now = Date.now();
+    if (now - (said.get(keyId) ?? Number.NEGATIVE_INFINITY) < 60_000) return;
+    said.set(keyId, now);
+    logger.error(
+      { vaultKey: keyId },
+      `a stored secret is sealed with vault key ${keyId}, which this process was not given: requests that need it are answered 503 until it is given in INVOICING_MCP_VAULT_KEY (every process needs every key in use; docs/hosted.md)`,
+    );
+  };
+}
 
 function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, ended: KeyEnded, shared: SharedPostgres): MakeTenant {
   return (record, secret, webhooks) => {
@@ -147,10 +163,10 @@ function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, en
 export async function startHosted(settings: HostedSettings, logger: Logger, sink: LogSink): Promise<Hosted> {
   const db = new PgDb(settings.mirrorUrl);
   await prepareHostedSchema(db);
-  const sealer = new Sealer(readVaultKeys(settings.vaultKey));
+  // Nothing is sealed again here: during a rolling rotation a process still on the old key must go on opening
+  // everything. `invoicing-mcp vault reseal` does it once every process has the new key.
+  const sealer = new Sealer(readVaultKeys(settings.vaultKey), missingKeyLog(logger));
   const vault = new Vault(db, sealer);
-  const resealed = (await vault.reseal()) + (await resealRecords(db, sealer));
-  if (resealed > 0) logger.info({ resealed }, 'vault: sealed stored secrets again under the current key');
   await sweepExpired(db);
   const signingKey = JSON.parse(await vault.getOrCreate('oauth:signing-key', newSigningKey)) as JWK;
   const cookieKeys = JSON.parse(
@@ -172,7 +188,11 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     },
   });
   // The provider's own logs are its debug output; its errors reach the person through renderError.
-  provider.on('server_error', (_ctx, err) => logger.warn({ err: err.message }, 'authorization server: server error'));
+  provider.on('server_error', (ctx, err) => {
+    // Answered 503 (its statusCode): the deployment is mid-rotation, and the log line of it is missingKeyLog's.
+    if (err instanceof VaultKeyMissing) return void ctx.set('retry-after', VAULT_RETRY_AFTER_S);
+    logger.warn({ err: err.message }, 'authorization server: server error');
+  });
   const grantLog = new GrantLog(db);
   const checked = new CheckedTokens();
   provider.on('grant.revoked', (_ctx, grantId: string) => checked.forgetGrants([grantId]));

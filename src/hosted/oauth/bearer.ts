@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { VaultKeyMissing } from '../vault/sealer.js';
 import type { CheckedTokens } from './checked-tokens.js';
 import type { GrantLimiter } from './grant-limit.js';
 import { resourceMetadataUrl } from './mount.js';
@@ -73,6 +74,14 @@ export function bearerCheck(provider: Provider, resource: string, tenantOf: Tena
         throw new OAuthError(OAuthErrorCode.InvalidToken, 'The business behind this token is no longer signed in: sign in again.');
       return { ...auth, extra: { ...auth.extra, ...tenant } };
     } catch (err) {
+      if (err instanceof VaultKeyMissing) {
+        await reply.code(503).header('retry-after', '30').send({
+          error: 'temporarily_unavailable',
+          message:
+            'This server cannot open the stored secrets this request needs yet (its vault keys are being rotated): try again shortly.',
+        });
+        return null;
+      }
       await sendResponse(reply, bearerAuthChallengeResponse(err, { resourceMetadataUrl: options.resourceMetadataUrl }));
       return null;
     }

@@ -2,6 +2,7 @@
 // public URL is its loopback address (known before it starts), its vault key drawn for the test.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import type { TestSandbox } from '../../support/sandbox.js';
 import { CLI, type Env, freePort, serverEnv, stopChild } from './server.js';
 
@@ -65,4 +66,18 @@ export async function spawnHostedServer(options: HostedOptions): Promise<HostedS
     stderr: () => stderr,
     close: () => stopChild(child),
   };
+}
+
+/** Runs `invoicing-mcp vault reseal` on `database` with `vaultKey`, as an operator would: its exit code and output. */
+export async function resealVault(database: string, vaultKey: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, 'vault', 'reseal', '--mirror', database], {
+    env: serverEnv({ INVOICING_MCP_VAULT_KEY: vaultKey }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
 }
