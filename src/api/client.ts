@@ -113,6 +113,8 @@ export interface ApiClient {
   session(options?: { signal?: AbortSignal }): Promise<SessionInfo>;
   /** The service's time now (ms since the epoch) as the Date of its latest answers tells it; null before any. */
   serviceNow(): number | null;
+  /** The service's time at its first answer to this client (its Date); null before any. */
+  serviceSince(): number | null;
   /** Drops cached reads of record `id` of `kind` (or of every record of it) and of its lists. */
   invalidate(kind: ResourceKind, id?: number | string): void;
   clearCache(): void;
@@ -225,6 +227,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
       };
     },
     serviceNow: () => serviceTime.serviceNow(),
+    serviceSince: () => serviceTime.firstHeard(),
     invalidate,
     clearCache: () => cache.clear(),
     stats: () => ({ cache: cache.stats(), rateLimit: pacer.state(), signIns: session.signIns }),
