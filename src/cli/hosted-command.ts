@@ -1,5 +1,6 @@
 // `invoicing-mcp --hosted` (over HTTP): many businesses on one deployment, each person signing in with their
 // business's own key (MCP authorization). No key in the environment; the desktop paths are not involved.
+import type { Timers } from '../api/timers.js';
 import { deferredLogger } from '../log/deferred-logger.js';
 import type { LoggerOptions } from '../log/logger.js';
 import { createNoticeBoard } from '../log/notices.js';
@@ -14,6 +15,8 @@ export interface HostedIo {
   logDestination?: LoggerOptions['destination'];
   /** The clock of the tenants' key confirmations (ms since the epoch); the real one unless given. */
   now?: () => number;
+  /** The timers of the key confirmations while a tenant is in use; real ones unless given. */
+  timers?: Timers;
 }
 
 /** A hosted server started by `startHostedServe`: where it listens, and how to drain and stop it. */
@@ -62,6 +65,7 @@ export async function startHostedServe(options: ServeOptions, env: ServiceEnv, i
         ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }),
       },
       ...(io.now ? { now: io.now } : {}),
+      ...(io.timers ? { timers: io.timers } : {}),
     },
     logger,
     logs.sink,

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ClientMetadata, JWK } from 'oidc-provider';
 import { createApiClient } from '../api/client.js';
+import type { Timers } from '../api/timers.js';
 import { PgDb } from '../books/postgres/db.js';
 import { SharedPostgres } from '../books/postgres/shared.js';
 import { createEventBus } from '../events/bus.js';
@@ -60,6 +61,8 @@ export interface HostedSettings {
   clientOptions: Parameters<typeof createApiClient>[1]['options'];
   /** The clock of each tenant's client and of its key's confirmations; the real one unless given. */
   now?: () => number;
+  /** The timers of the key confirmations while a tenant is in use (an open stream); real ones unless given. */
+  timers?: Timers;
 }
 
 export interface Hosted {
@@ -200,7 +203,12 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   const ended = keyEnder({ db, grantLog, tenants: () => tenants, logger, forgetGrants: (ids) => checked.forgetGrants(ids) });
   // The tenants' books mirrors share this process's connections to the database, however many tenants answer.
   const shared = new SharedPostgres(settings.mirrorUrl);
-  const tenants = new Tenants(new TenantStore(db, vault), tenantMaker(settings, logger, sink, ended, shared), settings.tenantIdleMs);
+  const tenants = new Tenants(
+    new TenantStore(db, vault),
+    tenantMaker(settings, logger, sink, ended, shared),
+    settings.tenantIdleMs,
+    settings.timers,
+  );
   const check = bearerCheck(
     provider,
     settings.resource,

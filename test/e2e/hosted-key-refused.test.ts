@@ -9,6 +9,7 @@ import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { signInByForms } from './support/form-sign-in.js';
 import { hostedArgs, newVaultKey } from './support/hosted.js';
+import { legacyWatcher } from './support/mcp-watchers.js';
 import { MemoryOAuthProvider, type OAuthClient, oauthClient, type Signer, startFlow } from './support/oauth-client.js';
 import { freePort, SERVE_IN_PROCESS, serverEnv } from './support/server.js';
 
@@ -21,6 +22,19 @@ let stop: () => Promise<void>;
 let stderr = '';
 /** The server's clock: real time, moved on by the test. */
 let skippedMs = 0;
+/** The timers of the server's key confirmations while a tenant is in use: they fire when the test says. */
+const pending = new Set<() => void>();
+const confirmTimers = {
+  set(fn: () => void): unknown {
+    const handle = (): void => {
+      pending.delete(handle);
+      fn();
+    };
+    pending.add(handle);
+    return handle;
+  },
+  clear: (handle: unknown): void => void pending.delete(handle as () => void),
+};
 
 beforeAll(async () => {
   sb = await startTestSandbox();
@@ -31,7 +45,7 @@ beforeAll(async () => {
   const serving = await hostedInProcess(
     hostedArgs(port, url, await postgresDatabase('hosted_key_refused')),
     serverEnv({ SVC_BASE_URL: sb.baseUrl, INVOICING_MCP_VAULT_KEY: newVaultKey() }),
-    { stderr: write, logDestination: { write }, now: () => Date.now() + skippedMs },
+    { stderr: write, logDestination: { write }, now: () => Date.now() + skippedMs, timers: confirmTimers },
   );
   stop = () => serving.stop();
 });
@@ -121,8 +135,25 @@ describe.each([
   });
 });
 
+it('an open stream with no request behind it still has its key confirmed every 30 s: a suspended key ends its grants', async () => {
+  const key = await sb.makeKey('test');
+  const grant = await signIn({ keyId: key.key_id, secret: key.secret }, 'streams');
+  await grant.client.close();
+  // The 2025-era client keeps a GET stream open: its tenant is in use with no request in flight.
+  const watcher = await legacyWatcher({ http: url, headers: { authorization: `Bearer ${grant.provider.tokens()?.access_token}` } });
+  await vi.waitFor(() => expect(pending.size).toBe(1));
+  const before = await pings(key.key_id);
+  await sb.suspend(key.key_id);
+  skip(WINDOW_S);
+  for (const confirm of [...pending]) confirm();
+  await vi.waitFor(() => expect(stderr.match(/a key stopped working/g)?.length).toBe(4));
+  expect(await pings(key.key_id)).toBe(before + 1);
+  expect((await rawCall(grant)).status).toBe(401);
+  await watcher.close();
+});
+
 it('the log says each key stopped working, and holds none of their secrets', async () => {
   // Ending a key's grants runs after its refusal is answered.
-  await vi.waitFor(() => expect(stderr.match(/a key stopped working/g)?.length).toBe(3));
+  await vi.waitFor(() => expect(stderr.match(/a key stopped working/g)?.length).toBe(4));
   for (const secret of sb.secrets) expect(stderr).not.toContain(secret);
 });
