@@ -7,10 +7,12 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signPayload } from '../../src/events/signature.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { signInByForms } from './support/form-sign-in.js';
+import { openSignIn, signInByForms } from './support/form-sign-in.js';
 import { type HostedServer, newVaultKey, resealVault, spawnHostedServer } from './support/hosted.js';
+import { registerWebhook } from './support/hosted-webhooks.js';
 import { MemoryOAuthProvider, oauthClient, type Signer, startFlow } from './support/oauth-client.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -142,10 +144,24 @@ describe('a rolling rotation of the vault key', () => {
   });
 
   it('a record sealed under a key A lacks is a 503 with Retry-After at A, and its log names the key by fingerprint only', async () => {
-    // A business signed in through B: its records are sealed under the new key, which A lacks.
+    // A business signed in through B, with its webhook: its records are sealed under the new key, which A lacks.
     const yKey = await sb.makeKey('test');
-    y = await signIn({ keyId: yKey.key_id, secret: yKey.secret }, b);
+    y = new MemoryOAuthProvider(REDIRECT, yKey.key_id);
+    const flow = await startFlow(publicUrl, y, through(b));
+    const forms = await openSignIn(y.authorizationUrl as URL, REDIRECT, b.direct, through(b));
+    const page = await forms.continueWith({ keyId: yKey.key_id, secret: yKey.secret });
+    const hook = /id="webhook_url">([^<]+)</.exec(page)?.[1] as string;
+    const signing = await registerWebhook(sb, 1, hook);
+    await flow.transport.finishAuth(await forms.allow(page, 'read', { webhook_secret: signing }));
     await answers(y, b);
+    const body = JSON.stringify({ id: 'evt_rolling_1', event: 'invoice.sent', data: { invoice: { id: 1 } } });
+    const delivery = await fetch(new URL(new URL(hook).pathname, a.direct), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-signature': signPayload(signing, Math.floor(Date.now() / 1000), body) },
+      body,
+    });
+    expect(delivery.status).toBe(503);
+    expect(delivery.headers.get('retry-after')).toMatch(/^\d+$/);
     const lacking = await rawCall(y, a);
     expect(lacking.status).toBe(503);
     expect(lacking.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -154,7 +170,7 @@ describe('a rolling rotation of the vault key', () => {
     expect(refreshLacking.status).toBe(503);
     expect(refreshLacking.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(missingKeyLine(a, NEW)).toBe(true);
-    for (const key of [OLD, NEW]) expect(a.stderr() + b.stderr()).not.toContain(key);
+    for (const secret of [OLD, NEW, signing, yKey.secret]) expect(a.stderr() + b.stderr()).not.toContain(secret);
   });
 
   it('after vault reseal everything is under the new key, and A restarted with it alone serves and refreshes every grant', async () => {
