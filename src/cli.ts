@@ -7,7 +7,7 @@
 const argv = process.argv.slice(2);
 const WANTS_HELP = argv[0] === 'help' || (argv[0] !== 'sandbox' && (argv.includes('--help') || argv.includes('-h')));
 const WANTS_VERSION = !WANTS_HELP && ['--version', '-V', 'version'].includes(argv[0] ?? '');
-const SERVING = !WANTS_HELP && !WANTS_VERSION && !['sandbox', 'check', 'mirror'].includes(argv[0] ?? '');
+const SERVING = !WANTS_HELP && !WANTS_VERSION && !['sandbox', 'check', 'mirror', 'vault'].includes(argv[0] ?? '');
 const serveModule = SERVING ? import('./cli/serve-command.js') : null;
 
 async function version(): Promise<string> {
@@ -66,6 +66,11 @@ async function main(): Promise<void> {
   if (command === 'mirror') {
     const { runMirrorCommand } = await import('./cli/mirror-command.js');
     process.stdout.write(`${await runMirrorCommand(rest, process.env)}\n`);
+    return;
+  }
+  if (command === 'vault') {
+    const { runVaultCommand } = await import('./cli/vault-command.js');
+    process.stdout.write(`${await runVaultCommand(rest, process.env)}\n`);
     return;
   }
   if (command === 'check') {

@@ -76,6 +76,8 @@ export interface ApiClientDeps {
   timers?: Timers;
   /** Told when the service refuses a sign-in with 401 or 403 (the key was revoked, regenerated or suspended). */
   onSignInRefused?: (error: Unauthorized | Forbidden) => void;
+  /** Told when the service accepted the key: a sign-in, or a call made with its session (and when it was sent). */
+  onKeyAccepted?: (sentAt: number) => void;
 }
 
 export interface SessionInfo {
@@ -111,6 +113,8 @@ export interface ApiClient {
   session(options?: { signal?: AbortSignal }): Promise<SessionInfo>;
   /** The service's time now (ms since the epoch) as the Date of its latest answers tells it; null before any. */
   serviceNow(): number | null;
+  /** The service's time at its first answer to this client (its Date); null before any. */
+  serviceSince(): number | null;
   /** Drops cached reads of record `id` of `kind` (or of every record of it) and of its lists. */
   invalidate(kind: ResourceKind, id?: number | string): void;
   clearCache(): void;
@@ -171,6 +175,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
       now,
       sleep,
       ...(deps.onSignInRefused ? { onSignInRefused: deps.onSignInRefused } : {}),
+      ...(deps.onKeyAccepted ? { onSignIn: () => deps.onKeyAccepted?.(now()) } : {}),
     },
   );
   core = new RequestCore(
@@ -180,7 +185,18 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
       backoff: { baseDelayMs: options.backoffBaseMs, maxDelayMs: options.backoffMaxMs },
       maxWaitMs: options.maxWaitMs,
     },
-    { transport, pacer, session, cache, logger, keyId: config.keyId, now, random: deps.random ?? Math.random, sleep },
+    {
+      transport,
+      pacer,
+      session,
+      cache,
+      logger,
+      keyId: config.keyId,
+      now,
+      random: deps.random ?? Math.random,
+      sleep,
+      onAccepted: deps.onKeyAccepted,
+    },
   );
   const invalidate = (kind: ResourceKind, id?: number | string): void => cache.invalidate(kind, id);
   const ping = decoder(PingSchema);
@@ -211,6 +227,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
       };
     },
     serviceNow: () => serviceTime.serviceNow(),
+    serviceSince: () => serviceTime.firstHeard(),
     invalidate,
     clearCache: () => cache.clear(),
     stats: () => ({ cache: cache.stats(), rateLimit: pacer.state(), signIns: session.signIns }),

@@ -44,6 +44,8 @@ export interface CoreDeps {
   now: () => number;
   random: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Told when the service accepted a call made with the key's session, and when that call was sent. */
+  onAccepted?: ((sentAt: number) => void) | undefined;
 }
 
 export interface CallSpec<S extends z.ZodType> {
@@ -153,8 +155,11 @@ export class RequestCore {
     for (;;) {
       const answer = await this.#attempt(spec, run);
       if (!answer) continue;
-      const { res, token } = answer;
-      if (res.status >= 200 && res.status < 300) return this.#parse(spec.decoder, res, run.facts);
+      const { res, token, sentAt } = answer;
+      if (res.status >= 200 && res.status < 300) {
+        this.#d.onAccepted?.(sentAt);
+        return this.#parse(spec.decoder, res, run.facts);
+      }
       if (res.status === 401 && !run.replayed) {
         run.replayed = true;
         logger.info(where, 'session refused (401); signing in again and replaying once');
@@ -180,7 +185,7 @@ export class RequestCore {
    * One request: a turn from the pacer, a token, the wire. Null after a failure with no answer that is
    * to be retried (the back-off already slept); a NetworkFault when it is not.
    */
-  async #attempt<S extends z.ZodType>(spec: CallSpec<S>, run: Run): Promise<{ res: WireResponse; token: string } | null> {
+  async #attempt<S extends z.ZodType>(spec: CallSpec<S>, run: Run): Promise<{ res: WireResponse; token: string; sentAt: number } | null> {
     const { pacer, session, transport, logger } = this.#d;
     const slot = await pacer.acquire({ signal: spec.signal, front: run.facts.attempts > 0, background: spec.background === true });
     let token: string;
@@ -191,6 +196,7 @@ export class RequestCore {
       throw err;
     }
     run.facts.attempts++;
+    const sentAt = this.#d.now();
     const t0 = performance.now();
     const headers = this.#headers(token, spec.idempotencyKey);
     if (logger.isLevelEnabled('trace')) logger.trace({ method: spec.method, path: spec.path, query: spec.query, headers }, 'request');
@@ -219,7 +225,7 @@ export class RequestCore {
         'service call',
       );
     }
-    return { res, token };
+    return { res, token, sentAt };
   }
 
   /** The sign-in request: no pacing or session; retried on faults; a 429 waits when it can. */

@@ -9,6 +9,7 @@ export class ServiceTime {
   #low = -Infinity;
   #high = Infinity;
   #heard = false;
+  #first: number | null = null;
 
   /** Our clock (ms since the epoch). */
   constructor(readonly ourNow: () => number) {}
@@ -17,6 +18,7 @@ export class ServiceTime {
   heard(date: string | undefined, sentAt: number, receivedAt: number): void {
     const stamped = date === undefined ? Number.NaN : Date.parse(date);
     if (!Number.isFinite(stamped)) return;
+    this.#first ??= stamped;
     const low = stamped - receivedAt;
     const high = stamped + 1000 - sentAt;
     if (this.#heard && low <= this.#high && high >= this.#low) {
@@ -32,6 +34,11 @@ export class ServiceTime {
   /** Service time minus ours (ms), or null before any answer carried a Date. */
   offsetMs(): number | null {
     return this.#heard ? Math.round((this.#low + this.#high) / 2) : null;
+  }
+
+  /** The service's time at its first answer (its Date, whole seconds), or null before any answer carried one. */
+  firstHeard(): number | null {
+    return this.#first;
   }
 
   /** The service's time now (ms since the epoch), or null before any answer carried a Date. */

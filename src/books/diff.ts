@@ -1,8 +1,8 @@
 // Events from the mirror's diffs: the stored record against the incoming one. A state (sent, paid, accepted,
 // low) is news when it is reached; a payment when it is new. A record the mirror has never held is news only
-// when the service changed it after the mirror began reading (`since`): the first full read learns the
-// books silently, but announces what changed while it was reading. Exact across restarts, since the stored
-// record is the memory.
+// when the service changed it after the baseline (`newSince`: when the service first answered this process,
+// so never newer than what a client was shown): the first full read learns the older books silently, but
+// announces what changed since. Exact across restarts, since the stored record is the memory.
 import { createHash } from 'node:crypto';
 import { Decimal } from '../api/decimal.js';
 import { type BooksEvent, type EventKind, relatedInvoices } from '../events/event.js';

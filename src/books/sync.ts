@@ -84,7 +84,7 @@ export class KindSync {
   readonly stats: SyncStats = { calls: 0, records: 0, events: 0, reads: {} };
   readonly #running = new Map<MirroredKind, { read: Promise<void>; options: RunningOptions }>();
   readonly #now: () => number;
-  /** When this process began its first read (service clock): first reads announce changes from then on. */
+  /** The baseline of first reads (service clock): the service's first answer to this process, or the first read's start. */
   #firstRead: number | null = null;
 
   constructor(private readonly deps: SyncDeps) {
@@ -149,8 +149,11 @@ export class KindSync {
         // The service's clock when the read began, as its first answer tells it (the clock may have moved since
         // the last answer: a sandbox's is moved at will).
         startService = (await clock.read(options.signal)) - (this.#now() - startedMs);
-        this.#firstRead ??= Math.floor(startService / 1000) * 1000;
-        // A first read announces only what changed after the mirror began reading (to the second the stamps carry).
+        // A first read announces what changed after the service first answered this process (to the second the
+        // stamps carry): every answer a client was shown came after that, so a change made after what a client
+        // was shown is announced even when it lands before the read begins (a read waits for the server to
+        // go quiet). Never later than the read's own start.
+        this.#firstRead ??= Math.floor(Math.min(startService, this.deps.api.serviceSince() ?? Number.POSITIVE_INFINITY) / 1000) * 1000;
         if (!mark) newSince = this.#firstRead;
       }
       const records = answer.data;

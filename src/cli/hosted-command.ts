@@ -1,15 +1,46 @@
 // `invoicing-mcp --hosted` (over HTTP): many businesses on one deployment, each person signing in with their
 // business's own key (MCP authorization). No key in the environment; the desktop paths are not involved.
+import type { Timers } from '../api/timers.js';
 import { deferredLogger } from '../log/deferred-logger.js';
+import type { LoggerOptions } from '../log/logger.js';
 import { createNoticeBoard } from '../log/notices.js';
 import { planBooksMirror } from './books-mirror.js';
 import { loadHostedConfig } from './hosted-config.js';
 import type { ServeOptions } from './serve-flags.js';
 import type { ServiceEnv } from './service-env.js';
 
+export interface HostedIo {
+  stderr: (text: string) => void;
+  /** Where log lines go: stderr (fd 2) unless given. */
+  logDestination?: LoggerOptions['destination'];
+  /** The clock of the tenants' key confirmations (ms since the epoch); the real one unless given. */
+  now?: () => number;
+  /** The timers of the key confirmations while a tenant is in use; real ones unless given. */
+  timers?: Timers;
+}
+
+/** A hosted server started by `startHostedServe`: where it listens, and how to drain and stop it. */
+export interface HostedServing {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
 export async function runHostedServe(options: ServeOptions, env: ServiceEnv, stderr: (text: string) => void): Promise<void> {
+  const serving = await startHostedServe(options, env, { stderr });
+  const shutdown = (): void => void serving.stop().then(() => process.exit(0));
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+}
+
+/** The hosted server without the process around it: no signal handler, no exit. */
+export async function startHostedServe(options: ServeOptions, env: ServiceEnv, io: HostedIo): Promise<HostedServing> {
+  const { stderr } = io;
   const config = loadHostedConfig(options, env);
-  const logs = deferredLogger({ level: options.logLevel, notices: createNoticeBoard() });
+  const logs = deferredLogger({
+    level: options.logLevel,
+    notices: createNoticeBoard(),
+    ...(io.logDestination ? { destination: io.logDestination } : {}),
+  });
   const logger = await logs.load();
   const [{ startHosted }, { serveHttp }] = await Promise.all([import('../hosted/serve-hosted.js'), import('../mcp/serve-http.js')]);
   const hosted = await startHosted(
@@ -33,6 +64,8 @@ export async function runHostedServe(options: ServeOptions, env: ServiceEnv, std
         ...(options.maxConcurrency === null ? {} : { maxConcurrent: options.maxConcurrency }),
         ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }),
       },
+      ...(io.now ? { now: io.now } : {}),
+      ...(io.timers ? { timers: io.timers } : {}),
     },
     logger,
     logs.sink,
@@ -51,15 +84,12 @@ export async function runHostedServe(options: ServeOptions, env: ServiceEnv, std
   stderr(
     `invoicing-mcp: hosted MCP server at ${config.resource} (listening on ${http.url}); people sign in with their business's key on the service at ${config.serviceUrl}.`,
   );
-  let stopping = false;
-  const shutdown = async (): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    await http.drain(options.drainTimeoutMs).catch(() => undefined);
-    await http.close().catch(() => undefined);
-    await hosted.close().catch(() => undefined);
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown());
-  process.once('SIGTERM', () => void shutdown());
+  let stopped: Promise<void> | null = null;
+  const stop = (): Promise<void> =>
+    (stopped ??= (async () => {
+      await http.drain(options.drainTimeoutMs).catch(() => undefined);
+      await http.close().catch(() => undefined);
+      await hosted.close().catch(() => undefined);
+    })());
+  return { url: http.url, stop };
 }

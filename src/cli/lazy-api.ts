@@ -60,6 +60,7 @@ export function lazyApiClient(
     ping: async (options) => (await load()).ping(options),
     session: async (options) => (await load()).session(options),
     serviceNow: () => loaded?.serviceNow() ?? null,
+    serviceSince: () => loaded?.serviceSince() ?? null,
     invalidate: (kind, id) => loaded?.invalidate(kind, id),
     clearCache: () => loaded?.clearCache(),
     stats: () =>

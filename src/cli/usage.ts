@@ -7,6 +7,7 @@ const COMMANDS = `usage: invoicing-mcp [flags]          serve MCP over stdio (wh
        invoicing-mcp check            sign in and print mode, business, scopes, limits and usable tools
        invoicing-mcp sandbox ...      run the emulated Invoicing Service on its own (see sandbox --help)
        invoicing-mcp mirror status|forget [--mirror PATH|postgres://...]   what the local copy of the books holds; delete it
+       invoicing-mcp vault reseal [--mirror postgres://...]   hosted: seal stored secrets again under the new vault key
        invoicing-mcp --version        print the version
        invoicing-mcp --help           print this help`;
 
@@ -19,7 +20,8 @@ const ENVIRONMENT = `The service (environment):
 With none of SVC_BASE_URL, SVC_KEY_ID and SVC_SECRET set, the server runs on its built-in sandbox in test
 mode: sample books, nothing real is read or changed.
 Hosted mode (--hosted) takes SVC_BASE_URL and, instead of a key, INVOICING_MCP_VAULT_KEY: 32 random bytes in
-base64 (openssl rand -base64 32) that encrypt the businesses' stored keys; "NEW,OLD" rotates it.`;
+base64 (openssl rand -base64 32) that encrypt the businesses' stored keys. Several, comma-separated, are all
+read; the first seals. To rotate: give every process "OLD,NEW", then "NEW,OLD", then run vault reseal.`;
 
 export function helpText(version: string): string {
   return `invoicing-mcp ${version}: an MCP server for the books of one business on the Invoicing Service.

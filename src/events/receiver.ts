@@ -64,6 +64,8 @@ export async function registerWebhookRoute(app: FastifyInstance, options: Webhoo
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_req, body, done) => done(null, body));
     scope.setErrorHandler((err: FastifyError, _req, reply) => {
+      // 503: what the delivery needs cannot be read just now (a hosted vault key being rotated); the service retries.
+      if (err.statusCode === 503) return refuse(reply.header('retry-after', '30'), 503, 'not ready for this delivery: try again later');
       const status = err.statusCode === 413 ? 413 : err.statusCode && err.statusCode < 500 ? 400 : 500;
       logger.warn({ notice: true, status, code: err.code }, 'webhook delivery refused before its checks');
       return refuse(reply, status, status === 413 ? 'body larger than 256 KB' : 'bad request');

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ClientMetadata, JWK } from 'oidc-provider';
 import { createApiClient } from '../api/client.js';
+import type { Timers } from '../api/timers.js';
 import { PgDb } from '../books/postgres/db.js';
 import { SharedPostgres } from '../books/postgres/shared.js';
 import { isUnreachable } from '../books/postgres/unreachable.js';
@@ -18,7 +19,7 @@ import type { EventFeed } from '../mcp/feed-handlers.js';
 import type { ToolSelection } from '../mcp/select-tools.js';
 import type { ResourceServer } from '../mcp/serve-http.js';
 import { createServerFactory, type ServerFactory } from '../mcp/server.js';
-import { resealRecords, sweepExpired } from './oauth/adapter.js';
+import { sweepExpired } from './oauth/adapter.js';
 import { bearerCheck } from './oauth/bearer.js';
 import { CheckedTokens } from './oauth/checked-tokens.js';
 import { GrantLimiter } from './oauth/grant-limit.js';
@@ -32,12 +33,13 @@ import { registerSignIn } from './signin/routes.js';
 import { prepareHostedSchema } from './store/schema.js';
 import { keyEnder } from './tenants/end-key.js';
 import { GrantLog } from './tenants/grant-log.js';
+import { KeyWatch } from './tenants/key-watch.js';
 import { restingMirror } from './tenants/resting-mirror.js';
 import { type PlanTenantMirror, tenantSchema } from './tenants/tenant-mirror.js';
 import type { TenantRecord } from './tenants/tenant-store.js';
 import { TenantStore } from './tenants/tenant-store.js';
 import { type MakeTenant, Tenants } from './tenants/tenants.js';
-import { Sealer } from './vault/sealer.js';
+import { Sealer, VaultKeyMissing } from './vault/sealer.js';
 import { Vault } from './vault/vault.js';
 import { readVaultKeys } from './vault/vault-keys.js';
 import { registerTenantWebhooks } from './webhooks/receiver.js';
@@ -59,6 +61,10 @@ export interface HostedSettings {
   tenantIdleMs: number;
   /** Options of each tenant's client of the service. */
   clientOptions: Parameters<typeof createApiClient>[1]['options'];
+  /** The clock of each tenant's client and of its key's confirmations; the real one unless given. */
+  now?: () => number;
+  /** The timers of the key confirmations while a tenant is in use (an open stream); real ones unless given. */
+  timers?: Timers;
 }
 
 export interface Hosted {
@@ -84,11 +90,35 @@ async function readClients(file: string | null): Promise<ClientMetadata[]> {
 
 type KeyEnded = (record: TenantRecord, words: string) => void;
 
+const VAULT_RETRY_AFTER_S = '30';
+
+/** The log line of a secret sealed under a vault key this process lacks: its fingerprint (never the key), at most once a minute each. */
+function missingKeyLog(logger: Logger): (keyId: string) => void {
+  const said = new Map<string, number>();
+  return (keyId) => {
+    const now = Date.now();
+    if (now - (said.get(keyId) ?? Number.NEGATIVE_INFINITY) < 60_000) return;
+    said.set(keyId, now);
+    logger.error(
+      { vaultKey: keyId },
+      `a stored secret is sealed with vault key ${keyId}, which this process was not given: requests that need it are answered 503 until it is given in INVOICING_MCP_VAULT_KEY (every process needs every key in use; docs/hosted.md)`,
+    );
+  };
+}
+
 function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, ended: KeyEnded, shared: SharedPostgres): MakeTenant {
   return (record, secret, webhooks) => {
+    const now = settings.now ?? Date.now;
+    const watch = new KeyWatch({ ping: () => api.ping(), onRefused: (words) => ended(record, words), now });
     const api = createApiClient(
       { baseUrl: record.baseUrl, keyId: record.keyId, secret },
-      { logger, options: settings.clientOptions, onSignInRefused: (err) => ended(record, err.serviceMessage ?? err.message) },
+      {
+        logger,
+        options: settings.clientOptions,
+        ...(settings.now ? { now: settings.now } : {}),
+        onSignInRefused: (err) => watch.refuse(err.serviceMessage ?? err.message),
+        onKeyAccepted: (sentAt) => watch.confirmed(sentAt),
+      },
     );
     const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
     const place = { schema: tenantSchema(api.baseUrl, api.keyId), shared };
@@ -108,6 +138,7 @@ function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, en
       api,
       events: { bus, wanted },
       live,
+      keyStillWorks: () => watch.stillWorks(),
       factory(writes) {
         let made = factories.get(writes);
         if (!made) {
@@ -137,10 +168,10 @@ function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, en
 export async function startHosted(settings: HostedSettings, logger: Logger, sink: LogSink): Promise<Hosted> {
   const db = new PgDb(settings.mirrorUrl);
   await prepareHostedSchema(db);
-  const sealer = new Sealer(readVaultKeys(settings.vaultKey));
+  // Nothing is sealed again here: during a rolling rotation a process still on the old key must go on opening
+  // everything. `invoicing-mcp vault reseal` does it once every process has the new key.
+  const sealer = new Sealer(readVaultKeys(settings.vaultKey), missingKeyLog(logger));
   const vault = new Vault(db, sealer);
-  const resealed = (await vault.reseal()) + (await resealRecords(db, sealer));
-  if (resealed > 0) logger.info({ resealed }, 'vault: sealed stored secrets again under the current key');
   await sweepExpired(db);
   const signingKey = JSON.parse(await vault.getOrCreate('oauth:signing-key', newSigningKey)) as JWK;
   const cookieKeys = JSON.parse(
@@ -165,6 +196,8 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   provider.on('server_error', (ctx, err) => {
     // The database is down for now: the endpoint answers 503 with a wait, the page or JSON kept as written.
     if (isUnreachable(err)) return briefly(ctx);
+    // Answered 503 (its statusCode): the deployment is mid-rotation, and the log line of it is missingKeyLog's.
+    if (err instanceof VaultKeyMissing) return void ctx.set('retry-after', VAULT_RETRY_AFTER_S);
     logger.warn({ err: err.message }, 'authorization server: server error');
   });
   const grantLog = new GrantLog(db);
@@ -174,13 +207,18 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   const ended = keyEnder({ db, grantLog, tenants: () => tenants, logger, forgetGrants: (ids) => checked.forgetGrants(ids) });
   // The tenants' books mirrors share this process's connections to the database, however many tenants answer.
   const shared = new SharedPostgres(settings.mirrorUrl);
-  const tenants = new Tenants(new TenantStore(db, vault), tenantMaker(settings, logger, sink, ended, shared), settings.tenantIdleMs);
+  const tenants = new Tenants(
+    new TenantStore(db, vault),
+    tenantMaker(settings, logger, sink, ended, shared),
+    settings.tenantIdleMs,
+    settings.timers,
+  );
   const check = bearerCheck(
     provider,
     settings.resource,
     async (keyId, auth, reply) => {
       const tenant = await tenants.get(keyId);
-      if (!tenant) return null;
+      if (!tenant || !(await tenant.keyStillWorks())) return null;
       // In use until answered; a stream (a subscription) until it ends.
       reply.raw.once('close', tenants.using(keyId));
       return {

@@ -1,7 +1,8 @@
 // Tool arguments are taken as given or refused, never quietly changed: a name the tool does not know is
 // refused (naming it and the names the tool takes), so a model cannot believe it filtered on a field that
-// was dropped; and text with a lone UTF-16 surrogate (broken Unicode) is refused before it can fail deep
-// inside with a confusing message. The walk follows the tool's schema, so its depth is the schema's.
+// was dropped; and text no store can hold (a lone UTF-16 surrogate, broken Unicode; a NUL, which Postgres
+// refuses in any text) is refused before it reaches a store or the service and fails deep inside with a
+// confusing message. The walk follows the tool's schema, so its depth is the schema's.
 import type { StandardSchemaV1, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 
@@ -27,6 +28,9 @@ function walk(toolName: string, schema: z.ZodType, value: unknown, path: Path, i
   if (typeof value === 'string') {
     if (/[\uD800-\uDFFF]/u.test(value)) {
       issues.push({ path, message: 'holds broken text (a lone UTF-16 surrogate, half of a character): send it as valid Unicode' });
+    }
+    if (value.includes('\u0000')) {
+      issues.push({ path, message: 'holds a NUL character (U+0000), which the books cannot keep: send the text without it' });
     }
     return;
   }

@@ -4,7 +4,7 @@
 // business's own books mirror. A webhook the first process receives reaches the business's subscriber on the
 // second. One key's calls through both processes at once stay within the service's limit with no refusal
 // reaching a client. Then the vault key is rotated with the grants kept: restarted with the new key first and
-// the old after it, the deployment seals everything again under the new key and every token still works;
+// the old after it, `vault reseal` seals everything again under the new key and every token still works;
 // restarted with the new key alone, still, its tenants' mirrors resting when idle (as /readyz says) and
 // opening again on next use. Last, no secret of the deployment is in any response the test received
 // (refusals included), in either process's log at trace level, or in the database outside the vault.
@@ -16,7 +16,7 @@ import { eventually, type Json, listAll, signIn, wrongSecret } from '../contract
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { openSignIn } from './support/form-sign-in.js';
-import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { type HostedServer, newVaultKey, resealVault, spawnHostedServer } from './support/hosted.js';
 import { deploymentSecrets, dumpTables, ResponseLog, secretsIn, sessionTokensIn } from './support/hosted-leaks.js';
 import {
   deliveryTaken,
@@ -257,6 +257,9 @@ describe('two processes, one deployment', () => {
     expect(oldIds).toHaveLength(1);
     await stop();
     await start(`${newKey},${oldKey}`, 1);
+    // Nothing is sealed again at a start: the operator reseals once every process has the new key.
+    expect(await sealedKeyIds()).toEqual(oldIds);
+    expect((await resealVault(database, `${newKey},${oldKey}`)).code).toBe(0);
     const rotated = await sealedKeyIds();
     expect(rotated).toHaveLength(1);
     expect(rotated).not.toEqual(oldIds);

@@ -59,7 +59,7 @@ describe('the seal', () => {
     expect(after.openText(after.seal('x', 'c'), 'c').stale).toBe(false);
     const lost = new Sealer(readVaultKeys(newOne));
     expect(() => lost.open(sealed, 'secret:hook')).toThrow(
-      new RegExp(`vault key ${before.currentKeyId}, which is not among the keys given`),
+      new RegExp(`vault key ${before.currentKeyId}, which this process was not given`),
     );
   });
 });

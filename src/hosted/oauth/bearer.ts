@@ -13,6 +13,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { isUnreachable, RETRY_AFTER_SECONDS } from '../../books/postgres/unreachable.js';
+import { VaultKeyMissing } from '../vault/sealer.js';
 import type { CheckedTokens } from './checked-tokens.js';
 import type { GrantLimiter } from './grant-limit.js';
 import { resourceMetadataUrl } from './mount.js';
@@ -83,6 +84,14 @@ export function bearerCheck(provider: Provider, resource: string, tenantOf: Tena
             error: 'temporarily_unavailable',
             message: `The books' database is briefly unreachable; retry in ${RETRY_AFTER_SECONDS} s.`,
           });
+        return null;
+      }
+      if (err instanceof VaultKeyMissing) {
+        await reply.code(503).header('retry-after', '30').send({
+          error: 'temporarily_unavailable',
+          message:
+            'This server cannot open the stored secrets this request needs yet (its vault keys are being rotated): try again shortly.',
+        });
         return null;
       }
       await sendResponse(reply, bearerAuthChallengeResponse(err, { resourceMetadataUrl: options.resourceMetadataUrl }));

@@ -5,9 +5,11 @@
 // or reading and creating drafts, as the grant allows), and its own events: the bus its mirror, its webhooks
 // and its subscribers share. Nothing is shared between tenants.
 import type { ApiClient } from '../../api/client.js';
+import { REAL_TIMERS, type Timers } from '../../api/timers.js';
 import type { Readiness } from '../../http/health.js';
 import type { EventFeed } from '../../mcp/feed-handlers.js';
 import type { ServerFactory } from '../../mcp/server.js';
+import { KEY_CONFIRM_MS } from './key-watch.js';
 import type { TenantRecord, TenantStore } from './tenant-store.js';
 
 export interface Tenant {
@@ -17,6 +19,8 @@ export interface Tenant {
   events: EventFeed;
   /** Whether subscriptions are offered: something feeds the bus (background syncs, or webhooks). */
   live: boolean;
+  /** Whether its key still works at the service, confirmed within the last 30 s (key-watch.ts); false once refused. */
+  keyStillWorks(): Promise<boolean>;
   /** The server factory for a grant that may write, or only read. */
   factory(writes: boolean): Promise<ServerFactory>;
   /** Its books mirror's state for /readyz. */
@@ -29,6 +33,8 @@ export interface Tenant {
 interface Use {
   inFlight: number;
   timer: NodeJS.Timeout | undefined;
+  /** While in use: the next confirmation of its key (an open stream has no request to ask for one). */
+  confirm: unknown;
 }
 
 export type MakeTenant = (record: TenantRecord, secret: string, webhooks: boolean) => Tenant;
@@ -42,6 +48,8 @@ export class Tenants {
     readonly make: MakeTenant,
     /** How long a tenant goes with nothing in flight before its mirror rests. */
     readonly idleMs: number,
+    /** The timers of the key confirmations while a tenant is in use. */
+    readonly timers: Timers = REAL_TIMERS,
   ) {}
 
   /**
@@ -49,9 +57,9 @@ export class Tenants {
    * done. Once none is in flight for the idle time, the tenant's mirror rests.
    */
   using(keyId: string): () => void {
-    const use = this.#uses.get(keyId) ?? { inFlight: 0, timer: undefined };
+    const use = this.#uses.get(keyId) ?? { inFlight: 0, timer: undefined, confirm: undefined };
     this.#uses.set(keyId, use);
-    use.inFlight++;
+    if (use.inFlight++ === 0) this.#confirmLater(keyId, use);
     clearTimeout(use.timer);
     use.timer = undefined;
     let done = false;
@@ -59,12 +67,29 @@ export class Tenants {
       if (done) return;
       done = true;
       if (--use.inFlight > 0) return;
+      this.timers.clear(use.confirm);
       use.timer = setTimeout(() => {
         use.timer = undefined;
         void this.#rest(keyId);
       }, this.idleMs);
       use.timer.unref();
     };
+  }
+
+  /** While the tenant stays in use, its key is confirmed every KEY_CONFIRM_MS (free when a call did it meanwhile). */
+  #confirmLater(keyId: string, use: Use): void {
+    use.confirm = this.timers.set(
+      () => {
+        if (use.inFlight === 0) return;
+        this.#confirmLater(keyId, use);
+        void this.#byKey
+          .get(keyId)
+          ?.then((tenant) => tenant?.keyStillWorks())
+          .catch(() => undefined);
+      },
+      KEY_CONFIRM_MS,
+      true,
+    );
   }
 
   async #rest(keyId: string): Promise<void> {
@@ -108,6 +133,7 @@ export class Tenants {
     const tenant = this.#byKey.get(keyId);
     this.#byKey.delete(keyId);
     clearTimeout(this.#uses.get(keyId)?.timer);
+    this.timers.clear(this.#uses.get(keyId)?.confirm);
     this.#uses.delete(keyId);
     await this.store.forget(keyId);
     await (await tenant)?.close();
@@ -116,7 +142,10 @@ export class Tenants {
   async close(): Promise<void> {
     const all = [...this.#byKey.values()];
     this.#byKey.clear();
-    for (const use of this.#uses.values()) clearTimeout(use.timer);
+    for (const use of this.#uses.values()) {
+      clearTimeout(use.timer);
+      this.timers.clear(use.confirm);
+    }
     this.#uses.clear();
     await Promise.allSettled(all.map(async (t) => (await t)?.close()));
   }

@@ -1,7 +1,8 @@
 // Sealing and opening secrets with AES-256-GCM. A sealed value is `v1.<key id>.<iv>.<ciphertext>.<tag>`
 // (base64url parts): it names the key that sealed it, so an older key still opens it after a rotation. The
 // context (what the secret is for, e.g. its row's name) is bound in as additional data, so a sealed value
-// copied to another row does not open there.
+// copied to another row does not open there. A value sealed under a key this process was not given (another
+// process sealed it under a newer one during a rolling rotation) is VaultKeyMissing: a 503, never a 500.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { VaultKey, VaultKeys } from './vault-keys.js';
 
@@ -14,12 +15,30 @@ export class VaultSealError extends Error {
 
 export interface Opened {
   plain: Buffer;
-  /** Sealed under a key other than the current one: to be sealed again. */
+  /** Sealed under a key other than the current one: `invoicing-mcp vault reseal` seals it again. */
   stale: boolean;
 }
 
+/** A secret sealed under a vault key this process lacks; `keyId` is the key's fingerprint, never the key. */
+export class VaultKeyMissing extends VaultSealError {
+  override name = 'VaultKeyMissing';
+  /** What oidc-provider and fastify answer it with: the deployment is mid-rotation, not broken. */
+  readonly statusCode = 503;
+  readonly expose = false;
+
+  constructor(readonly keyId: string) {
+    super(
+      `a stored secret was sealed with vault key ${keyId}, which this process was not given: give it in INVOICING_MCP_VAULT_KEY (every process needs every key in use)`,
+    );
+  }
+}
+
 export class Sealer {
-  constructor(readonly keys: VaultKeys) {}
+  constructor(
+    readonly keys: VaultKeys,
+    /** Told each time a secret sealed under a key this process lacks is met (its fingerprint). */
+    readonly onMissingKey: (keyId: string) => void = () => undefined,
+  ) {}
 
   get currentKeyId(): string {
     return this.keys.current.id;
@@ -41,9 +60,8 @@ export class Sealer {
     }
     const key: VaultKey | undefined = this.keys.all.find((k) => k.id === id);
     if (!key) {
-      throw new VaultSealError(
-        `a stored secret was sealed with vault key ${id}, which is not among the keys given: give it after the new key in INVOICING_MCP_VAULT_KEY`,
-      );
+      this.onMissingKey(String(id));
+      throw new VaultKeyMissing(String(id));
     }
     try {
       const decipher = createDecipheriv('aes-256-gcm', key.bytes, Buffer.from(iv, 'base64url'));

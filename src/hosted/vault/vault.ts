@@ -1,6 +1,7 @@
 // The vault: named secrets sealed at rest in Postgres, shared by every process of a deployment. A secret
 // sealed under an older vault key opens while that key is still given, and is sealed again under the
-// current key when read or when `reseal` runs, so rotating the key loses nothing.
+// current key only when `reseal` runs (`invoicing-mcp vault reseal`, once every process has the new key):
+// never on a read, since a process of a rolling deploy still on the old key could then no longer open it.
 import type { PgDb } from '../../books/postgres/db.js';
 import { str } from '../../books/sql/rows.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
@@ -28,10 +29,7 @@ export class Vault {
   async get(name: string): Promise<string | undefined> {
     const [row] = await this.db.rows(`SELECT sealed FROM ${TABLE} WHERE name = ?`, [name]);
     if (!row) return undefined;
-    const sealed = str(row[0]);
-    const { text, stale } = this.sealer.openText(sealed, context(name));
-    if (stale) await this.#sealAgain(name, sealed, text);
-    return text;
+    return this.sealer.openText(str(row[0]), context(name)).text;
   }
 
   /** Whether a secret is kept under `name` (without opening it). */

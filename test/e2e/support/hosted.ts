@@ -2,6 +2,7 @@
 // public URL is its loopback address (known before it starts), its vault key drawn for the test.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import type { TestSandbox } from '../../support/sandbox.js';
 import { CLI, type Env, freePort, serverEnv, stopChild } from './server.js';
 
@@ -27,24 +28,26 @@ export interface HostedOptions {
   publicUrl?: string;
 }
 
+/** The flags of a hosted server on loopback `port`, public at `url`, on `database`. */
+export const hostedArgs = (port: number, url: string, database: string): string[] => [
+  '--http',
+  '--hosted',
+  '--port',
+  String(port),
+  '--host',
+  '127.0.0.1',
+  '--public-url',
+  url,
+  '--mirror',
+  database,
+];
+
 /** Starts `invoicing-mcp --http --hosted` and resolves once it listens. */
 export async function spawnHostedServer(options: HostedOptions): Promise<HostedServer> {
   const port = await freePort();
   const direct = `http://127.0.0.1:${port}/mcp`;
   const url = options.publicUrl ?? direct;
-  const args = [
-    CLI,
-    '--http',
-    '--hosted',
-    '--port',
-    String(port),
-    '--host',
-    '127.0.0.1',
-    '--public-url',
-    url,
-    '--mirror',
-    options.database,
-  ];
+  const args = [CLI, ...hostedArgs(port, url, options.database)];
   const env = serverEnv({ SVC_BASE_URL: options.sandbox.baseUrl, INVOICING_MCP_VAULT_KEY: options.vaultKey, ...options.env });
   const child: ChildProcess = spawn(process.execPath, [...args, ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -63,4 +66,18 @@ export async function spawnHostedServer(options: HostedOptions): Promise<HostedS
     stderr: () => stderr,
     close: () => stopChild(child),
   };
+}
+
+/** Runs `invoicing-mcp vault reseal` on `database` with `vaultKey`, as an operator would: its exit code and output. */
+export async function resealVault(database: string, vaultKey: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, 'vault', 'reseal', '--mirror', database], {
+    env: serverEnv({ INVOICING_MCP_VAULT_KEY: vaultKey }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
 }
