@@ -76,6 +76,8 @@ export interface ApiClientDeps {
   timers?: Timers;
   /** Told when the service refuses a sign-in with 401 or 403 (the key was revoked, regenerated or suspended). */
   onSignInRefused?: (error: Unauthorized | Forbidden) => void;
+  /** Waited for before each sign-in request: an allowance shared with other clients (hosted mode's), or RateLimited. */
+  signInAllowance?: () => Promise<void>;
 }
 
 export interface SessionInfo {
@@ -171,6 +173,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
       now,
       sleep,
       ...(deps.onSignInRefused ? { onSignInRefused: deps.onSignInRefused } : {}),
+      ...(deps.signInAllowance ? { allowance: deps.signInAllowance } : {}),
     },
   );
   core = new RequestCore(

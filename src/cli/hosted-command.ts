@@ -29,6 +29,7 @@ export async function runHostedServe(options: ServeOptions, env: ServiceEnv, std
       confirmWrites: options.confirmWrites,
       grantRequestsPerMinute: options.grantRateLimit,
       tenantIdleMs: options.tenantIdleMinutes * 60_000,
+      serviceSignInsPerMinute: options.serviceSignIns,
       clientOptions: {
         ...(options.maxConcurrency === null ? {} : { maxConcurrent: options.maxConcurrency }),
         ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }),
