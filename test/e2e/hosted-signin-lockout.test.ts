@@ -13,7 +13,7 @@ import { openSignIn } from './support/form-sign-in.js';
 import { heldPost } from './support/held-request.js';
 import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
 import { MemoryOAuthProvider, type Signer, startFlow } from './support/oauth-client.js';
-import { type Attempt, forwardedFor, newBusiness, problemOf, REDIRECT, signInPerson, wrongSecretsAtOnce } from './support/page-sign-in.js';
+import { type Attempt, attemptOf, forwardedFor, newBusiness, REDIRECT, signInPerson, wrongSecretsAtOnce } from './support/page-sign-in.js';
 
 let sb: TestSandbox;
 const servers: HostedServer[] = [];
@@ -91,7 +91,10 @@ describe('sign-ins under a flood of wrong secrets', () => {
     // Every guess not sent was told how long to wait, in words tied to the fields.
     const held = answered.filter((a) => a.status === 429);
     expect(held.length).toBeGreaterThanOrEqual(30 - guessed);
-    for (const a of held) expect(a.problem).toMatch(/try again in \d+ (second|minute)s?/i);
+    for (const a of held) {
+      expect(a.problem).toMatch(/try again in \d+ (second|minute)s?/i);
+      expect(a.tiedToFields).toBe(true);
+    }
     for (const c of [existing, again, newcomer]) await c.client.close();
   });
 });
@@ -109,7 +112,7 @@ async function strangersGuess(server: HostedServer, count: number, address: stri
     keys.map(() => openSignIn(provider.authorizationUrl as URL, REDIRECT, server.direct, fetch, forwardedFor(address))),
   );
   const answers = await Promise.all(keys.map((key, i) => (pages[i] as (typeof pages)[number]).tryKey(key)));
-  return answers.map((a) => ({ status: a.status, problem: problemOf(a.page) }));
+  return answers.map(attemptOf);
 }
 
 const reachedService = async (since: number): Promise<number> => (await sb.signIns()).length - since;

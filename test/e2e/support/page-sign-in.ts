@@ -51,6 +51,16 @@ export function problemOf(page: string): string {
 export interface Attempt {
   status: number;
   problem: string;
+  /** Both fields are marked invalid and described by the alert (a screen reader reads it with them). */
+  tiedToFields: boolean;
+}
+
+/** What an answer to a key step tells the person, and whether its alert is tied to the fields. */
+export function attemptOf(answer: { status: number; page: string }): Attempt {
+  const tied = ['key_id', 'secret'].every((id) =>
+    new RegExp(`id="${id}"[^>]*aria-invalid="true" aria-describedby="problem"`).test(answer.page),
+  );
+  return { status: answer.status, problem: problemOf(answer.page), tiedToFields: tied };
 }
 
 /**
@@ -76,5 +86,5 @@ export async function wrongSecretsAtOnce(
   const answers = await Promise.all(
     Array.from({ length: count }, (_, i) => (pages[i % pages.length] as (typeof pages)[number]).tryKey(wrong)),
   );
-  return answers.map((a) => ({ status: a.status, problem: problemOf(a.page) }));
+  return answers.map(attemptOf);
 }
