@@ -123,7 +123,8 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
     limits: options.limits,
     bodyLimit: MCP_BODY_LIMIT,
     log: throttledLog(options.logger),
-    clientAddress: clientAddressOf(options.trustProxy ?? []),
+    // With no proxy trusted, the socket's address is read where it is needed.
+    clientAddress: options.trustProxy?.length ? clientAddressOf(options.trustProxy) : undefined,
   });
   const drain = new Drain();
   app.addHook('onRequest', drain.refuseWhileDraining(isHealthPath));

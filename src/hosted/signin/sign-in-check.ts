@@ -49,7 +49,7 @@ export function signInChecker(deps: SignInCheckDeps): (attempt: SignInAttempt) =
     if (mode === undefined || !secret.startsWith(`svc_${mode}_`)) {
       return {
         kind: 'wrong',
-        message: `That is not a key of the Invoicing Service: a key ID starts with svck_live_ or svck_test_, and its secret with svc_live_ or svc_test_ alike.`,
+        message: `That is not a key of the Invoicing Service: a key ID starts with svck_live_ or svck_test_, and its secret with svc_live_ or svc_test_, of the same mode.`,
       };
     }
     const known = await knownKey(deps.tenants, keyId, secret);
