@@ -78,6 +78,8 @@ export interface ApiClientDeps {
   onSignInRefused?: (error: Unauthorized | Forbidden) => void;
   /** Told when the service accepted the key: a sign-in, or a call made with its session (and when it was sent). */
   onKeyAccepted?: (sentAt: number) => void;
+  /** Waited for before each sign-in request: an allowance shared with other clients (hosted mode's), or RateLimited. */
+  signInAllowance?: () => Promise<void>;
 }
 
 export interface SessionInfo {
@@ -176,6 +178,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
       sleep,
       ...(deps.onSignInRefused ? { onSignInRefused: deps.onSignInRefused } : {}),
       ...(deps.onKeyAccepted ? { onSignIn: () => deps.onKeyAccepted?.(now()) } : {}),
+      ...(deps.signInAllowance ? { allowance: deps.signInAllowance } : {}),
     },
   );
   core = new RequestCore(

@@ -33,6 +33,8 @@ export interface SessionDeps {
   now: () => number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   onSignIn?: (grant: SessionGrant) => void;
+  /** A sign-in allowance shared beyond this client (a hosted deployment's): waited for, or refused with RateLimited. */
+  allowance?: () => Promise<void>;
   /** The service refused a sign-in with 401 or 403: the key no longer works as it is. */
   onSignInRefused?: (error: Unauthorized | Forbidden) => void;
 }
@@ -144,7 +146,7 @@ export class SessionManager {
   async #roomForAttempt(): Promise<void> {
     const now = this.#deps.now();
     this.#attempts = this.#attempts.filter((t) => now - t < MINUTE_MS);
-    if (this.#attempts.length < this.#options.maxSignInsPerMinute) return;
+    if (this.#attempts.length < this.#options.maxSignInsPerMinute) return this.#deps.allowance?.();
     const wait = (this.#attempts[0] as number) + MINUTE_MS - now;
     if (wait > this.#options.maxWaitMs) {
       const retryAfter = Math.ceil(wait / 1000);
@@ -154,5 +156,6 @@ export class SessionManager {
       );
     }
     await this.#deps.sleep(wait);
+    await this.#deps.allowance?.();
   }
 }

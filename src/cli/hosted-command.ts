@@ -60,6 +60,7 @@ export async function startHostedServe(options: ServeOptions, env: ServiceEnv, i
       confirmWrites: options.confirmWrites,
       grantRequestsPerMinute: options.grantRateLimit,
       tenantIdleMs: options.tenantIdleMinutes * 60_000,
+      serviceSignInsPerMinute: options.serviceSignIns,
       clientOptions: {
         ...(options.maxConcurrency === null ? {} : { maxConcurrent: options.maxConcurrency }),
         ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }),

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { TOOLSETS, type Toolset } from '../../tools/define.js';
 import { isLoopbackHost } from '../api/url.js';
+import { proxyEntryProblem } from '../http/client-address.js';
 import type { HttpLimits, SessionLimits } from '../http/limits.js';
 import { type LogLevel, logLevelProblem, toLogLevel } from '../log/levels.js';
 import { HTTP_LIMIT_FLAGS, HTTP_LIMITS_USAGE, readHttpLimits } from './http-limit-flags.js';
@@ -17,6 +18,8 @@ export interface ServeOptions {
   readonly httpToken: string | null;
   readonly allowedHosts: readonly string[];
   readonly allowedOrigins: readonly string[];
+  /** Proxies (addresses or ranges) whose X-Forwarded-For names the client; none: the socket's address counts. */
+  readonly trustProxy: readonly string[];
   readonly readOnly: boolean;
   readonly toolsets: readonly Toolset[] | null;
   readonly confirmWrites: boolean;
@@ -48,13 +51,15 @@ export interface ServeOptions {
   readonly grantRateLimit: number;
   /** Hosted mode: minutes a tenant goes without a request before its books mirror rests (0: at once). */
   readonly tenantIdleMinutes: number;
+  /** Hosted mode: sign-ins a minute the service allows from the deployment's address (the spec's 10). */
+  readonly serviceSignIns: number;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
        invoicing-mcp [--webhook-port N] [--webhook-host H]   (stdio, with a webhook receiver at /webhooks)
        invoicing-mcp [--mirror PATH|postgres://...|memory|off]   (the local copy of the books; mirror status|forget)
-       invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] ...
-       invoicing-mcp --hosted --public-url URL --mirror postgres://... [--oauth-clients FILE] [--grant-rate-limit N] [--tenant-idle-minutes N]
+       invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] [--trust-proxy LIST] ...
+       invoicing-mcp --hosted --public-url URL --mirror postgres://... [--oauth-clients FILE] [--grant-rate-limit N] [--tenant-idle-minutes N] [--service-sign-ins N]
 ${HTTP_LIMITS_USAGE}
        any of them with [--max-concurrency N]   (service calls in flight; default: as the key's limit allows)
        any of them with ${RETRY_BUDGET_USAGE}
@@ -110,7 +115,14 @@ function readPort(values: Record<string, unknown>, env: Env, flag: string): numb
   return Number(v);
 }
 
-const HTTP_ONLY_FLAGS = ['port', 'host', 'http-token', 'allowed-hosts', 'allowed-origins'];
+const HTTP_ONLY_FLAGS = ['port', 'host', 'http-token', 'allowed-hosts', 'allowed-origins', 'trust-proxy'];
+
+function readTrustProxy(values: Record<string, unknown>, env: Env): string[] {
+  const entries = list(values, env, 'trust-proxy') ?? [];
+  const problem = entries.map(proxyEntryProblem).find((p) => p !== null);
+  if (problem) throw new ConfigError('--trust-proxy', `--trust-proxy takes the proxies' addresses or ranges, comma-separated: ${problem}`);
+  return entries;
+}
 
 /** A flag of HTTP mode given on the command line without --http would be silently ignored: refuse it. */
 function refuseHttpOnlyFlags(values: Record<string, unknown>): void {
@@ -142,7 +154,9 @@ function readMaxConcurrency(values: Record<string, unknown>, env: Env): number |
 
 /** Hosted mode's own flags given on the command line without --hosted would be silently ignored: refuse them. */
 function refuseHostedOnlyFlags(values: Record<string, unknown>): void {
-  const stray = ['public-url', 'oauth-clients', 'grant-rate-limit', 'tenant-idle-minutes'].find((flag) => values[flag] !== undefined);
+  const stray = ['public-url', 'oauth-clients', 'grant-rate-limit', 'tenant-idle-minutes', 'service-sign-ins'].find(
+    (flag) => values[flag] !== undefined,
+  );
   if (stray) throw new ConfigError(`--${stray}`, `--${stray} is for hosted mode: add --hosted`);
 }
 
@@ -170,6 +184,18 @@ function readTenantIdleMinutes(values: Record<string, unknown>, env: Env): numbe
   return Number(v);
 }
 
+function readServiceSignIns(values: Record<string, unknown>, env: Env): number {
+  const v = flagOrEnv(values, env, 'service-sign-ins');
+  if (v === undefined) return 10;
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < 2 || Number(v) > 1_000_000) {
+    throw new ConfigError(
+      '--service-sign-ins',
+      `--service-sign-ins must be the whole number of sign-ins a minute the service allows from one address, from 2 to 1000000, not "${String(v)}"`,
+    );
+  }
+  return Number(v);
+}
+
 export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   const { values } = parseArgs({
     args: argv,
@@ -181,6 +207,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       'http-token': { type: 'string' },
       'allowed-hosts': { type: 'string' },
       'allowed-origins': { type: 'string' },
+      'trust-proxy': { type: 'string' },
       'read-only': { type: 'boolean' },
       toolsets: { type: 'string' },
       'confirm-writes': { type: 'boolean' },
@@ -196,6 +223,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       'oauth-clients': { type: 'string' },
       'grant-rate-limit': { type: 'string' },
       'tenant-idle-minutes': { type: 'string' },
+      'service-sign-ins': { type: 'string' },
     },
   });
   const hosted = bool(values, env, 'hosted');
@@ -233,6 +261,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     httpToken,
     allowedHosts: list(values, env, 'allowed-hosts') ?? [],
     allowedOrigins: list(values, env, 'allowed-origins') ?? [],
+    trustProxy: readTrustProxy(values, env),
     readOnly: bool(values, env, 'read-only'),
     toolsets: readToolsets(values, env),
     confirmWrites: bool(values, env, 'confirm-writes'),
@@ -248,5 +277,6 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     oauthClients: (flagOrEnv(values, env, 'oauth-clients') as string | undefined) ?? null,
     grantRateLimit: readGrantRateLimit(values, env),
     tenantIdleMinutes: readTenantIdleMinutes(values, env),
+    serviceSignIns: readServiceSignIns(values, env),
   });
 }

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ClientMetadata, JWK } from 'oidc-provider';
 import { createApiClient } from '../api/client.js';
+import { sleep } from '../api/http.js';
 import type { Timers } from '../api/timers.js';
 import { PgDb } from '../books/postgres/db.js';
 import { SharedPostgres } from '../books/postgres/shared.js';
@@ -19,6 +20,8 @@ import type { EventFeed } from '../mcp/feed-handlers.js';
 import type { ToolSelection } from '../mcp/select-tools.js';
 import type { ResourceServer } from '../mcp/serve-http.js';
 import { createServerFactory, type ServerFactory } from '../mcp/server.js';
+import { FailedSignIns } from './limits/failed-sign-ins.js';
+import { ServiceSignIns, signInFigures } from './limits/service-sign-ins.js';
 import { sweepExpired } from './oauth/adapter.js';
 import { bearerCheck } from './oauth/bearer.js';
 import { CheckedTokens } from './oauth/checked-tokens.js';
@@ -30,6 +33,7 @@ import { briefly, databaseReadiness } from './oauth/unreachable.js';
 import { STYLE_HASH } from './signin/html.js';
 import { errorPage } from './signin/pages.js';
 import { registerSignIn } from './signin/routes.js';
+import { signInChecker } from './signin/sign-in-check.js';
 import { prepareHostedSchema } from './store/schema.js';
 import { keyEnder } from './tenants/end-key.js';
 import { GrantLog } from './tenants/grant-log.js';
@@ -59,6 +63,8 @@ export interface HostedSettings {
   grantRequestsPerMinute: number;
   /** How long a tenant goes without a request in flight before its books mirror rests (closes until needed). */
   tenantIdleMs: number;
+  /** Sign-ins a minute the service allows from the deployment's address: the budget all processes share. */
+  serviceSignInsPerMinute: number;
   /** Options of each tenant's client of the service. */
   clientOptions: Parameters<typeof createApiClient>[1]['options'];
   /** The clock of each tenant's client and of its key's confirmations; the real one unless given. */
@@ -106,7 +112,20 @@ function missingKeyLog(logger: Logger): (keyId: string) => void {
   };
 }
 
-function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, ended: KeyEnded, shared: SharedPostgres): MakeTenant {
+/** How long a person's sign-in waits for room in the deployment's budget before being told how long. */
+const PERSON_SIGN_IN_WAIT_MS = 5_000;
+/** How long a renewal of a tenant's service session waits for room (the client's own wait for the rate limit). */
+const RENEWAL_WAIT_MS = 30_000;
+
+interface TenantDeps {
+  logger: Logger;
+  sink: LogSink;
+  ended: KeyEnded;
+  shared: SharedPostgres;
+  budget: ServiceSignIns;
+}
+
+function tenantMaker(settings: HostedSettings, { logger, sink, ended, shared, budget }: TenantDeps): MakeTenant {
   return (record, secret, webhooks) => {
     const now = settings.now ?? Date.now;
     const watch = new KeyWatch({ ping: () => api.ping(), onRefused: (words) => ended(record, words), now });
@@ -118,6 +137,8 @@ function tenantMaker(settings: HostedSettings, logger: Logger, sink: LogSink, en
         ...(settings.now ? { now: settings.now } : {}),
         onSignInRefused: (err) => watch.refuse(err.serviceMessage ?? err.message),
         onKeyAccepted: (sentAt) => watch.confirmed(sentAt),
+        // Renewals come first in the deployment's budget: people's sign-ins leave room for them.
+        signInAllowance: () => budget.take('renewal', settings.clientOptions?.maxWaitMs ?? RENEWAL_WAIT_MS),
       },
     );
     const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
@@ -207,12 +228,25 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   const ended = keyEnder({ db, grantLog, tenants: () => tenants, logger, forgetGrants: (ids) => checked.forgetGrants(ids) });
   // The tenants' books mirrors share this process's connections to the database, however many tenants answer.
   const shared = new SharedPostgres(settings.mirrorUrl);
+  const budget = new ServiceSignIns(
+    db,
+    { now: settings.now ?? Date.now, sleep: (ms) => sleep(ms) },
+    signInFigures(settings.serviceSignInsPerMinute),
+  );
   const tenants = new Tenants(
     new TenantStore(db, vault),
-    tenantMaker(settings, logger, sink, ended, shared),
+    tenantMaker(settings, { logger, sink, ended, shared, budget }),
     settings.tenantIdleMs,
     settings.timers,
   );
+  const checkKey = signInChecker({
+    serviceUrl: settings.serviceUrl,
+    tenants: tenants.store,
+    failures: new FailedSignIns(db, cookieKeys[0] as string, Date.now),
+    budget,
+    personWaitMs: PERSON_SIGN_IN_WAIT_MS,
+    logger,
+  });
   const check = bearerCheck(
     provider,
     settings.resource,
@@ -241,13 +275,13 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
         provider,
         resource: settings.resource,
         serviceUrl: settings.serviceUrl,
+        checkKey,
         origin: issuer,
         csrfKey: cookieKeys[0] as string,
         vault,
         tenants: tenants.store,
         webhookIds,
         grantLog,
-        logger,
       });
       await registerTenantWebhooks(app, tenants, logger);
     },

@@ -12,6 +12,7 @@
 // sender) is closed to make room, with a 408 once its head is in. A connection answering a whole request (a call, a notification stream) is never closed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { clientOf } from './per-client.js';
 
 export interface ConnectionTableOptions {
   /** Open connections at most. */
@@ -106,6 +107,8 @@ export class ConnectionTable {
     conn.req = req;
     conn.res = res;
     conn.since = this.options.now();
+    // Behind a trusted proxy a connection carries its clients' requests in turn: it counts as the current one's.
+    this.holdAs(conn, clientOf(req));
     // While newcomers wait, every answer to the address holding the most closes its connection after it.
     // From half the cap on, a short keep-alive to the others, after which their idle socket may be closed.
     if (this.waiting.size > 0 && !conn.closing && this.heaviest(conn.address)) conn.closing = true;
@@ -167,6 +170,15 @@ export class ConnectionTable {
     });
     this.held.set(address, (this.held.get(address) ?? 0) + 1);
     socket.once('close', () => this.left(socket));
+  }
+
+  private holdAs(conn: Conn, address: string): void {
+    if (address === conn.address) return;
+    const n = (this.held.get(conn.address) ?? 1) - 1;
+    if (n > 0) this.held.set(conn.address, n);
+    else this.held.delete(conn.address);
+    conn.address = address;
+    this.held.set(address, (this.held.get(address) ?? 0) + 1);
   }
 
   private left(socket: Socket): void {

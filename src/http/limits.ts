@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type RequestListener, type Server, 
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { ThrottledLog } from '../log/throttle.js';
+import { type ClientAddress, stampClient } from './client-address.js';
 import { type CapAction, ConnectionTable, type ConnectionTableOptions, DEFAULT_DISPLACE_GRACE_MS } from './connection-table.js';
 import { NO_SCHEMA_COMPILERS } from './no-schema-compilers.js';
 
@@ -118,6 +119,8 @@ export interface LimitedAppOptions {
   limits: HttpLimits;
   bodyLimit: number;
   log: ThrottledLog;
+  /** Who each request comes from (behind trusted proxies, the forwarded address); the socket's when unset. */
+  clientAddress?: ClientAddress | undefined;
 }
 
 function capacityLog({ limits, log }: LimitedAppOptions): AtCapacity {
@@ -140,7 +143,17 @@ export async function limitedFastify(options: LimitedAppOptions): Promise<Fastif
     logger: false,
     schemaController: NO_SCHEMA_COMPILERS,
     bodyLimit: options.bodyLimit,
-    serverFactory: (handler) => createLimitedServer(handler, options.limits, capacityLog(options)),
+    serverFactory: (handler) => {
+      const clientAddress = options.clientAddress;
+      // Stamped before anything reads it: the connection cap, the per-client shares, the sign-in limits.
+      const stamping: RequestListener = clientAddress
+        ? (req, res) => {
+            stampClient(req, clientAddress(req));
+            handler(req, res);
+          }
+        : handler;
+      return createLimitedServer(stamping, options.limits, capacityLog(options));
+    },
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (CLOSING_STATUSES.has(reply.statusCode)) reply.header('connection', 'close');

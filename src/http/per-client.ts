@@ -1,11 +1,12 @@
 // How much of something each client address holds (open streams, sessions), so that one client with many
-// of them cannot take what every other client needs. Behind a proxy or load balancer every client shares
-// the proxy's address: raise the per-client caps there (see the README's flags).
+// of them cannot take what every other client needs. Behind a proxy the address is the one it forwards when
+// --trust-proxy names it (client-address.ts); otherwise every client shares the proxy's address.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stampedClient } from './client-address.js';
 import { SERVER_REFUSAL, sendRpcError } from './json-rpc-errors.js';
 
-/** The address a request came from ('' when the socket is already gone). */
-export const clientOf = (req: IncomingMessage): string => req.socket.remoteAddress ?? '';
+/** The address a request came from, as its listener worked it out ('' when the socket is already gone). */
+export const clientOf = (req: IncomingMessage): string => stampedClient(req) ?? req.socket.remoteAddress ?? '';
 
 export class PerClient {
   private readonly held = new Map<string, number>();

@@ -10,6 +10,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { type AuthInfo, createMcpHandler, isJsonContentType } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EventBus } from '../events/bus.js';
+import { clientAddressOf } from '../http/client-address.js';
 import { Drain } from '../http/drain.js';
 import { isHealthPath, type ReadinessProbe, registerHealthRoutes } from '../http/health.js';
 import { hostGuardHook } from '../http/host-guard.js';
@@ -31,6 +32,8 @@ export interface HttpServeOptions {
   httpToken: string | null;
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
+  /** Proxies whose X-Forwarded-For names the client, for every per-client limit; none: the socket's address. */
+  trustProxy?: readonly string[] | undefined;
   limits: HttpLimits;
   /** Legacy (2025-era) sessions open at most. */
   maxSessions: number;
@@ -118,9 +121,20 @@ const isStream = (method: string, body: unknown): boolean => method === 'GET' ||
 export async function serveHttp(factory: ServerFactory, options: HttpServeOptions): Promise<HttpServer> {
   const report = sdkErrorReporter(options.logger);
   const limits = options.sessionLimits ?? DEFAULT_SESSION_LIMITS;
-  const app = await limitedFastify({ limits: options.limits, bodyLimit: MCP_BODY_LIMIT, log: throttledLog(options.logger) });
+  const app = await limitedFastify({
+    limits: options.limits,
+    bodyLimit: MCP_BODY_LIMIT,
+    log: throttledLog(options.logger),
+    // With no proxy trusted, the socket's address is read where it is needed.
+    clientAddress: options.trustProxy?.length ? clientAddressOf(options.trustProxy) : undefined,
+  });
   const drain = new Drain();
   app.addHook('onRequest', drain.refuseWhileDraining(isHealthPath));
+  // Every request but /mcp's (which counts its calls, not its streams) is answered before the process stops:
+  // a sign-in, an OAuth endpoint, a webhook delivery.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.routeOptions.url !== '/mcp') drain.track(reply.raw);
+  });
   const guardHost = hostGuardHook(options);
   // A load balancer's health checks name the address they reach, whatever --allowed-hosts says.
   app.addHook('onRequest', async (request, reply) => (isHealthPath(request.url) ? undefined : guardHost(request, reply)));

@@ -8,7 +8,11 @@ import { SessionManager, type SessionOptions } from '../../src/api/session.js';
 
 const OPTIONS: SessionOptions = { renewMarginMs: 60_000, maxSignInsPerMinute: 4, failureCooldownMs: 20_000, maxWaitMs: 1000 };
 
-function harness(script: Array<'ok' | '401' | 'fault-then-ok' | 'drops-then-ok'>, options: Partial<SessionOptions> = {}) {
+function harness(
+  script: Array<'ok' | '401' | 'fault-then-ok' | 'drops-then-ok'>,
+  options: Partial<SessionOptions> = {},
+  allowance?: () => Promise<void>,
+) {
   let clock = 1_000_000;
   let n = 0;
   const requests: number[] = [];
@@ -20,6 +24,7 @@ function harness(script: Array<'ok' | '401' | 'fault-then-ok' | 'drops-then-ok'>
         clock += ms;
       },
       signOut: async () => undefined,
+      ...(allowance ? { allowance } : {}),
       signIn: async (turns): Promise<SessionGrant> => {
         const step = script[Math.min(n, script.length - 1)];
         n++;
@@ -44,6 +49,23 @@ function harness(script: Array<'ok' | '401' | 'fault-then-ok' | 'drops-then-ok'>
 }
 
 describe('SessionManager', () => {
+  it('waits for a shared allowance before each sign-in request, and sends none when it refuses', async () => {
+    const taken: number[] = [];
+    let open = true;
+    const h = harness(['fault-then-ok'], {}, async () => {
+      if (!open) throw new RateLimited('the deployment has no sign-in left this minute', 42);
+      taken.push(taken.length);
+    });
+    await h.manager.token();
+    // The first request and its retry each took one.
+    expect(taken).toHaveLength(2);
+    expect(h.requests).toHaveLength(2);
+    open = false;
+    h.advance(3_600_000);
+    await expect(h.manager.token()).rejects.toMatchObject({ retryAfter: 42 });
+    expect(h.requests).toHaveLength(2);
+  });
+
   it('leaves no rejection unheard when every caller gave up before a refused sign-in answered', async () => {
     const h = harness(['401']);
     const unheard: unknown[] = [];

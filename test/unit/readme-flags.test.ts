@@ -20,6 +20,7 @@ const SAMPLE: Record<string, string> = {
   'http-token': 'a-token-of-twenty-chars',
   'allowed-hosts': 'mcp.example.com',
   'allowed-origins': 'app.example.com',
+  'trust-proxy': '10.0.0.0/8',
   'read-only': 'true',
   toolsets: 'invoices',
   'confirm-writes': 'yes',
@@ -44,6 +45,7 @@ const SAMPLE: Record<string, string> = {
   'oauth-clients': '/etc/invoicing-mcp/clients.json',
   'grant-rate-limit': '120',
   'tenant-idle-minutes': '5',
+  'service-sign-ins': '30',
 };
 
 describe("the README's flags", () => {

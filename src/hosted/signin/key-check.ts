@@ -12,7 +12,7 @@ export interface CheckedKey {
   scopes: string[];
 }
 
-export type KeyRefusal = { kind: 'wrong' | 'refused' | 'rate' | 'unreachable'; message: string };
+export type KeyRefusal = { kind: 'wrong' | 'refused' | 'rate' | 'unreachable'; message: string; retryAfter?: number };
 
 /** A sign-in fails fast here: the person is waiting on the page. */
 const CHECK_OPTIONS = { maxRetries: 1, retryBudgetMs: 5_000, maxWaitMs: 0, signInFailureCooldownMs: 0, requestTimeoutMs: 10_000 };
@@ -20,16 +20,30 @@ const CHECK_OPTIONS = { maxRetries: 1, retryBudgetMs: 5_000, maxWaitMs: 0, signI
 function refusalOf(err: unknown): KeyRefusal {
   const words = (e: { serviceMessage: string | null; message: string }): string => e.serviceMessage ?? e.message;
   if (err instanceof Unauthorized) return { kind: 'wrong', message: words(err) };
-  if (err instanceof RateLimited)
-    return { kind: 'rate', message: `${words(err)} (try again in ${Math.max(1, Math.ceil(err.retryAfter))} s)` };
+  if (err instanceof RateLimited) {
+    const seconds = Math.max(1, Math.ceil(err.retryAfter));
+    // Our own refusal already says how long; the service's words get it added.
+    const message = err.serviceMessage === null ? err.message : `${err.serviceMessage} (try again in ${seconds} seconds)`;
+    return { kind: 'rate', message, retryAfter: seconds };
+  }
   if (err instanceof Forbidden) return { kind: 'refused', message: words(err) };
   return { kind: 'unreachable', message: 'The Invoicing Service could not be reached to check the key; try again in a moment.' };
 }
 
-export async function checkKey(baseUrl: string, keyId: string, secret: string, logger: Logger): Promise<CheckedKey | KeyRefusal> {
+/** `allowance`: waited for before each sign-in request (the deployment's budget), or refuses with RateLimited. */
+export async function checkKey(
+  baseUrl: string,
+  keyId: string,
+  secret: string,
+  logger: Logger,
+  allowance?: () => Promise<void>,
+): Promise<CheckedKey | KeyRefusal> {
   let client: ApiClient;
   try {
-    client = createApiClient({ baseUrl, keyId, secret }, { logger, options: CHECK_OPTIONS });
+    client = createApiClient(
+      { baseUrl, keyId, secret },
+      { logger, options: CHECK_OPTIONS, ...(allowance ? { signInAllowance: allowance } : {}) },
+    );
   } catch {
     return { kind: 'wrong', message: 'That is not a key ID and secret of the Invoicing Service.' };
   }

@@ -7,7 +7,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Interaction, default as Provider } from 'oidc-provider';
-import type { Logger } from '../../log/logger.js';
+import { clientOf } from '../../http/per-client.js';
 import { INTERACTION_PREFIX } from '../oauth/provider.js';
 import type { GrantLog } from '../tenants/grant-log.js';
 import type { TenantStore } from '../tenants/tenant-store.js';
@@ -15,9 +15,10 @@ import type { Vault } from '../vault/vault.js';
 import type { WebhookIds } from '../webhooks/webhook-ids.js';
 import { makeGrant, nameRequestedScopes } from './grant.js';
 import { STYLE_HASH } from './html.js';
-import { checkKey, type KeyRefusal } from './key-check.js';
+import type { CheckedKey, KeyRefusal } from './key-check.js';
 import { type ConsentStep, consentPage, errorPage, keyPage } from './pages.js';
 import { accessChoices, requestedScopes } from './scopes.js';
+import type { SignInAttempt } from './sign-in-check.js';
 
 export interface SignInDeps {
   provider: Provider;
@@ -25,6 +26,8 @@ export interface SignInDeps {
   resource: string;
   /** The service every business's key is checked with (SVC_BASE_URL). */
   serviceUrl: string;
+  /** Checks a Key ID and Secret posted on a page (sign-in-check.ts). */
+  checkKey: (attempt: SignInAttempt) => Promise<CheckedKey | KeyRefusal>;
   /** The origin forms must come from. */
   origin: string;
   csrfKey: string;
@@ -32,7 +35,6 @@ export interface SignInDeps {
   tenants: TenantStore;
   webhookIds: WebhookIds;
   grantLog: GrantLog;
-  logger: Logger;
 }
 
 const FORM_LIMIT = 8 * 1024;
@@ -185,12 +187,13 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
       if (form.action === 'continue') {
         const keyId = (form.key_id ?? '').trim();
         const secret = (form.secret ?? '').trim();
-        const checked = await checkKey(deps.serviceUrl, keyId, secret, deps.logger);
+        const checked = await deps.checkKey({ page: uid, address: clientOf(request.raw), keyId, secret });
         const csrf = csrfFor(uid);
         if ('kind' in checked) {
+          if (checked.retryAfter !== undefined) reply.header('retry-after', String(checked.retryAfter));
           return send(
             reply,
-            200,
+            checked.retryAfter === undefined ? 200 : 429,
             keyPage({ action, csrf, clientName, keyId, problem: { heading: HEADINGS[checked.kind], words: checked.message } }),
           );
         }

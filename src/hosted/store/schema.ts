@@ -53,6 +53,15 @@ const STATEMENTS = [
   `CREATE INDEX IF NOT EXISTS oauth_uid ON ${HOSTED_SCHEMA}.oauth (model, uid_hash)`,
   `CREATE INDEX IF NOT EXISTS oauth_grant ON ${HOSTED_SCHEMA}.oauth (grant_id)`,
   `CREATE INDEX IF NOT EXISTS oauth_expires ON ${HOSTED_SCHEMA}.oauth (expires_at)`,
+  // Failed sign-ins counted per sign-in page, client address and key ID, each named by a keyed hash
+  // (limits/failed-sign-ins.ts); the deployment's sign-ins at the service in the last minute (limits/service-sign-ins.ts).
+  `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.sign_in_failures (
+     subject text PRIMARY KEY,
+     window_start_ms bigint NOT NULL,
+     count integer NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.service_sign_ins (at_ms bigint NOT NULL, kind text NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS service_sign_ins_at ON ${HOSTED_SCHEMA}.service_sign_ins (at_ms)`,
 ];
 
 /** Makes the tables when missing; processes starting together do it one at a time. */

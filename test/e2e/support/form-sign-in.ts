@@ -25,6 +25,7 @@ async function follow(
   start: Response,
   from: URL,
   redirect: string,
+  headers: Record<string, string> = {},
 ): Promise<{ page: string; url: URL } | { back: URL }> {
   let res = start;
   let url = from;
@@ -34,7 +35,7 @@ async function follow(
     if (res.status < 300 || res.status >= 400 || !location) return { page: await res.text(), url };
     url = new URL(location, url);
     if (url.href.startsWith(redirect)) return { back: url };
-    res = await fetch(url, { redirect: 'manual', headers: { cookie: cookieHeader(jar) } });
+    res = await fetch(url, { redirect: 'manual', headers: { ...headers, cookie: cookieHeader(jar) } });
   }
 }
 
@@ -48,35 +49,56 @@ function formOf(page: string): { action: string; csrf: string } {
 export interface FormSignIn {
   /** Posts the Key ID and Secret (Continue); the page that answers. */
   continueWith(signer: Signer): Promise<string>;
+  /** Posts the Key ID and Secret (Continue); the answer's status and page. */
+  tryKey(signer: Signer): Promise<{ status: number; page: string }>;
+  /** The key form's action (absolute, at `via`), its fields but the key, and the cookies: to post it by hand. */
+  keyPost(): { url: URL; fields: Record<string, string>; cookie: string };
   /** Posts Allow on the page given (reading only, or also writing, and any other field); the query the client got back. */
   allow(page: string, access?: 'read' | 'write', fields?: Record<string, string>): Promise<URLSearchParams>;
 }
 
-/** Opens the sign-in page of an authorization URL; its forms are posted to `via`, by `fetch`. */
-export async function openSignIn(authorizationUrl: URL, redirect: string, via: string, fetch = globalThis.fetch): Promise<FormSignIn> {
+/**
+ * Opens the sign-in page of an authorization URL; its forms are posted to `via`, by `fetch`. `headers` go
+ * with every request of the sign-in (a client behind a proxy: X-Forwarded-For).
+ */
+export async function openSignIn(
+  authorizationUrl: URL,
+  redirect: string,
+  via: string,
+  fetch = globalThis.fetch,
+  headers: Record<string, string> = {},
+): Promise<FormSignIn> {
   const jar: Jar = new Map();
   const post = async (action: string, fields: Record<string, string>) => {
     const url = new URL(action, via);
     const res = await fetch(url, {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookieHeader(jar) },
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded', cookie: cookieHeader(jar) },
       body: new URLSearchParams(fields).toString(),
     });
-    return follow(fetch, jar, res, url, redirect);
+    return { status: res.status, answer: await follow(fetch, jar, res, url, redirect, headers) };
   };
-  const first = await follow(fetch, jar, await fetch(authorizationUrl, { redirect: 'manual' }), authorizationUrl, redirect);
+  const opened = await fetch(authorizationUrl, { redirect: 'manual', headers });
+  const first = await follow(fetch, jar, opened, authorizationUrl, redirect, headers);
   if ('back' in first) throw new Error('sent back before signing in');
   const keyForm = formOf(first.page);
+  const keyFields = (signer: Signer) => ({ csrf: keyForm.csrf, action: 'continue', key_id: signer.keyId, secret: signer.secret });
   return {
     async continueWith(signer) {
-      const answer = await post(keyForm.action, { csrf: keyForm.csrf, action: 'continue', key_id: signer.keyId, secret: signer.secret });
+      const { answer } = await post(keyForm.action, keyFields(signer));
       if ('back' in answer) throw new Error('sent back before allowing');
       return answer.page;
     },
+    async tryKey(signer) {
+      const { status, answer } = await post(keyForm.action, keyFields(signer));
+      if ('back' in answer) throw new Error('sent back before allowing');
+      return { status, page: answer.page };
+    },
+    keyPost: () => ({ url: new URL(keyForm.action, via), fields: { csrf: keyForm.csrf, action: 'continue' }, cookie: cookieHeader(jar) }),
     async allow(page, access = 'read', fields = {}) {
       const allowForm = formOf(page);
-      const done = await post(allowForm.action, { ...fields, csrf: allowForm.csrf, action: 'allow', access });
+      const { answer: done } = await post(allowForm.action, { ...fields, csrf: allowForm.csrf, action: 'allow', access });
       if (!('back' in done)) throw new Error(`not sent back after Allow: ${done.page.slice(0, 300)}`);
       return done.back.searchParams;
     },

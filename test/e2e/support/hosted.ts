@@ -48,7 +48,13 @@ export async function spawnHostedServer(options: HostedOptions): Promise<HostedS
   const direct = `http://127.0.0.1:${port}/mcp`;
   const url = options.publicUrl ?? direct;
   const args = [CLI, ...hostedArgs(port, url, options.database)];
-  const env = serverEnv({ SVC_BASE_URL: options.sandbox.baseUrl, INVOICING_MCP_VAULT_KEY: options.vaultKey, ...options.env });
+  const env = serverEnv({
+    SVC_BASE_URL: options.sandbox.baseUrl,
+    INVOICING_MCP_VAULT_KEY: options.vaultKey,
+    // The test sandbox allows 1000 sign-ins a minute unless a test says otherwise (then so does its server).
+    INVOICING_MCP_SERVICE_SIGN_INS: '1000',
+    ...options.env,
+  });
   const child: ChildProcess = spawn(process.execPath, [...args, ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   await new Promise<void>((resolve, reject) => {
