@@ -242,6 +242,11 @@ describe('figures that are not whole', () => {
     const result = await call('report_sales', args);
     const a = result.structuredContent;
     expect(a.groups_left_out).toBeGreaterThan(0);
+    // The text counts in English: "AUD 1 invoice", not "1 invoices" (the sample books hold groups of one).
+    const text = textOf(result);
+    expect(a.groups.some((g: any) => g.count === 1)).toBe(true);
+    for (const f of [...a.totals.map((t: any) => ['Total', t]), ...a.groups.map((g: any) => [`(customer ${g.key})`, g])])
+      expect(text).toContain(`${f[0]}: ${f[1].currency} ${plural(f[1].count, 'invoice')}, subtotal ${f[1].subtotal},`);
     const frame = await showBoth('report-sales-left-out', 'report_sales', args, result, salesTables(a, 'customer'));
     const shown = a.groups.length;
     expect(await frame.getByRole('note').allTextContents()).toEqual([
