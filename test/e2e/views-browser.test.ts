@@ -255,3 +255,26 @@ describe('figures that are not whole', () => {
     ]);
   });
 });
+
+describe('an answer that comes later', () => {
+  it('the page says it waits until the result comes, then draws it; a cancelled call is said so', async () => {
+    const args = { days: 180, group_by: 'month' };
+    const result = await call('report_sales', args);
+    const html = await viewOf('report_sales');
+    const waiting = await host.showWaiting(html, 'light', args);
+    expect(await waiting.getByRole('status').allTextContents()).toEqual(['Waiting for the answer: it appears here when the tool is done.']);
+    expect(await host.axeViolations(waiting)).toEqual([]);
+    await host.setTheme(waiting, 'dark');
+    expect(await host.axeViolations(waiting, COLOUR_RULES)).toEqual([]);
+    await host.sendResult(waiting, 'dark', result);
+    expect(await tablesOf(waiting)).toEqual(salesTables(result.structuredContent, 'month'));
+    expect(await waiting.getByRole('status').count()).toBe(0);
+
+    const cancelled = await host.showWaiting(html, 'light', args);
+    await host.cancel(cancelled, 'light', 'user action');
+    expect(await cancelled.getByRole('status').allTextContents()).toEqual([
+      'The call was cancelled (user action): there is no answer to show.',
+    ]);
+    expect(await tablesOf(cancelled)).toEqual([]);
+  });
+});
