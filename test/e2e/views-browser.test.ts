@@ -256,6 +256,21 @@ describe('figures that are not whole', () => {
   });
 });
 
+describe('an answer whose books could not be brought up to date', () => {
+  it('says so under the title, announced, before any figure', async () => {
+    // A real result, with the warning the mirror adds when a read fails (books-store-damage makes one for real;
+    // here only the page's words are at stake).
+    const args = { days: 30 };
+    const result = await call('report_sales', args);
+    const warning = `The service did not answer: the mirror is not being updated, so this answer is as of ${result.structuredContent.as_of}`;
+    const warned = { ...result, structuredContent: { ...result.structuredContent, warning } };
+    const frame = await host.show(await viewOf('report_sales'), 'light', args, warned);
+    expect(await frame.getByRole('alert').allTextContents()).toEqual([`Not up to date: ${warning}.`]);
+    expect(await frame.evaluate(() => document.querySelector('h1')?.nextElementSibling?.getAttribute('role'))).toBe('alert');
+    expect(await host.axeViolations(frame)).toEqual([]);
+  });
+});
+
 describe('an answer that comes later', () => {
   it('the page says it waits until the result comes, then draws it; a cancelled call is said so', async () => {
     const args = { days: 180, group_by: 'month' };
