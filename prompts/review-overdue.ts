@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { counted } from '../src/api/counted.js';
 import { definePrompt } from './define.js';
 
 /** "At least N days past due" is "more than N - 1"; none given: everything past due. */
@@ -14,7 +15,7 @@ export const reviewOverduePrompt = definePrompt({
     }),
   text: ({ min_days }, books) => {
     const days = overDays(min_days);
-    const head = `Review the invoices past their due date${min_days ? ` by at least ${min_days} days` : ''}. Past due means the due date is before today, whatever the status says.`;
+    const head = `Review the invoices past their due date${min_days ? ` by at least ${counted(Number(min_days), 'day')}` : ''}. Past due means the due date is before today, whatever the status says.`;
     const how = books
       ? [
           `Call report_owed with over_days=${days}: it sums the balances exactly per currency, ages them and names the largest debtors.`,
@@ -22,7 +23,7 @@ export const reviewOverduePrompt = definePrompt({
         ]
       : [
           'Use list_invoices (all pages, per_page=100) and keep the invoices whose status is not draft, void or paid, whose balance',
-          `is above zero and whose due_date is more than ${days} days before today. Group by customer: total balance per currency, the`,
+          `is above zero and whose due_date is more than ${counted(days, 'day')} before today. Group by customer: total balance per currency, the`,
           'oldest due date, and how many invoices. For the largest debtors, check list_payments with their customer_id.',
         ];
     return [head, ...how, 'Report amounts exactly as given, with their currency; never add amounts of different currencies.'].join('\n');

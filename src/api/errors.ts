@@ -1,6 +1,7 @@
 // The refusals and faults of the Invoicing Service as a small hierarchy of typed errors, made by one
 // factory from status + body. Every message keeps the service's own words (scrubbed of credentials) and
 // ends with what to do next; no message ever carries a secret, a token or an Authorization value.
+import { counted } from './counted.js';
 import { redactText } from './redact.js';
 
 export type FieldErrors = Record<string, string[]>;
@@ -216,7 +217,7 @@ export function errorFromResponse(res: ResponseFacts, call: CallFacts): ApiError
   if (status === 429) {
     const retryAfter = Math.max(1, parseRetryAfter(header(res.headers, 'retry-after'), call.now) ?? 1);
     return new RateLimited(
-      `The service's rate limit is reached (${said(status, serviceMessage)}). Retry after ${retryAfter} seconds.`,
+      `The service's rate limit is reached (${said(status, serviceMessage)}). Retry after ${counted(retryAfter, 'second')}.`,
       retryAfter,
       details,
     );

@@ -1,6 +1,7 @@
 // The wire: one undici dispatcher per client, JSON in and out, query strings encoded exactly, and the
 // failures with no answer (reset, refused, timeout) turned into NetworkFault. Also the back-off rule.
 import type { Dispatcher } from 'undici';
+import { counted } from './counted.js';
 import { NetworkFault } from './errors.js';
 import { redactText } from './redact.js';
 import type { ServiceTime } from './service-time.js';
@@ -213,7 +214,8 @@ export class Transport {
 function whyNoAnswer(code: string, timeoutMs: number): string {
   if (code === 'ECONNREFUSED') return 'nothing accepts connections there';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name does not resolve';
-  if (code.includes('TIMEOUT') || code === 'ETIMEDOUT') return `it did not answer within ${Math.round(timeoutMs / 1000)} seconds`;
+  if (code.includes('TIMEOUT') || code === 'ETIMEDOUT')
+    return `it did not answer within ${counted(Math.round(timeoutMs / 1000), 'second')}`;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE') return 'the connection was dropped before an answer came';
   return 'no answer came';
 }

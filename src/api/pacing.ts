@@ -5,6 +5,7 @@
 // Background calls (the mirror's sync) wait in a lane of their own: they start only when no other call
 // waits, one at a time, and never into the last tenth of the window's calls, so a tool call waits behind
 // at most one of them and never meets a 429 they caused.
+import { counted } from './counted.js';
 import { parseRetryAfter, RateLimited } from './errors.js';
 import { headerValue, type ResponseHeaders } from './http.js';
 import { REAL_TIMERS, type Timers } from './timers.js';
@@ -295,7 +296,7 @@ export class Pacer {
     const retryAfter = Math.max(1, Math.ceil((this.#blockedUntil - now) / 1000));
     const bound = Math.round(this.#options.maxWaitMs / 1000);
     return new RateLimited(
-      `The call would wait more than ${bound} s for the service's rate limit (${this.#limit ?? 'unknown'} calls per window for this key). Retry after ${retryAfter} seconds.`,
+      `The call would wait more than ${bound} s for the service's rate limit (${this.#limit ?? 'unknown'} calls per window for this key). Retry after ${counted(retryAfter, 'second')}.`,
       retryAfter,
       { status: null },
     );

@@ -4,6 +4,7 @@
 // happen a minute. An attempt that got no answer (refused connection, reset, time-out) never reached the
 // service's limit, so it does not count: it is retried with back-off inside the retry budget, and a
 // service that cannot be reached is reported as such, never as our own throttle.
+import { counted } from './counted.js';
 import { type ApiError, Forbidden, RateLimited, Unauthorized } from './errors.js';
 import type { SessionGrant } from './schemas.js';
 
@@ -151,7 +152,7 @@ export class SessionManager {
     if (wait > this.#options.maxWaitMs) {
       const retryAfter = Math.ceil(wait / 1000);
       throw new RateLimited(
-        `The service answered ${this.#attempts.length} sign-ins in the last minute; not signing in again yet, to stay inside the service's sign-in limit. Retry after ${retryAfter} seconds.`,
+        `The service answered ${counted(this.#attempts.length, 'sign-in')} in the last minute; not signing in again yet, to stay inside the service's sign-in limit. Retry after ${counted(retryAfter, 'second')}.`,
         retryAfter,
       );
     }

@@ -4,6 +4,7 @@
 // only once every page of the read is stored, and never past the moment the read began, so a record
 // changed while later pages were read is read again next time rather than skipped.
 import type { ApiClient } from '../api/client.js';
+import { counted } from '../api/counted.js';
 import { hasNextPage } from '../api/paginate.js';
 import type { Page } from '../api/schemas.js';
 import type { BackgroundBudget } from './budget.js';
@@ -182,7 +183,7 @@ export class KindSync {
         options.onProgress?.({
           progress: seen,
           ...(typeof answer.meta?.total === 'number' ? { total: answer.meta.total } : {}),
-          message: `reading ${kind}: ${seen} records`,
+          message: `reading ${kind}: ${counted(seen, 'record')}`,
         });
       if (last) break;
     }

@@ -4,6 +4,7 @@
 // and SVC_KEY_ID. A Postgres URL is shown without its password.
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { counted } from '../api/counted.js';
 import { type MirrorLocation, redactedUrl, resolveMirrorLocation } from '../books/location.js';
 import type { MirrorBooksReport } from '../books/store.js';
 import { MIRRORED_KINDS } from '../books/types.js';
@@ -37,7 +38,9 @@ function booksLines(report: MirrorBooksReport): { lines: string[]; current: bool
     lines.push(`  ${kind.padEnd(10)} ${String(report.counts?.[kind] ?? 0).padStart(7)}  ${when}`);
   }
   const c = report.coverage;
-  lines.push(`  lines      ${String(report.counts?.lines ?? 0).padStart(7)}  for ${c?.withLines ?? 0} of ${c?.invoices ?? 0} invoices`);
+  lines.push(
+    `  lines      ${String(report.counts?.lines ?? 0).padStart(7)}  for ${c?.withLines ?? 0} of ${counted(c?.invoices ?? 0, 'invoice')}`,
+  );
   return { lines, current: true };
 }
 

@@ -1,6 +1,7 @@
 // The one error boundary: a typed refusal becomes a tool error whose text says what happened and what
 // to do next. Nothing here is an instruction to the model; it is the service's answer, explained.
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { counted } from '../api/counted.js';
 import { ApiError, Invalid, MissingScope, NotFound, RateLimited } from '../api/errors.js';
 import { redactText } from '../api/redact.js';
 import { RefusedQuestion } from '../books/answers/refused.js';
@@ -34,7 +35,7 @@ export function errorResult(err: unknown, toolName: string, args: Record<string,
     );
   }
   if (err instanceof RateLimited) {
-    return toolError(`The service's rate limit is reached. Retry after ${err.retryAfter} seconds; nothing was lost.`);
+    return toolError(`The service's rate limit is reached. Retry after ${counted(err.retryAfter, 'second')}; nothing was lost.`);
   }
   if (err instanceof NotFound) {
     const noun = toolName.replace(/^get_/, '').replace(/_/g, ' ');

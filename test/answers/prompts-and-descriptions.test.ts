@@ -76,6 +76,8 @@ describe('review_overdue_invoices', () => {
       expect(c.count).toBe(truth.get(c.currency)!.count);
       expect(same(c.balance, truth.get(c.currency)!.sum)).toBe(true);
     }
+    expect(text).toContain('Review the invoices past their due date by at least 31 days.');
+    expect(await promptText('review_overdue_invoices', { min_days: '1' })).toContain('by at least 1 day.');
     // Trusting status=overdue would miss these: past due, money owed, another status.
     expect(pastDue.some((i) => i.status !== 'overdue')).toBe(true);
   });

@@ -72,7 +72,7 @@ describe('pacing', () => {
       logs.caught(r.reason);
       expect(r.reason).toBeInstanceOf(RateLimited);
       expect((r.reason as RateLimited).retryAfter).toBeGreaterThanOrEqual(1);
-      expect((r.reason as Error).message).toMatch(/Retry after \d+ seconds/);
+      expect((r.reason as Error).message).toMatch(/Retry after \d+ seconds?/);
     }
   });
 });

@@ -1,6 +1,7 @@
 // report_customer: one customer's balance per currency, unpaid invoices with their age, latest payments and
 // open quotes, by customer_id or a search by code, name or email.
 import * as z from 'zod/v4';
+import { counted } from '../../src/api/counted.js';
 import { answerCustomer, type CustomerAnswer } from '../../src/books/answers/customer.js';
 import { resolveCustomer, textMatch } from '../../src/books/answers/find.js';
 import { RefusedQuestion } from '../../src/books/answers/refused.js';
@@ -15,7 +16,7 @@ function pickOne(candidates: CustomerRow[], ref: string): CustomerRow {
   if (candidates.length === 0)
     throw new RefusedQuestion(`No customer matches "${ref}" by code, name or email: try find_records with part of the name.`);
   const names = candidates.map((c) => `${c.code} ${c.name} (id ${c.id})`).join('; ');
-  throw new RefusedQuestion(`"${ref}" fits ${candidates.length} customers: ${names}. Send customer_id with one of these ids.`);
+  throw new RefusedQuestion(`"${ref}" fits ${counted(candidates.length, 'customer')}: ${names}. Send customer_id with one of these ids.`);
 }
 
 interface CustomerArgs {
@@ -47,12 +48,12 @@ function customerText(a: CustomerAnswer, head: string): string {
   const out = [`${head}`, `Customer #${c.id} ${c.code} ${c.name}${c.email ? ` ${c.email}` : ''} (${c.status}).`];
   out.push(
     ...(a.balances.length > 0
-      ? a.balances.map((b) => `Owes ${money(b.currency, b.balance)} on ${b.count} invoices; past due ${b.past_due}.`)
+      ? a.balances.map((b) => `Owes ${money(b.currency, b.balance)} on ${counted(b.count, 'invoice')}; past due ${b.past_due}.`)
       : ['Owes nothing.']),
   );
   for (const i of a.unpaid) {
     out.push(
-      `- #${i.id} ${i.number} ${i.status}, issued ${i.issue_date}, due ${i.due_date}${i.days_past_due > 0 ? ` (${i.days_past_due} days past)` : ''}, balance ${money(i.currency, i.balance)} of ${i.total}`,
+      `- #${i.id} ${i.number} ${i.status}, issued ${i.issue_date}, due ${i.due_date}${i.days_past_due > 0 ? ` (${counted(i.days_past_due, 'day')} past)` : ''}, balance ${money(i.currency, i.balance)} of ${i.total}`,
     );
   }
   out.push(a.payments.length > 0 ? `Latest payments (up to ${RECENT_PAYMENTS}):` : 'No payments.');

@@ -1,5 +1,6 @@
 // report_low_stock: what is at or below its reorder level at each branch, by that branch's own stock.
 import * as z from 'zod/v4';
+import { counted } from '../../src/api/counted.js';
 import { RefusedQuestion } from '../../src/books/answers/refused.js';
 import { answerLowStock, type LowStockAnswer } from '../../src/books/answers/stock.js';
 import { defineTool, READ_HINTS } from '../define.js';
@@ -32,7 +33,7 @@ export const reportLowStock = defineTool({
     ];
     for (const b of answer.branches) {
       const items = answer.items.filter((i) => i.branch_id === b.branch_id);
-      out.push(`${b.branch} (branch ${b.branch_id}): ${items.length === 0 ? 'nothing low' : `${items.length} products`}`);
+      out.push(`${b.branch} (branch ${b.branch_id}): ${items.length === 0 ? 'nothing low' : counted(items.length, 'product')}`);
       for (const i of items) {
         out.push(
           `- #${i.product_id} ${i.name}${i.sku ? ` [${i.sku}]` : ''}: on hand ${i.on_hand}, reorder level ${i.reorder_level}, short by ${i.short_by}`,

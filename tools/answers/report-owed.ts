@@ -1,5 +1,6 @@
 // report_owed: what is owed per currency, aged, by customer, and the invoices behind it.
 import * as z from 'zod/v4';
+import { counted } from '../../src/api/counted.js';
 import { addDays } from '../../src/books/answers/dates.js';
 import { AGE_BANDS, answerOwed, answerOwedFromSums, type OwedAnswer, type OwedCurrency } from '../../src/books/answers/owed.js';
 import { defineTool, READ_HINTS } from '../define.js';
@@ -14,7 +15,7 @@ const BAND_WORDS: Record<(typeof AGE_BANDS)[number], string> = {
 };
 
 const currencyLine = (c: OwedCurrency): string =>
-  `${c.currency}: ${c.count} invoices, ${money(c.currency, c.balance)} owed; past due ${c.past_due.count}, ${c.past_due.balance}. Aged: ` +
+  `${c.currency}: ${counted(c.count, 'invoice')}, ${money(c.currency, c.balance)} owed; past due ${c.past_due.count}, ${c.past_due.balance}. Aged: ` +
   AGE_BANDS.map((b) => `${BAND_WORDS[b]} ${c.aged[b].count} ${c.aged[b].balance}`).join('; ');
 
 function owedText(a: OwedAnswer, head: string, offset: number): string {
@@ -25,13 +26,13 @@ function owedText(a: OwedAnswer, head: string, offset: number): string {
     'Top customers:',
     ...a.customers.map(
       (c) =>
-        `- customer ${c.customer_id} ${c.customer_name}: ${money(c.currency, c.balance)}, ${c.count} invoices, oldest due ${c.oldest_due}`,
+        `- customer ${c.customer_id} ${c.customer_name}: ${money(c.currency, c.balance)}, ${counted(c.count, 'invoice')}, oldest due ${c.oldest_due}`,
     ),
     `Invoices, oldest due first${pageOf(a.invoices.length, a.invoices_left_out, offset)}:`,
     ...a.invoices.map(
       (i) =>
         `- #${i.id} ${i.number} ${i.customer_name} (${i.customer_id}) ${i.status}, due ${i.due_date}` +
-        `${i.days_past_due > 0 ? ` (${i.days_past_due} days past)` : ''}, balance ${money(i.currency, i.balance)} of ${i.total}`,
+        `${i.days_past_due > 0 ? ` (${counted(i.days_past_due, 'day')} past)` : ''}, balance ${money(i.currency, i.balance)} of ${i.total}`,
     ),
   ].join('\n');
 }
@@ -92,7 +93,7 @@ export const reportOwed = defineTool({
     const scope = [
       args.customer_id ? `customer ${args.customer_id}` : '',
       args.currency ? `${args.currency} only` : '',
-      args.over_days !== undefined ? `more than ${args.over_days} days past due` : '',
+      args.over_days !== undefined ? `more than ${counted(args.over_days, 'day')} past due` : '',
       args.min_balance !== undefined ? `owing at least ${args.min_balance}` : '',
     ]
       .filter(Boolean)

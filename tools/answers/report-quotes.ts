@@ -1,10 +1,11 @@
 // report_quotes: open quotes, their value per currency, and which expire soon.
 import * as z from 'zod/v4';
+import { counted } from '../../src/api/counted.js';
 import { answerQuotes, type QuoteFigures } from '../../src/books/answers/quotes.js';
 import { defineTool, READ_HINTS } from '../define.js';
 import { asOf, asOfFields, asOfLine, freshBooks, limit, money, offsetArg, pageOf, rows } from './fresh.js';
 
-const figuresText = (f: QuoteFigures): string => `${f.count} quotes, ${money(f.currency, f.value)}`;
+const figuresText = (f: QuoteFigures): string => `${counted(f.count, 'quote')}, ${money(f.currency, f.value)}`;
 
 export const reportQuotes = defineTool({
   name: 'report_quotes',
@@ -33,14 +34,14 @@ export const reportQuotes = defineTool({
     });
     const out = [`Open quotes${args.customer_id ? ` of customer ${args.customer_id}` : ''}. ${asOfLine(freshness)}`];
     out.push(...(answer.open.length > 0 ? answer.open.map((f) => `Open: ${figuresText(f)}`) : ['No open quotes.']));
-    if (answer.expiring) {
-      const until = `expiring by ${args.expiring_days} days from today`;
+    if (answer.expiring && args.expiring_days !== undefined) {
+      const until = `expiring by ${counted(args.expiring_days, 'day')} from today`;
       out.push(...(answer.expiring.length > 0 ? answer.expiring.map((f) => `${until}: ${figuresText(f)}`) : [`None ${until}.`]));
     }
     out.push(`Quotes, soonest to expire first${pageOf(answer.quotes.length, answer.quotes_left_out, args.offset)}:`);
     for (const q of answer.quotes) {
       out.push(
-        `- #${q.id} ${q.number} ${q.status} ${q.customer_name} (${q.customer_id}) ${money(q.currency, q.total)}, valid until ${q.valid_until} (${q.days_left} days)`,
+        `- #${q.id} ${q.number} ${q.status} ${q.customer_name} (${q.customer_id}) ${money(q.currency, q.total)}, valid until ${q.valid_until} (${counted(q.days_left, 'day')})`,
       );
     }
     return { structured: { ...asOfFields(freshness), ...answer }, text: out.join('\n') };

@@ -1,5 +1,6 @@
 // report_received: payments dated in a range, per currency, grouped as asked, with what they paid.
 import * as z from 'zod/v4';
+import { counted } from '../../src/api/counted.js';
 import { checkRangeRequest, rangeWords, resolveRange } from '../../src/books/answers/dates.js';
 import { answerReceived, RECEIVED_GROUPS, type ReceivedAnswer } from '../../src/books/answers/received.js';
 import { defineTool, READ_HINTS } from '../define.js';
@@ -8,11 +9,14 @@ import { asOfFields, asOfLine, freshBooks, limit, money, offsetArg, pageOf, rang
 function receivedText(a: ReceivedAnswer, head: string, groupBy: string | undefined, offset: number): string {
   const out = [head];
   if (a.totals.length === 0) out.push('No payments in this range.');
-  for (const t of a.totals) out.push(`Total: ${t.currency} ${t.count} payments, ${t.amount} (allocated to invoices ${t.allocated})`);
+  for (const t of a.totals)
+    out.push(`Total: ${t.currency} ${counted(t.count, 'payment')}, ${t.amount} (allocated to invoices ${t.allocated})`);
   if (groupBy) {
     out.push(`By ${groupBy}${shownOf(a.groups.length, a.groups_left_out)}:`);
     for (const g of a.groups)
-      out.push(`- ${g.label}${groupBy === 'customer' ? ` (customer ${g.key})` : ''}: ${g.currency} ${g.count} payments, ${g.amount}`);
+      out.push(
+        `- ${g.label}${groupBy === 'customer' ? ` (customer ${g.key})` : ''}: ${g.currency} ${counted(g.count, 'payment')}, ${g.amount}`,
+      );
   }
   out.push(`Payments, newest first${pageOf(a.payments.length, a.payments_left_out, offset)}:`);
   for (const p of a.payments) {

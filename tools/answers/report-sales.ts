@@ -1,5 +1,6 @@
 // report_sales: what was invoiced in a date range, per currency, grouped as asked.
 import * as z from 'zod/v4';
+import { counted } from '../../src/api/counted.js';
 import { checkRangeRequest, rangeWords, resolveRange } from '../../src/books/answers/dates.js';
 import { readAmount } from '../../src/books/answers/money.js';
 import { RefusedQuestion } from '../../src/books/answers/refused.js';
@@ -29,7 +30,7 @@ const linesPendingOf = (f: Freshness): { lines_pending?: { invoices: number; sec
   f.linesPending ? { lines_pending: f.linesPending } : {};
 
 const figuresText = (f: SalesFigures): string =>
-  `${f.currency} ${f.count} invoices, subtotal ${f.subtotal}, tax ${f.tax}, total ${f.total}`;
+  `${f.currency} ${counted(f.count, 'invoice')}, subtotal ${f.subtotal}, tax ${f.tax}, total ${f.total}`;
 
 /** Why product figures are partial, and when they will be whole. */
 function partialWords(pending: Freshness['linesPending']): string {
@@ -46,7 +47,7 @@ function salesText(a: SalesAnswer, head: string, groupBy: string | undefined, pe
   if (a.lines) {
     const whole = a.lines.with_lines === a.lines.invoices;
     out.push(
-      `Product figures from the lines of ${a.lines.with_lines} of ${a.lines.invoices} invoices${whole ? '' : partialWords(pending)}.`,
+      `Product figures from the lines of ${a.lines.with_lines} of ${counted(a.lines.invoices, 'invoice')}${whole ? '' : partialWords(pending)}.`,
     );
   }
   if (groupBy) {

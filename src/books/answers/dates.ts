@@ -1,5 +1,6 @@
 // Calendar arithmetic on `YYYY-MM-DD` strings (the business's own days), and the date ranges and periods
 // the answers speak of. Pure: "today" is always given, never read from a clock.
+import { counted } from '../../api/counted.js';
 import { RefusedQuestion } from './refused.js';
 
 const DAY_MS = 86_400_000;
@@ -145,7 +146,7 @@ const RANGE_WORDS: Record<NamedRange, string> = {
 export function rangeWords(request: RangeRequest, range: DateRange): string {
   const named =
     request.range ?? (request.days === undefined && request.from === undefined && request.to === undefined ? 'this_month' : undefined);
-  const words = named ? RANGE_WORDS[named] : request.days !== undefined ? `the last ${request.days} days` : '';
+  const words = named ? RANGE_WORDS[named] : request.days !== undefined ? `the last ${counted(request.days, 'day')}` : '';
   return `${range.from} to ${range.to}${words ? ` (${words})` : ''}`;
 }
 

@@ -1,5 +1,7 @@
 // Every view's start: connect to the host through the extension's App, follow the host's theme and styles,
 // and draw each tool result the host sends (again when the theme changes, since charts take its colours).
+// Until the result comes (a long answer can take minutes), the page says it is waiting; if the host cancels
+// the call, it says so: a status either way, announced politely.
 import {
   App,
   applyDocumentTheme,
@@ -41,11 +43,25 @@ export function startView(name: string, render: Render): void {
     if (last.isError || !last.structuredContent)
       root.append(el('p', { role: 'alert' }, textOf(last) || 'The tool gave no result to show.'));
     else undo = render(root, last, app, args);
-    root.dataset.state = 'ready';
+    mark('ready');
+  };
+  const mark = (state: string) => {
+    root.dataset.state = state;
     root.dataset.theme = document.documentElement.dataset.theme ?? 'light';
+  };
+  const say = (state: string, words: string) => {
+    undo?.();
+    undo = undefined;
+    root.replaceChildren(el('p', { role: 'status' }, words));
+    mark(state);
   };
   app.ontoolinput = (input) => {
     args = input.arguments ?? {};
+    if (!last) say('waiting', 'Waiting for the answer: it appears here when the tool is done.');
+  };
+  app.ontoolcancelled = ({ reason }) => {
+    last = null;
+    say('cancelled', `The call was cancelled${reason ? ` (${reason})` : ''}: there is no answer to show.`);
   };
   app.ontoolresult = (result) => {
     last = result;
@@ -53,7 +69,8 @@ export function startView(name: string, render: Render): void {
   };
   app.onhostcontextchanged = () => {
     followHost(app.getHostContext());
-    draw();
+    if (last) draw();
+    else if (root.dataset.state) mark(root.dataset.state);
   };
   app.connect().then(
     () => followHost(app.getHostContext()),

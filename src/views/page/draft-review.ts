@@ -2,6 +2,7 @@
 // what a reviewer should check, and a link that opens the invoice at the service. It never writes: the
 // link goes through the host, which shows it to the person.
 import type { App } from '@modelcontextprotocol/ext-apps';
+import { counted } from '../../api/counted.js';
 import type { Invoice } from '../../api/schemas.js';
 import { REVIEW_META_KEY } from '../catalog.js';
 import type { DraftReview } from '../review.js';
@@ -15,7 +16,7 @@ function checks(review: DraftReview, invoice: Invoice): HTMLElement {
       (p) => `Line ${p.line}, ${p.product_name}: unit price ${p.unit_price}, the product's default is ${p.default_price}.`,
     ),
     ...review.overdue.map(
-      (o) => `${invoice.customer.name} already has ${withCurrency(o.currency, o.balance)} overdue on ${o.count} invoices.`,
+      (o) => `${invoice.customer.name} already has ${withCurrency(o.currency, o.balance)} overdue on ${counted(o.count, 'invoice')}.`,
     ),
     ...review.similar_drafts.map(
       (d) =>

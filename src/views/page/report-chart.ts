@@ -19,6 +19,9 @@ function reportOf(data: Record<string, unknown>): Draw {
 function render(root: HTMLElement, result: ToolResult, _app: unknown, args: Record<string, unknown>): () => void {
   const data = result.structuredContent as Record<string, unknown>;
   const undo = reportOf(data)(root, data, args);
+  // The mirror could not be brought up to date: said under the title, before any figure.
+  if (typeof data.warning === 'string')
+    root.querySelector('h1')?.after(el('p', { class: 'notice', role: 'alert' }, `Not up to date: ${data.warning}.`));
   if (typeof data.as_of === 'string') root.append(el('p', { class: 'quiet' }, `As of ${data.as_of}.`));
   return () => {
     for (const u of undo) u();

@@ -51,16 +51,38 @@ export function owedTables(a: any): TableText[] {
 
 const currenciesOf = (groups: any[]): string[] => [...new Set(groups.map((g) => g.currency as string))];
 
+/** "1 invoice", "2 invoices": the test's own, not the code's. */
+export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** What a product result's captions say of its lines: the totals cover every invoice, the products those with lines. */
+function linesCaptions(a: any): { totals: string; groups: string } {
+  if (!a.lines) return { totals: 'Totals per currency', groups: '' };
+  const { with_lines: withLines, invoices } = a.lines;
+  return {
+    totals: `Totals per currency, all ${plural(invoices, 'invoice')}`,
+    groups: withLines === invoices ? '' : ` (partial: the lines of ${withLines} of ${plural(invoices, 'invoice')})`,
+  };
+}
+
 export function salesTables(a: any, groupBy: string): TableText[] {
+  const captions = linesCaptions(a);
+  const byProduct = a.groups.some((g: any) => g.quantity !== undefined);
+  const quantity = (g: any) => (byProduct ? [g.quantity] : []);
   return [
-    { caption: 'Totals per currency', rows: a.totals.map((t: any) => [t.currency, String(t.count), t.subtotal, t.tax, t.total]), foot: [] },
+    { caption: captions.totals, rows: a.totals.map((t: any) => [t.currency, String(t.count), t.subtotal, t.tax, t.total]), foot: [] },
     ...currenciesOf(a.groups).map((currency) => ({
-      caption: `Sales in ${currency} by ${groupBy}`,
-      rows: a.groups.filter((g: any) => g.currency === currency).map((g: any) => [g.label, g.total, String(g.count), g.subtotal]),
+      caption: `Sales in ${currency} by ${groupBy}${captions.groups}`,
+      rows: a.groups
+        .filter((g: any) => g.currency === currency)
+        .map((g: any) => [g.label, g.total, String(g.count), g.subtotal, ...quantity(g)]),
       foot: [],
     })),
   ];
 }
+
+/** "about 40 seconds", "about 4 minutes": how long the page says the missing lines take. */
+export const aboutTime = (seconds: number): string =>
+  seconds < 120 ? `about ${plural(seconds, 'second')}` : `about ${plural(Math.ceil(seconds / 60), 'minute')}`;
 
 export function receivedTables(a: any, groupBy: string): TableText[] {
   return [

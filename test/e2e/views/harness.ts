@@ -22,6 +22,12 @@ export interface Harness {
   errors: string[];
   /** Puts a view's page (its HTML, as resources/read gave it) in the host and sends it a tool result. */
   show(html: string, theme: Theme, args: Record<string, unknown>, result: unknown): Promise<Frame>;
+  /** The same with the arguments only, as while a long call runs: resolves once the view says it waits. */
+  showWaiting(html: string, theme: Theme, args: Record<string, unknown>): Promise<Frame>;
+  /** Sends the result of the call shown, later; resolves once the view has drawn it. */
+  sendResult(frame: Frame, theme: Theme, result: unknown): Promise<void>;
+  /** The host cancels the call shown; resolves once the view says so. */
+  cancel(frame: Frame, theme: Theme, reason: string): Promise<void>;
   setTheme(frame: Frame, theme: Theme): Promise<void>;
   /** The links the view asked the host to open. */
   opened(): Promise<string[]>;
@@ -100,9 +106,9 @@ export async function startHarness(): Promise<Harness> {
     if (!frame) throw new Error('the view frame has no document');
     return frame;
   };
-  /** Waits until the view has drawn in the theme and the host has sized the frame to its content. */
-  const settled = async (frame: Frame, theme: Theme): Promise<void> => {
-    await frame.waitForSelector(`main[data-state="ready"][data-theme="${theme}"]`);
+  /** Waits until the view has drawn in the theme (in this state, or in any) and the host has sized the frame to its content. */
+  const settled = async (frame: Frame, theme: Theme, state: string | null = 'ready'): Promise<void> => {
+    await frame.waitForSelector(`main${state ? `[data-state="${state}"]` : '[data-state]'}[data-theme="${theme}"]`);
     const contentHeight = () => frame.evaluate(() => document.documentElement.scrollHeight);
     await page.waitForFunction((h) => window.harness.height === h, await contentHeight());
   };
@@ -119,9 +125,25 @@ export async function startHarness(): Promise<Harness> {
       await settled(frame, theme);
       return frame;
     },
+    async showWaiting(html, theme, args) {
+      const path = `/view/${++shown}`;
+      views.set(path, html);
+      await page.evaluate(([p, t, a]) => window.harness.show(p, t, a, null), [path, theme, args] as const);
+      const frame = await viewFrame();
+      await settled(frame, theme, 'waiting');
+      return frame;
+    },
+    async sendResult(frame, theme, result) {
+      await page.evaluate((r) => window.harness.result(r), result as any);
+      await settled(frame, theme);
+    },
+    async cancel(frame, theme, reason) {
+      await page.evaluate((r) => window.harness.cancel(r), reason);
+      await settled(frame, theme, 'cancelled');
+    },
     async setTheme(frame, theme) {
       await page.evaluate((t) => window.harness.setTheme(t), theme);
-      await settled(frame, theme);
+      await settled(frame, theme, null);
     },
     opened: () => page.evaluate(() => window.harness.opened),
     async axeViolations(frame, rules) {

@@ -7,7 +7,11 @@ type Theme = 'light' | 'dark';
 type CallToolResult = Parameters<AppBridge['sendToolResult']>[0];
 
 interface Harness {
-  show(viewPath: string, theme: Theme, args: Record<string, unknown>, result: CallToolResult): Promise<void>;
+  /** Without a result: the view gets the arguments only, as while a long call runs. */
+  show(viewPath: string, theme: Theme, args: Record<string, unknown>, result: CallToolResult | null): Promise<void>;
+  /** The result of the call shown, sent later. */
+  result(result: CallToolResult): Promise<void>;
+  cancel(reason: string): Promise<void>;
   setTheme(theme: Theme): Promise<void>;
   opened: string[];
   height: number;
@@ -58,7 +62,13 @@ window.harness = {
     frame.src = viewPath;
     await initialized;
     await bridge.sendToolInput({ arguments: args });
-    await bridge.sendToolResult(result);
+    if (result) await bridge.sendToolResult(result);
+  },
+  async result(result) {
+    await bridge?.sendToolResult(result);
+  },
+  async cancel(reason) {
+    await bridge?.sendToolCancelled({ reason });
   },
   async setTheme(theme) {
     document.documentElement.dataset.theme = theme;

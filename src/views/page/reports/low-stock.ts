@@ -1,4 +1,5 @@
 // report_low_stock: per branch, each low product's stock on hand against its reorder level.
+import { counted } from '../../../api/counted.js';
 import { barChart } from '../chart.js';
 import { el, section } from '../dom.js';
 
@@ -21,7 +22,7 @@ export function lowStockCharts(root: HTMLElement, data: LowStock): (() => void)[
   const undo: (() => void)[] = [];
   for (const b of data.branches) {
     const items = data.items.filter((i) => i.branch_id === b.branch_id);
-    const part = section(`${b.branch}: ${items.length === 0 ? 'nothing low' : `${items.length} products low`}`);
+    const part = section(`${b.branch}: ${items.length === 0 ? 'nothing low' : `${counted(items.length, 'product')} low`}`);
     root.append(part);
     if (items.length === 0) continue;
     undo.push(

@@ -1,4 +1,5 @@
 // report_owed: per currency, what is owed by age (bars per band) and the customers who owe the most.
+import { counted } from '../../../api/counted.js';
 import { barChart } from '../chart.js';
 import { el, section } from '../dom.js';
 import { withCurrency } from '../figures.js';
@@ -28,7 +29,7 @@ export function owedCharts(root: HTMLElement, data: Owed): (() => void)[] {
   for (const c of data.currencies) {
     const part = section(
       `${withCurrency(c.currency, c.balance)} owed`,
-      el('p', {}, `${c.count} invoices; past due ${withCurrency(c.currency, c.past_due.balance)} on ${c.past_due.count}.`),
+      el('p', {}, `${counted(c.count, 'invoice')}; past due ${withCurrency(c.currency, c.past_due.balance)} on ${c.past_due.count}.`),
     );
     root.append(part);
     undo.push(
