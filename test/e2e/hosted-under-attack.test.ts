@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { listAll, signIn } from '../contract/sandbox-http.js';
 import { type AttackedDeployment, type Business, connected, startAttackedDeployment } from './support/attacked-deployment.js';
 import type { HostedServer } from './support/hosted.js';
+import { type Attempt, newBusiness, signInPerson, wrongSecretsAtOnce } from './support/page-sign-in.js';
 
 const KILLS = 5;
 /** How long Postgres stays down each time, and up between outages. */
@@ -211,4 +212,47 @@ it("a tenant's query whose backend is terminated (pg_terminate_backend) while it
   expect(await call(client, seen, 'report_owed', {}), JSON.stringify(seen)).toBe(true);
   expect(seen.unexplained).toEqual([]);
   await client.close();
+});
+
+it("30 wrong secrets for a known key through the proxy, then at once the owner's sign-in, another business's and an existing grant's renewal: all succeed", async () => {
+  const [first, second] = d.servers;
+  const owner = await newBusiness(d.sb);
+  const other = await newBusiness(d.sb);
+  const existing = await signInPerson(first.url, first.direct, owner, 'Existing assistant', '198.51.100.1');
+  const check = async (c: Client) => {
+    const got = await c.callTool({ name: 'check_connection', arguments: {} });
+    expect(got.isError, JSON.stringify(got.content)).toBeFalsy();
+    return (got.structuredContent as { business?: { name?: string } }).business?.name;
+  };
+  const ownerName = await check(existing.client);
+  expect(ownerName).toBeTruthy();
+  // Thirty guesses from ten clients of the proxy, on ten sign-in pages, spread over both processes.
+  const addresses = Array.from({ length: 10 }, (_, i) => `203.0.113.${i + 1}`);
+  const attacks = await Promise.all([
+    wrongSecretsAtOnce(first.url, first.direct, owner, 15, { pages: 5, addresses }),
+    wrongSecretsAtOnce(first.url, second.direct, owner, 15, { pages: 5, addresses }),
+  ]);
+  const answered: Attempt[] = attacks.flat();
+  expect(
+    answered.every((a) => a.problem !== ''),
+    JSON.stringify(answered),
+  ).toBe(true);
+  // The service ends the existing grant's session: its next call must sign in to the service again.
+  await d.sb.endSessions(owner.keyId);
+  const settled = await Promise.allSettled([
+    signInPerson(first.url, second.direct, owner, 'Owner again', '198.51.100.2'),
+    signInPerson(first.url, first.direct, other, 'Another business', '198.51.100.3'),
+    check(existing.client),
+  ]);
+  const failed = settled.flatMap((s, i) => (s.status === 'rejected' ? [`${['owner', 'other', 'renewal'][i]}: ${String(s.reason)}`] : []));
+  expect(failed).toEqual([]);
+  const [again, newcomer, renewed] = settled.map((s) => (s as PromiseFulfilledResult<any>).value);
+  expect(renewed).toBe(ownerName);
+  expect(await check(again.client)).toBe(ownerName);
+  expect(await check(newcomer.client)).not.toBe(ownerName);
+  // A few guesses reached the service, never its allowance; the rest were held with a stated wait.
+  const guessed = (await d.sb.signIns(owner.keyId)).filter((e) => e.status === 401).length;
+  expect(guessed).toBeLessThanOrEqual(3);
+  expect(answered.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(30 - guessed);
+  for (const c of [existing, again, newcomer]) await c.client.close();
 });

@@ -13,6 +13,7 @@ import { MemoryOAuthProvider, oauthClient, type Signer, startFlow } from './oaut
 import { freePort } from './server.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
+const SIGN_INS_A_MINUTE = 20;
 
 export interface Business {
   id: number;
@@ -34,12 +35,20 @@ export async function startAttackedDeployment(args: string[] = []): Promise<Atta
   const folder = mkdtempSync(join(tmpdir(), 'hosted-attacked-'));
   const log: string[] = [];
   const [sb, postgres] = await Promise.all([
-    startTestSandbox({ rateLimit: 1_000_000, signInLimit: 100_000 }),
+    // The service's limit on sign-ins from one address, as the deployment is told it (SERVICE_SIGN_INS): every
+    // sign-in of the deployment comes from its one address. Twice the service's 10, for the businesses the
+    // scenarios sign in within one minute besides those a flood of guesses must not reach.
+    startTestSandbox({ rateLimit: 1_000_000, signInLimit: SIGN_INS_A_MINUTE }),
     freePort().then((port) => startKillablePostgres(folder, port, randomBytes(12).toString('hex'), log)),
   ]);
   const vaultKey = newVaultKey();
   // Each tenant's mirror asks the service for changes each second: its sync writes while the scenarios run.
-  const env = { SVC_POLL_SECONDS: '1' };
+  // Both processes stand behind a proxy at 127.0.0.1, whose X-Forwarded-For they believe.
+  const env = {
+    SVC_POLL_SECONDS: '1',
+    INVOICING_MCP_SERVICE_SIGN_INS: String(SIGN_INS_A_MINUTE),
+    INVOICING_MCP_TRUST_PROXY: '127.0.0.1',
+  };
   const first = await spawnHostedServer({ sandbox: sb, database: postgres.url, vaultKey, args, env });
   const second = await spawnHostedServer({ sandbox: sb, database: postgres.url, vaultKey, args, env, publicUrl: first.url });
   const servers: [HostedServer, HostedServer] = [first, second];
