@@ -199,6 +199,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     await vault.getOrCreate('oauth:cookie-keys', () => JSON.stringify([randomBytes(32).toString('base64url')])),
   ) as string[];
   const issuer = new URL(settings.resource).origin;
+  const checked = new CheckedTokens();
   const provider = createAuthServer(issuer, {
     resource: settings.resource,
     db,
@@ -206,6 +207,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     signingKey,
     cookieKeys,
     clients: await readClients(settings.clientsFile),
+    grantEnded: (grantId) => checked.forgetGrants([grantId]),
     renderError: async (ctx, out, error) => {
       ctx.type = 'html';
       ctx.set('content-security-policy', `default-src 'none'; style-src ${STYLE_HASH}; frame-ancestors 'none'; base-uri 'none'`);
@@ -222,7 +224,6 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     logger.warn({ err: err.message }, 'authorization server: server error');
   });
   const grantLog = new GrantLog(db);
-  const checked = new CheckedTokens();
   provider.on('grant.revoked', (_ctx, grantId: string) => checked.forgetGrants([grantId]));
   provider.on('access_token.destroyed', (token: { jti: string }) => checked.forgetToken(token.jti));
   const ended = keyEnder({ db, grantLog, tenants: () => tenants, logger, forgetGrants: (ids) => checked.forgetGrants(ids) });

@@ -1,9 +1,11 @@
 // The authorization server's storage on Postgres: every record (client, grant, code, token, session,
 // interaction) sealed whole by the vault's key, found by a hash of its id (a token's id is the token for
 // opaque tokens, so it is never stored). The grant id stays in the clear so a grant's tokens can be
-// revoked together; it gives no access by itself.
+// revoked together; it gives no access by itself. A code or refresh token is used up by one statement that
+// succeeds once, so of requests racing with the same one exactly one goes on: every other is refused and ends
+// the grant, as the library does when a used one comes back later.
 import { createHash } from 'node:crypto';
-import type { Adapter, AdapterFactory, AdapterPayload } from 'oidc-provider';
+import { type Adapter, type AdapterFactory, type AdapterPayload, errors } from 'oidc-provider';
 import type { PgDb } from '../../books/postgres/db.js';
 import { str } from '../../books/sql/rows.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
@@ -13,11 +15,20 @@ const TABLE = `${HOSTED_SCHEMA}.oauth`;
 
 const hashOf = (model: string, value: string): string => createHash('sha256').update(`${model}\n${value}`).digest('base64url');
 
+/** Told of each grant ended because something of it was presented again after its use. */
+export type GrantEnded = (grantId: string) => void;
+
+const USED_UP: Record<string, string> = {
+  AuthorizationCode: 'authorization code already consumed',
+  RefreshToken: 'refresh token already used',
+};
+
 class PostgresAdapter implements Adapter {
   constructor(
     readonly model: string,
     readonly db: PgDb,
     readonly sealer: Sealer,
+    readonly grantEnded: GrantEnded,
   ) {}
 
   #context(idHash: string): string {
@@ -70,8 +81,24 @@ class PostgresAdapter implements Adapter {
     return this.#findWhere('user_code_hash', hashOf(this.model, userCode));
   }
 
+  /**
+   * The library finds a record, checks it unused, then consumes it: requests racing with the same one all
+   * pass the check. Only the first to get here goes on; any other was a reuse, and ends the grant.
+   */
   async consume(id: string): Promise<void> {
-    await this.db.rows(`UPDATE ${TABLE} SET consumed_at = now() WHERE model = ? AND id_hash = ?`, [this.model, hashOf(this.model, id)]);
+    const idHash = hashOf(this.model, id);
+    const taken = await this.db.rows(
+      `UPDATE ${TABLE} SET consumed_at = now() WHERE model = ? AND id_hash = ? AND consumed_at IS NULL RETURNING 1`,
+      [this.model, idHash],
+    );
+    if (taken.length === 1) return;
+    const [row] = await this.db.rows(`SELECT grant_id FROM ${TABLE} WHERE model = ? AND id_hash = ?`, [this.model, idHash]);
+    const grantId = row?.[0];
+    if (typeof grantId === 'string') {
+      await revokeGrants(this.db, [grantId]);
+      this.grantEnded(grantId);
+    }
+    throw new errors.InvalidGrant(USED_UP[this.model] ?? `${this.model} already consumed`);
   }
 
   async destroy(id: string): Promise<void> {
@@ -84,8 +111,8 @@ class PostgresAdapter implements Adapter {
 }
 
 /** The adapter factory oidc-provider takes: one adapter per model, all on the same table. */
-export function postgresAdapter(db: PgDb, sealer: Sealer): AdapterFactory {
-  return (model) => new PostgresAdapter(model, db, sealer);
+export function postgresAdapter(db: PgDb, sealer: Sealer, grantEnded: GrantEnded): AdapterFactory {
+  return (model) => new PostgresAdapter(model, db, sealer, grantEnded);
 }
 
 /** Forgets records past their expiry; how many. */

@@ -27,7 +27,10 @@ function verifier(provider: Provider, checked: CheckedTokens): OAuthTokenVerifie
       const kept = checked.get(token);
       if (kept) return kept;
       const found = await provider.AccessToken.find(token);
-      if (!found || found.isExpired)
+      // Its grant must still be there, as the library's introspection asks: a grant ended while this token
+      // was being issued (a code or refresh token presented twice at once) takes the token with it.
+      const grant = found?.grantId ? await provider.Grant.find(found.grantId) : undefined;
+      if (!found || found.isExpired || !grant || grant.clientId !== found.clientId || grant.accountId !== found.accountId)
         throw new OAuthError(OAuthErrorCode.InvalidToken, 'The access token is unknown, expired or revoked: sign in again.');
       const aud = Array.isArray(found.aud) ? found.aud[0] : found.aud;
       const auth: AuthInfo = {

@@ -6,7 +6,7 @@
 import Provider, { type ClientMetadata, type Configuration, type ErrorOut, errors, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import type { PgDb } from '../../books/postgres/db.js';
 import type { Sealer } from '../vault/sealer.js';
-import { postgresAdapter } from './adapter.js';
+import { type GrantEnded, postgresAdapter } from './adapter.js';
 import { canonicalResource, RESOURCE_SCOPES } from './resource.js';
 
 export const OAUTH_PREFIX = '/oauth';
@@ -25,6 +25,8 @@ export interface AuthServerOptions {
   cookieKeys: string[];
   /** Clients registered in configuration. */
   clients: ClientMetadata[];
+  /** Told of each grant ended by the reuse of a code or refresh token. */
+  grantEnded: GrantEnded;
   /** Renders an error page the person sees (no third-party assets, our CSP). */
   renderError: (ctx: KoaContextWithOIDC, out: ErrorOut, error: Error) => Promise<void>;
 }
@@ -60,7 +62,7 @@ function resourceIndicators(resource: string): NonNullable<Configuration['featur
 
 export function createAuthServer(issuer: string, options: AuthServerOptions): Provider {
   const configuration: Configuration = {
-    adapter: postgresAdapter(options.db, options.sealer),
+    adapter: postgresAdapter(options.db, options.sealer, options.grantEnded),
     clients: options.clients,
     jwks: { keys: [options.signingKey] },
     cookies: { keys: options.cookieKeys },
