@@ -12,6 +12,7 @@ import { listAll, signIn } from '../contract/sandbox-http.js';
 import { type AttackedDeployment, type Business, connected, startAttackedDeployment } from './support/attacked-deployment.js';
 import type { HostedServer } from './support/hosted.js';
 import { type Attempt, newBusiness, signInPerson, wrongSecretsAtOnce } from './support/page-sign-in.js';
+import { codeFor, codeForm, mcpStatus, tokenRequestsAtOnce } from './support/pkce-flow.js';
 
 const KILLS = 5;
 /** How long Postgres stays down each time, and up between outages. */
@@ -255,4 +256,16 @@ it("30 wrong secrets for a known key through the proxy, then at once the owner's
   expect(guessed).toBeLessThanOrEqual(3);
   expect(answered.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(30 - guessed);
   for (const c of [existing, again, newcomer]) await c.client.close();
+});
+
+it('8 redemptions of one code sent at once, half to each process: exactly one token set, and the reuse ends the grant', async () => {
+  const [first, second] = d.servers;
+  const deployment = { url: first.url, origin: first.origin };
+  const held = await codeFor(deployment, business.signer);
+  const form = codeForm(held, deployment);
+  const answers = (await Promise.all([first, second].map((s) => tokenRequestsAtOnce(new URL(s.direct).origin, form, 4)))).flat();
+  const granted = answers.filter((a) => a.status === 200);
+  expect(granted.length, answers.map((a) => `${a.status} ${a.body.error ?? ''}`).join('; ')).toBe(1);
+  expect(answers.filter((a) => a.status === 400 && a.body.error === 'invalid_grant')).toHaveLength(7);
+  expect(await mcpStatus(first.url, granted[0]?.body.access_token)).toBe(401);
 });
