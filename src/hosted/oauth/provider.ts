@@ -7,6 +7,7 @@ import Provider, { type ClientMetadata, type Configuration, type ErrorOut, error
 import type { PgDb } from '../../books/postgres/db.js';
 import type { Sealer } from '../vault/sealer.js';
 import { type GrantEnded, postgresAdapter } from './adapter.js';
+import { checkClientLimits } from './client-limits.js';
 import { canonicalResource, RESOURCE_SCOPES } from './resource.js';
 
 export const OAUTH_PREFIX = '/oauth';
@@ -78,6 +79,14 @@ export function createAuthServer(issuer: string, options: AuthServerOptions): Pr
       id_token_signed_response_alg: 'ES256',
     },
     pkce: { required: () => true },
+    // The library calls the validator once for each extra property: one (RFC 7591's software_id) is enough to
+    // see the whole of every client's metadata, whether registered, configured or from a document.
+    extraClientMetadata: {
+      properties: ['software_id'],
+      validator: (_ctx, key, _value, metadata) => {
+        if (key === 'software_id') checkClientLimits(metadata as Record<string, unknown>);
+      },
+    },
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
