@@ -11,7 +11,6 @@ import { sleep } from '../api/http.js';
 import type { Timers } from '../api/timers.js';
 import { PgDb } from '../books/postgres/db.js';
 import { SharedPostgres } from '../books/postgres/shared.js';
-import { isUnreachable } from '../books/postgres/unreachable.js';
 import { createEventBus } from '../events/bus.js';
 import type { ReadinessProbe } from '../http/health.js';
 import type { LogSink } from '../log/deferred-logger.js';
@@ -29,7 +28,7 @@ import { GrantLimiter } from './oauth/grant-limit.js';
 import { mountAuthServer, registerResourceMetadata } from './oauth/mount.js';
 import { createAuthServer } from './oauth/provider.js';
 import { SCOPE_WRITE } from './oauth/resource.js';
-import { briefly, databaseReadiness } from './oauth/unreachable.js';
+import { briefly, databaseReadiness, pauseFor } from './oauth/unreachable.js';
 import { STYLE_HASH } from './signin/html.js';
 import { errorPage } from './signin/pages.js';
 import { registerSignIn } from './signin/routes.js';
@@ -43,7 +42,7 @@ import { type PlanTenantMirror, tenantSchema } from './tenants/tenant-mirror.js'
 import type { TenantRecord } from './tenants/tenant-store.js';
 import { TenantStore } from './tenants/tenant-store.js';
 import { type MakeTenant, Tenants } from './tenants/tenants.js';
-import { Sealer, VaultKeyMissing } from './vault/sealer.js';
+import { Sealer } from './vault/sealer.js';
 import { Vault } from './vault/vault.js';
 import { readVaultKeys } from './vault/vault-keys.js';
 import { registerTenantWebhooks } from './webhooks/receiver.js';
@@ -95,8 +94,6 @@ async function readClients(file: string | null): Promise<ClientMetadata[]> {
 }
 
 type KeyEnded = (record: TenantRecord, words: string) => void;
-
-const VAULT_RETRY_AFTER_S = '30';
 
 /** The log line of a secret sealed under a vault key this process lacks: its fingerprint (never the key), at most once a minute each. */
 function missingKeyLog(logger: Logger): (keyId: string) => void {
@@ -217,10 +214,10 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   });
   // The provider's own logs are its debug output; its errors reach the person through renderError.
   provider.on('server_error', (ctx, err) => {
-    // The database is down for now: the endpoint answers 503 with a wait, the page or JSON kept as written.
-    if (isUnreachable(err)) return briefly(ctx);
-    // Answered 503 (its statusCode): the deployment is mid-rotation, and the log line of it is missingKeyLog's.
-    if (err instanceof VaultKeyMissing) return void ctx.set('retry-after', VAULT_RETRY_AFTER_S);
+    // Down for now (the database, or a vault key mid-rotation, whose log line is missingKeyLog's): the endpoint
+    // answers 503 with a wait.
+    const pause = pauseFor(err);
+    if (pause) return briefly(ctx, pause);
     logger.warn({ err: err.message }, 'authorization server: server error');
   });
   const grantLog = new GrantLog(db);

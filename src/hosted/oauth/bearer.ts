@@ -12,11 +12,10 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { isUnreachable, RETRY_AFTER_SECONDS } from '../../books/postgres/unreachable.js';
-import { VaultKeyMissing } from '../vault/sealer.js';
 import type { CheckedTokens } from './checked-tokens.js';
 import type { GrantLimiter } from './grant-limit.js';
 import { resourceMetadataUrl } from './mount.js';
+import { pauseBody, pauseFor } from './unreachable.js';
 
 /** What a checked token leads to, added to its AuthInfo for the server factory; `reply` ends the request's use of it. */
 export type TenantLookup = (keyId: string, auth: AuthInfo, reply: FastifyReply) => Promise<Record<string, unknown> | null>;
@@ -78,23 +77,10 @@ export function bearerCheck(provider: Provider, resource: string, tenantOf: Tena
         throw new OAuthError(OAuthErrorCode.InvalidToken, 'The business behind this token is no longer signed in: sign in again.');
       return { ...auth, extra: { ...auth.extra, ...tenant } };
     } catch (err) {
-      // The database of tokens and tenants is down for now: a wait, never a 500 (nor a challenge to sign in again).
-      if (isUnreachable(err)) {
-        await reply
-          .code(503)
-          .header('retry-after', String(RETRY_AFTER_SECONDS))
-          .send({
-            error: 'temporarily_unavailable',
-            message: `The books' database is briefly unreachable; retry in ${RETRY_AFTER_SECONDS} s.`,
-          });
-        return null;
-      }
-      if (err instanceof VaultKeyMissing) {
-        await reply.code(503).header('retry-after', '30').send({
-          error: 'temporarily_unavailable',
-          message:
-            'This server cannot open the stored secrets this request needs yet (its vault keys are being rotated): try again shortly.',
-        });
+      // Down for now (the database, or a vault key mid-rotation): a wait, never a 500 nor a challenge to sign in again.
+      const pause = pauseFor(err);
+      if (pause) {
+        await reply.code(503).header('retry-after', String(pause.retryAfter)).send(pauseBody(pause));
         return null;
       }
       await sendResponse(reply, bearerAuthChallengeResponse(err, { resourceMetadataUrl: options.resourceMetadataUrl }));
