@@ -116,5 +116,7 @@ describe('lines too many for the wait', () => {
         `PARTIAL: the lines of ${a.lines_pending.invoices} invoices are too many to read while you wait; they are read first in the background, whole in about \\d+ (s|min)`,
       ),
     );
+    // The model is told to come back, not to scan the books one invoice at a time.
+    expect(text).toMatch(/For whole figures, ask again after about \d+ (s|min) rather than reading invoices' lines one by one\)/);
   });
 });

@@ -32,14 +32,15 @@ const linesPendingOf = (f: Freshness): { lines_pending?: { invoices: number; sec
 const figuresText = (f: SalesFigures): string =>
   `${f.currency} ${counted(f.count, 'invoice')}, subtotal ${f.subtotal}, tax ${f.tax}, total ${f.total}`;
 
-/** Why product figures are partial, and when they will be whole. */
+/** Why product figures are partial, when they will be whole, and that asking again beats reading lines by hand. */
 function partialWords(pending: Freshness['linesPending']): string {
-  if (!pending) return ' (PARTIAL: lines of the others are not stored yet)';
-  const when =
-    pending.seconds === null
-      ? ''
-      : `, whole in about ${pending.seconds < 120 ? `${pending.seconds} s` : `${Math.ceil(pending.seconds / 60)} min`}`;
-  return ` (PARTIAL: the lines of ${pending.invoices} invoices are too many to read while you wait; they are read first in the background${when})`;
+  if (!pending) return ' (PARTIAL: lines of the others are not stored yet; ask again in a few minutes for whole figures)';
+  const about = pending.seconds === null ? null : pending.seconds < 120 ? `${pending.seconds} s` : `${Math.ceil(pending.seconds / 60)} min`;
+  const again = about === null ? 'ask again in a few minutes' : `ask again after about ${about}`;
+  return (
+    ` (PARTIAL: the lines of ${counted(pending.invoices, 'invoice')} are too many to read while you wait; they are read first in the background` +
+    `${about === null ? '' : `, whole in about ${about}`}. For whole figures, ${again} rather than reading invoices' lines one by one)`
+  );
 }
 
 function salesText(a: SalesAnswer, head: string, groupBy: string | undefined, pending: Freshness['linesPending']): string {
