@@ -6,9 +6,6 @@ import { fields, replayNote } from './format.js';
 import { listHandler } from './handlers.js';
 import { filterText, idempotencyKey, pageMeta, paging, recordId } from './params.js';
 
-export { findRecords } from './answers/find-records.js';
-export { reportCustomer } from './answers/report-customer.js';
-
 const customerLine = (c: Customer): string =>
   `#${c.id} ${c.code} ${c.name} (${c.status})${c.email ? ` ${c.email}` : ''}${c.phone ? ` ${c.phone}` : ''}`;
 

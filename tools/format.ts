@@ -1,7 +1,13 @@
 // Compact text for models that read only text: one short line per record, money with its currency,
 // and where the next page is. Amounts are printed exactly as the service sent them.
 
-export const money = (amount: string, currency: string): string => `${currency} ${amount}`;
+import { Decimal } from '../src/api/decimal.js';
+
+/** An amount with its currency, exactly as the service sent it; a figure with no currency is in the base currency. */
+export const money = (currency: string | null, amount: string): string => `${currency ?? '(base currency)'} ${amount}`;
+
+/** A quantity without its trailing zeros ("6.000000" is "6"), exactly. */
+export const shortQuantity = (quantity: string): string => Decimal.parse(quantity).toShortString();
 
 export interface PageMeta {
   current_page?: number | null;

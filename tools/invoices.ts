@@ -1,25 +1,22 @@
 // Invoices: list, get, and create a draft that a person in the business reviews and sends.
 import * as z from 'zod/v4';
 import { type Invoice, InvoiceSchema, type InvoiceSummary, InvoiceSummarySchema } from '../src/api/schemas.js';
-import { shortQuantity } from '../src/books/answers/money.js';
 import { REVIEW_META_KEY } from '../src/views/catalog.js';
 import type { ToolContext } from './context.js';
 import { CREATE_HINTS, defineTool, READ_HINTS } from './define.js';
 import { reviewDraft } from './draft-review.js';
-import { money, replayNote } from './format.js';
+import { money, replayNote, shortQuantity } from './format.js';
 import { listHandler } from './handlers.js';
 import { invoiceIdOf, invoiceRef } from './invoice-ref.js';
 import { summarizeDraft } from './invoice-summary.js';
 import { decimalAmount, filterText, INVOICE_STATUSES, idempotencyKey, pageMeta, paging, recordId } from './params.js';
 
-export { reportOwed } from './answers/report-owed.js';
-export { reportSales } from './answers/report-sales.js';
 export { INVOICE_STATUSES };
 
 const invoiceLine = (i: InvoiceSummary): string =>
-  `#${i.id} ${i.number} ${i.status} ${i.customer.name} (customer ${i.customer.id}) subtotal ${money(i.subtotal, i.currency)}, ` +
-  `tax ${money(i.tax_total, i.currency)}, total ${money(i.total, i.currency)}, ` +
-  `balance ${money(i.balance, i.currency)}, issued ${i.issue_date}, due ${i.due_date}${i.sales_channel ? `, ${i.sales_channel}` : ''}`;
+  `#${i.id} ${i.number} ${i.status} ${i.customer.name} (customer ${i.customer.id}) subtotal ${money(i.currency, i.subtotal)}, ` +
+  `tax ${money(i.currency, i.tax_total)}, total ${money(i.currency, i.total)}, ` +
+  `balance ${money(i.currency, i.balance)}, issued ${i.issue_date}, due ${i.due_date}${i.sales_channel ? `, ${i.sales_channel}` : ''}`;
 
 export const listInvoices = defineTool({
   name: 'list_invoices',

@@ -6,12 +6,10 @@ import { money } from './format.js';
 import { getHandler, listHandler } from './handlers.js';
 import { pageMeta, paging, recordId } from './params.js';
 
-export { reportReceived } from './answers/report-received.js';
-
 const paymentLine = (p: Payment): string => {
-  const paid = p.allocations.map((a) => `${a.invoice_number} (#${a.invoice_id}) ${money(a.amount, p.currency)}`).join('; ');
+  const paid = p.allocations.map((a) => `${a.invoice_number} (#${a.invoice_id}) ${money(p.currency, a.amount)}`).join('; ');
   return (
-    `#${p.id} ${p.payment_date} ${money(p.amount, p.currency)} by ${p.method} from ${p.customer.name} (customer ${p.customer.id})` +
+    `#${p.id} ${p.payment_date} ${money(p.currency, p.amount)} by ${p.method} from ${p.customer.name} (customer ${p.customer.id})` +
     `${p.reference ? ` ref ${p.reference}` : ''}${paid ? ` -> ${paid}` : ''}`
   );
 };

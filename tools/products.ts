@@ -1,12 +1,11 @@
 // Products and services: list and get, with stock per branch.
+
 import * as z from 'zod/v4';
 import { type Product, type ProductDetail, ProductDetailSchema, ProductSchema } from '../src/api/schemas.js';
-import { shortQuantity } from '../src/books/answers/money.js';
 import { defineTool, READ_HINTS } from './define.js';
+import { shortQuantity } from './format.js';
 import { getHandler, listHandler } from './handlers.js';
 import { filterText, pageMeta, paging, recordId } from './params.js';
-
-export { reportLowStock } from './answers/report-low-stock.js';
 
 type ProductLike = Partial<Product> & { id: number };
 

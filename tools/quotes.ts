@@ -5,8 +5,6 @@ import { defineTool, READ_HINTS } from './define.js';
 import { getHandler, listHandler } from './handlers.js';
 import { pageMeta, paging, recordId } from './params.js';
 
-export { reportQuotes } from './answers/report-quotes.js';
-
 const QUOTE_STATUSES = ['draft', 'sent', 'viewed', 'accepted', 'declined', 'expired', 'converted', 'cancelled'] as const;
 
 const quoteLine = (q: Quote): string =>

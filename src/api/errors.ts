@@ -1,8 +1,9 @@
 // The refusals and faults of the Invoicing Service as a small hierarchy of typed errors, made by one
 // factory from status + body. Every message keeps the service's own words (scrubbed of credentials) and
 // ends with what to do next; no message ever carries a secret, a token or an Authorization value.
+
+import { redactText } from '../log/redact.js';
 import { counted } from './counted.js';
-import { redactText } from './redact.js';
 
 export type FieldErrors = Record<string, string[]>;
 

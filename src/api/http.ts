@@ -1,9 +1,9 @@
 // The wire: one undici dispatcher per client, JSON in and out, query strings encoded exactly, and the
 // failures with no answer (reset, refused, timeout) turned into NetworkFault. Also the back-off rule.
 import type { Dispatcher } from 'undici';
+import { redactText } from '../log/redact.js';
 import { counted } from './counted.js';
 import { NetworkFault } from './errors.js';
-import { redactText } from './redact.js';
 import type { ServiceTime } from './service-time.js';
 import { Agent, dispatch } from './undici-core.js';
 

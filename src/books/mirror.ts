@@ -4,6 +4,7 @@
 
 import type { ApiClient } from '../api/client.js';
 import { REAL_TIMERS, type Timers } from '../api/timers.js';
+import { MirrorStoreFull } from '../db/store-full.js';
 import type { EventBus } from '../events/bus.js';
 import type { BooksEvent } from '../events/event.js';
 import type { Logger } from '../log/logger.js';
@@ -16,7 +17,6 @@ import { EventOutbox, LOOK_EVERY_MS } from './outbox.js';
 import { type Rec, stampOf } from './record.js';
 import { ServiceClock } from './service-clock.js';
 import type { KindMark, MirrorStore } from './store.js';
-import { MirrorStoreFull } from './store-full.js';
 import { KindSync, LeaseLost, type SyncStats } from './sync.js';
 import { type Books, type EnsureFreshOptions, type Freshness, type FreshProgress, MIRRORED_KINDS, type MirroredKind } from './types.js';
 

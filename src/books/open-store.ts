@@ -3,7 +3,7 @@
 // driver. A Postgres database that cannot be used leaves the mirror in memory for this run, as a file does;
 // but a hosted tenant's (on connections shared with other tenants) that cannot be reached just now (down,
 // restarting) is an error to retry at its next use, never a mirror kept apart from the deployment's.
-import { isUnreachable } from './postgres/unreachable.js';
+import { isUnreachable } from '../db/unreachable.js';
 import type { MirrorStore, OpenStoreOptions } from './store.js';
 
 export async function openMirrorStore(options: OpenStoreOptions): Promise<MirrorStore> {

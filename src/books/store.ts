@@ -1,9 +1,10 @@
 // The mirror's store, as the sync and the readers see it: types only. Each engine is a folder that implements
 // it (src/books/sqlite/, src/books/postgres/; the SQL they share is in src/books/sql/); open-store.ts picks
 // the engine.
+
+import type { SharedConnections } from '../db/shared-connections.js';
 import type { BooksEvent } from '../events/event.js';
 import type { MirrorLocation } from './location.js';
-import type { SharedPostgres } from './postgres/shared.js';
 import type { Rec } from './record.js';
 import type { LinesCoverage, MirroredKind, MirrorReader } from './types.js';
 
@@ -84,6 +85,6 @@ export interface OpenStoreOptions {
   maxPages?: number;
   /** Postgres only: the schema the mirror lives in (default invoicing_mcp); hosted mode gives each tenant its own. */
   schema?: string;
-  /** Postgres only: connections shared with the other schemas' mirrors of this process (hosted mode). */
-  shared?: SharedPostgres;
+  /** Connections shared with the other tenants' mirrors of this process (hosted mode: Postgres, a schema each). */
+  shared?: SharedConnections;
 }

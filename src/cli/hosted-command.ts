@@ -1,10 +1,10 @@
 // `invoicing-mcp --hosted` (over HTTP): many businesses on one deployment, each person signing in with their
 // business's own key (MCP authorization). No key in the environment; the desktop paths are not involved.
 import type { Timers } from '../api/timers.js';
+import { planBooksMirror } from '../books/books-mirror.js';
 import { deferredLogger } from '../log/deferred-logger.js';
 import type { LoggerOptions } from '../log/logger.js';
 import { createNoticeBoard } from '../log/notices.js';
-import { planBooksMirror } from './books-mirror.js';
 import { loadHostedConfig } from './hosted-config.js';
 import type { ServeOptions } from './serve-flags.js';
 import type { ServiceEnv } from './service-env.js';
@@ -42,7 +42,7 @@ export async function startHostedServe(options: ServeOptions, env: ServiceEnv, i
     ...(io.logDestination ? { destination: io.logDestination } : {}),
   });
   const logger = await logs.load();
-  const [{ startHosted }, { serveHttp }] = await Promise.all([import('../hosted/serve-hosted.js'), import('../mcp/serve-http.js')]);
+  const [{ startHosted }, { serveHttp }] = await Promise.all([import('../hosted/serve-hosted.js'), import('../transports/serve-http.js')]);
   const hosted = await startHosted(
     {
       resource: config.resource,

@@ -1,15 +1,15 @@
 // `invoicing-mcp` (stdio) and `invoicing-mcp --http`: the MCP server on the service or the sandbox.
 import type { Readable, Writable } from 'node:stream';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { planBooksMirror } from '../books/books-mirror.js';
 import { createEventBus } from '../events/bus.js';
 import { deferredLogger } from '../log/deferred-logger.js';
 import type { LoggerOptions } from '../log/logger.js';
 import { createNoticeBoard } from '../log/notices.js';
 import { forwardNotices } from '../mcp/forward-notices.js';
 import { legacyResourceNotFound } from '../mcp/legacy-error-codes.js';
-import { reportingFactory, sdkErrorReporter } from '../mcp/sdk-errors.js';
 import { createServerFactory } from '../mcp/server.js';
-import { planBooksMirror } from './books-mirror.js';
+import { reportingFactory, sdkErrorReporter } from '../transports/sdk-errors.js';
 import { type Connection, connect } from './connect.js';
 import { planEventSources } from './event-sources.js';
 import { parseServeOptions, type ServeOptions } from './serve-flags.js';
@@ -114,7 +114,7 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
   let eventLines: string[];
   let url: string | null = null;
   if (options.transport === 'http') {
-    const { serveHttp } = await import('../mcp/serve-http.js');
+    const { serveHttp } = await import('../transports/serve-http.js');
     const http = await serveHttp(factory, {
       ...options,
       logger,
@@ -130,7 +130,7 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
     drain = () => http.drain(options.drainTimeoutMs);
     stop = () => http.close();
   } else {
-    const { LineStdioTransport } = await import('../mcp/stdio-transport.js');
+    const { LineStdioTransport } = await import('../transports/stdio-transport.js');
     const { throttledLog } = await import('../log/throttle.js');
     // The webhook listener listens before the client is answered: a subscription is never acknowledged
     // while what feeds it is still starting.

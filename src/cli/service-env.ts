@@ -1,7 +1,9 @@
 // Settings of the service connection, read from the environment by one zod schema into a frozen config.
 // Pure: reads only the object it is given, never process.env itself, and writes nothing.
+
 import { z } from 'zod';
 import { baseUrlProblem, normaliseBaseUrl } from '../api/url.js';
+import { DEFAULT_POLL_SECONDS } from '../books/books-mirror.js';
 
 export type Mode = 'live' | 'test';
 
@@ -29,8 +31,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-export const DEFAULT_POLL_SECONDS = 60;
 
 const KEY_ID_RE = /^svck_(live|test)_[A-Za-z0-9_-]+$/;
 const SECRET_RE = /^svc_(live|test)_[A-Za-z0-9_-]+$/;

@@ -3,11 +3,8 @@
 // Run it once every process of the deployment has been given the new key: a process still on the old key
 // alone cannot open what is resealed. Nothing else reseals (a server never does, at start or on a read).
 import { parseArgs } from 'node:util';
-import { PgDb } from '../books/postgres/db.js';
-import { resealRecords } from '../hosted/oauth/adapter.js';
-import { prepareHostedSchema } from '../hosted/store/schema.js';
+import { resealDeployment } from '../hosted/vault/reseal.js';
 import { Sealer } from '../hosted/vault/sealer.js';
-import { Vault } from '../hosted/vault/vault.js';
 import { readVaultKeys, VAULT_KEY_VARIABLE, VaultKeyError } from '../hosted/vault/vault-keys.js';
 import { UsageError } from './sandbox-command.js';
 import { ConfigError, type ServiceEnv } from './service-env.js';
@@ -31,13 +28,6 @@ export async function runVaultCommand(argv: string[], env: ServiceEnv): Promise<
     if (err instanceof VaultKeyError) throw new ConfigError(VAULT_KEY_VARIABLE, err.message);
     throw err;
   }
-  const db = new PgDb(url);
-  try {
-    await prepareHostedSchema(db);
-    const secrets = await new Vault(db, sealer).reseal();
-    const records = await resealRecords(db, sealer);
-    return `vault: sealed ${secrets} stored secrets and ${records} authorization records again under vault key ${sealer.currentKeyId}. Everything stored now opens with that key alone: a process may be given it without the older ones.`;
-  } finally {
-    await db.close();
-  }
+  const { secrets, records } = await resealDeployment(url, sealer);
+  return `vault: sealed ${secrets} stored secrets and ${records} authorization records again under vault key ${sealer.currentKeyId}. Everything stored now opens with that key alone: a process may be given it without the older ones.`;
 }

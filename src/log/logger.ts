@@ -3,9 +3,9 @@
 // every logged object, message and error (keys such as `secret`, `authorization`, and any value shaped like
 // a secret, session token, webhook secret or Authorization header).
 import { type DestinationStream, type Logger, type LoggerOptions as PinoOptions, pino } from 'pino';
-import { REDACTED, redactDeep, redactText } from '../api/redact.js';
 import { logLevelProblem, toLogLevel } from './levels.js';
 import { type NoticeBoard, noticeLevel } from './notices.js';
+import { REDACTED, redactDeep, redactText } from './redact.js';
 
 export type { Logger };
 

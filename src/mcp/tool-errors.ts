@@ -3,9 +3,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { counted } from '../api/counted.js';
 import { ApiError, Invalid, MissingScope, NotFound, RateLimited } from '../api/errors.js';
-import { redactText } from '../api/redact.js';
-import { RefusedQuestion } from '../books/answers/refused.js';
-import { DatabaseUnreachable } from '../books/postgres/unreachable.js';
+import { RefusedQuestion } from '../books/refused.js';
+import { DatabaseUnreachable } from '../db/unreachable.js';
+import { redactText } from '../log/redact.js';
 
 export function toolError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };

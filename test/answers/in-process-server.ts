@@ -5,7 +5,7 @@
 // the built server as it ships, over stdio and HTTP, is what test/e2e/ tests.
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { planBooksMirror } from '../../src/cli/books-mirror.js';
+import { planBooksMirror } from '../../src/books/books-mirror.js';
 import { connect } from '../../src/cli/connect.js';
 import { createEventBus } from '../../src/events/bus.js';
 import { createServerFactory } from '../../src/mcp/server.js';

@@ -3,8 +3,8 @@
 // makes SQLite stop ("integer overflow") and the answer sums the rows instead. Both give the test's own exact
 // sum (BigInt arithmetic in test/support/exact.ts). Records are the sandbox's, their amounts set by the test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerOwed, answerOwedFromSums } from '../../src/books/answers/owed.js';
-import { answerSales, answerSalesByProduct, figuresOfSums, lineSumsOf, salesInvoices } from '../../src/books/answers/sales.js';
+import { answerOwed, answerOwedFromSums } from '../../src/answers/owed/figures.js';
+import { answerSales, answerSalesByProduct, figuresOfSums, lineSumsOf, salesInvoices } from '../../src/answers/sales/figures.js';
 import { openMirrorStore } from '../../src/books/open-store.js';
 import type { Rec } from '../../src/books/record.js';
 import type { MirrorStore } from '../../src/books/store.js';

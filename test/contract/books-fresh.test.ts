@@ -174,7 +174,7 @@ describe.each(ENGINES)('two mirrors on one store (%s)', (engine) => {
 
 describe("the server's mirror on the embedded sandbox", () => {
   it('makes no call until a tool first asks, then reads in memory and answers', async () => {
-    const { planBooksMirror } = await import('../../src/cli/books-mirror.js');
+    const { planBooksMirror } = await import('../../src/books/books-mirror.js');
     const { createEventBus } = await import('../../src/events/bus.js');
     const { makeClient } = await import('../support/client.js');
     const key = await smallKey('test');

@@ -6,9 +6,9 @@ import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addDays } from '../../src/books/answers/dates.js';
-import { findInBooks, textMatch } from '../../src/books/answers/find.js';
-import { answerOwed, answerOwedFromSums } from '../../src/books/answers/owed.js';
+import { addDays } from '../../src/answers/dates.js';
+import { findInBooks, textMatch } from '../../src/answers/find/figures.js';
+import { answerOwed, answerOwedFromSums } from '../../src/answers/owed/figures.js';
 import {
   answerSales,
   answerSalesByProduct,
@@ -17,7 +17,7 @@ import {
   productSalesAnswer,
   rankProducts,
   salesInvoices,
-} from '../../src/books/answers/sales.js';
+} from '../../src/answers/sales/figures.js';
 import { mirrorIdentity, resolveMirrorLocation } from '../../src/books/location.js';
 import { openMirrorStore } from '../../src/books/open-store.js';
 import type { Rec } from '../../src/books/record.js';

@@ -4,7 +4,7 @@
 // are held together: of twenty at once, only the limit's number get a place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimited } from '../../src/api/errors.js';
-import { PgDb } from '../../src/books/postgres/db.js';
+import { PgDb } from '../../src/db/postgres/db.js';
 import { FAILURE_LIMITS, FailedSignIns, type Taken } from '../../src/hosted/limits/failed-sign-ins.js';
 import { SERVICE_SIGN_INS, ServiceSignIns } from '../../src/hosted/limits/service-sign-ins.js';
 import { sameSecret } from '../../src/hosted/signin/known-key.js';

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgDb } from '../../src/books/postgres/db.js';
+import { PgDb } from '../../src/db/postgres/db.js';
 import { prepareHostedSchema } from '../../src/hosted/store/schema.js';
 import { Sealer } from '../../src/hosted/vault/sealer.js';
 import { Vault } from '../../src/hosted/vault/vault.js';

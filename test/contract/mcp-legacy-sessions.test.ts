@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { EventBus } from '../../src/events/bus.js';
-import type { LegacySessions } from '../../src/mcp/legacy-sessions.js';
+import type { LegacySessions } from '../../src/transports/legacy-sessions.js';
 import { compiledOnce } from '../support/schema-validators.js';
 import { type LegacySessionsServer, startLegacySessionsServer } from './legacy-sessions-server.js';
 

@@ -1,6 +1,6 @@
-// The project's own imports as a graph of files, and the layers that docs/architecture.md draws, so a test can
-// hold the code to the drawing: an import may run only along the drawing's arrows (or within one layer),
-// and no file may reach itself through its imports.
+// The project's own imports as a graph of files, and the rooms and allowed imports that docs/architecture.md
+// writes as two tables, so a test can hold the code to them: an import from one room to another must be an
+// edge of the table (edges are not followed through), and no file may reach itself through its imports.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 
@@ -33,81 +33,82 @@ export function importGraph(root: string, folders: readonly string[]): Graph {
   return graph;
 }
 
-export interface Layers {
-  /** Each layer's path prefix ("src/api/", "src/cli.ts"), by its id in the drawing. */
-  paths: Map<string, string>;
-  /** The arrows: which layers each layer may use directly. */
-  arrows: Map<string, Set<string>>;
+/** The rooms of the house and the imports allowed between them, as docs/architecture.md writes them. */
+export interface Rooms {
+  /** Each room's path: a folder ("src/api/") or one file ("src/cli.ts"). */
+  paths: readonly string[];
+  /** For each room, the rooms its files may import (within a room any import is fine). */
+  edges: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-/** The layers of a mermaid flowchart: nodes written `id["path"]`, arrows `a --> b`. */
-export function layersFromMermaid(markdown: string): Layers {
-  const block = /```mermaid\n([\s\S]*?)```/.exec(markdown)?.[1];
-  if (!block) throw new Error('no mermaid block');
-  const paths = new Map<string, string>();
-  const arrows = new Map<string, Set<string>>();
-  const node = (token: string): string => {
-    const m = /^(\w+)(?:\["([^"]+)"\])?$/.exec(token.trim());
-    if (!m) throw new Error(`cannot read the node "${token}"`);
-    const [, id, path] = m as unknown as [string, string, string | undefined];
-    if (path) paths.set(id, path);
-    if (!arrows.has(id)) arrows.set(id, new Set());
-    return id;
-  };
-  for (const line of block.split('\n')) {
-    const text = line.replace(/%%.*$/, '').trim();
-    if (!text || /^(flowchart|graph)\b/.test(text)) continue;
-    const ids = text.split('-->').map(node);
-    for (let i = 1; i < ids.length; i++) arrows.get(ids[i - 1] as string)?.add(ids[i] as string);
+/** The rows of the markdown table that follows `heading`, each as its cells with backticks taken off. */
+function tableAfter(markdown: string, heading: string): string[][] {
+  const at = markdown.indexOf(`\n${heading}\n`);
+  if (at < 0) throw new Error(`no heading "${heading}"`);
+  const lines = markdown.slice(at + heading.length + 2).split('\n');
+  const first = lines.findIndex((line) => line.startsWith('|'));
+  const rows: string[][] = [];
+  for (const line of lines.slice(first + 2)) {
+    if (!line.startsWith('|')) break;
+    rows.push(
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim().replace(/^`|`$/g, '')),
+    );
   }
-  return { paths, arrows };
+  return rows;
 }
 
-/** The layer a file belongs to: the longest path of the drawing that holds it; null when none does. */
-export function layerOf(layers: Layers, file: string): string | null {
+/** The rooms table (`## Rooms`: room, what it holds) and the edges table (`## Which room may import which`). */
+export function roomsFromMarkdown(markdown: string): Rooms {
+  const paths = tableAfter(markdown, '## Rooms').map(([room]) => room as string);
+  const edges = new Map<string, Set<string>>(paths.map((room) => [room, new Set<string>()]));
+  for (const [from, to, why] of tableAfter(markdown, '## Which room may import which')) {
+    for (const room of [from, to])
+      if (!edges.has(room as string)) throw new Error(`the edge ${from} -> ${to} names a room the rooms table lacks`);
+    if (!why) throw new Error(`the edge ${from} -> ${to} gives no reason`);
+    edges.get(from as string)?.add(to as string);
+  }
+  return { paths, edges };
+}
+
+/** The room a file belongs to: the longest room path that holds it; null when none does. */
+export function roomOf(rooms: Rooms, file: string): string | null {
   let best: string | null = null;
-  let bestLength = -1;
-  for (const [id, path] of layers.paths) {
+  for (const path of rooms.paths) {
     const holds = path.endsWith('/') ? file.startsWith(path) : file === path;
-    if (holds && path.length > bestLength) {
-      best = id;
-      bestLength = path.length;
-    }
+    if (holds && path.length > (best?.length ?? -1)) best = path;
   }
   return best;
 }
 
-function reach(layers: Layers, from: string): Set<string> {
-  const seen = new Set<string>([from]);
-  const todo = [from];
-  while (todo.length > 0) {
-    for (const next of layers.arrows.get(todo.pop() as string) ?? []) {
-      if (!seen.has(next)) {
-        seen.add(next);
-        todo.push(next);
-      }
-    }
-  }
-  return seen;
-}
-
-/** Imports that run against the drawing: from a layer to one its arrows do not reach. */
-export function importsAgainstLayers(graph: Graph, layers: Layers): string[] {
+/** Imports from one room to another that the edges table does not allow (edges are not followed through). */
+export function importsAgainstRooms(graph: Graph, rooms: Rooms): string[] {
   const out: string[] = [];
   for (const [file, targets] of graph) {
-    const from = layerOf(layers, file);
+    const from = roomOf(rooms, file);
     for (const target of targets) {
-      const to = layerOf(layers, target);
-      if (from === null || to === null) continue;
-      if (!reach(layers, from).has(to)) out.push(`${file} -> ${target} (${from} may not use ${to})`);
+      const to = roomOf(rooms, target);
+      if (from === null || to === null || from === to) continue;
+      if (!rooms.edges.get(from)?.has(to)) out.push(`${file} -> ${target} (${from} may not import ${to})`);
     }
   }
   return out;
 }
 
-/** Files the drawing does not place in any layer. */
-export function filesOutsideLayers(graph: Graph, layers: Layers): string[] {
-  return [...graph.keys()].filter((file) => layerOf(layers, file) === null);
+/** Files no room holds. */
+export function filesOutsideRooms(graph: Graph, rooms: Rooms): string[] {
+  return [...graph.keys()].filter((file) => roomOf(rooms, file) === null);
+}
+
+/** Edges of the table that no import uses: an edge stays only while the design needs it. */
+export function unusedEdges(graph: Graph, rooms: Rooms): string[] {
+  const used = new Set<string>();
+  for (const [file, targets] of graph) {
+    for (const target of targets) used.add(`${roomOf(rooms, file)} -> ${roomOf(rooms, target)}`);
+  }
+  return [...rooms.edges].flatMap(([from, tos]) => [...tos].map((to) => `${from} -> ${to}`)).filter((edge) => !used.has(edge));
 }
 
 /** Each set of files that import one another round in a circle (Tarjan's strongly connected components). */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { answerCustomer } from '../../src/books/answers/customer.js';
-import { findInBooks, resolveCustomer } from '../../src/books/answers/find.js';
-import { shortQuantity } from '../../src/books/answers/money.js';
-import { answerQuotes } from '../../src/books/answers/quotes.js';
-import { answerReceived } from '../../src/books/answers/received.js';
-import { answerLowStock } from '../../src/books/answers/stock.js';
+import { answerCustomer } from '../../src/answers/customer/figures.js';
+import { findInBooks, resolveCustomer } from '../../src/answers/find/figures.js';
+import { answerLowStock } from '../../src/answers/low-stock/figures.js';
+import { answerQuotes } from '../../src/answers/quotes/figures.js';
+import { answerReceived } from '../../src/answers/received/figures.js';
+import { shortQuantity } from '../../tools/format.js';
 import { customer, invoice, payment, product, quote, TODAY } from './answers-rows.js';
 
 describe('money received', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageBand, answerOwed } from '../../src/books/answers/owed.js';
+import { ageBand, answerOwed } from '../../src/answers/owed/figures.js';
 import { invoice, TODAY } from './answers-rows.js';
 
 const rows = [

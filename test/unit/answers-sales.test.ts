@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { periodOf, resolveRange } from '../../src/books/answers/dates.js';
-import { answerSales, lineSumsOf, salesInvoices } from '../../src/books/answers/sales.js';
+import { periodOf, resolveRange } from '../../src/answers/dates.js';
+import { answerSales, lineSumsOf, salesInvoices } from '../../src/answers/sales/figures.js';
 import { fromScaled, unitsOf } from '../../src/books/sqlite/exact-sums.js';
 import { invoice, line, TODAY } from './answers-rows.js';
 

@@ -1,7 +1,7 @@
 // The logger removes credentials at every depth: in objects, messages, errors and their causes.
 import { describe, expect, it } from 'vitest';
 import { Unauthorized } from '../../src/api/errors.js';
-import { redactDeep, redactText } from '../../src/api/redact.js';
+import { redactDeep, redactText } from '../../src/log/redact.js';
 import { captureLogs, findLeaks } from '../support/logs.js';
 
 const SECRET = 'svc_live_0123456789abcdefghij0123456789abcdefghij';

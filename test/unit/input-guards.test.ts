@@ -6,8 +6,8 @@ import * as z from 'zod/v4';
 import { createLogger } from '../../src/log/logger.js';
 import { throttledLog } from '../../src/log/throttle.js';
 import { decimalId } from '../../src/mcp/resource-id.js';
-import { sniffId } from '../../src/mcp/stdio-transport.js';
 import { argumentProblems } from '../../src/mcp/strict-args.js';
+import { sniffId } from '../../src/transports/stdio-transport.js';
 
 describe('tool arguments', () => {
   const schema = z.object({

@@ -3,7 +3,8 @@
 // fetched here, so its required fields, patterns and lengths are restated below).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_POLL_SECONDS, ServiceEnvSchema } from '../../src/cli/service-env.js';
+import { DEFAULT_POLL_SECONDS } from '../../src/books/books-mirror.js';
+import { ServiceEnvSchema } from '../../src/cli/service-env.js';
 import { SERVER_NAME, SERVER_VERSION } from '../../src/mcp/server.js';
 
 const root = new URL('../../', import.meta.url);

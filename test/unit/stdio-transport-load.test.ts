@@ -3,7 +3,7 @@
 // of them off one by one made a flood cost seconds of CPU).
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { LineStdioTransport } from '../../src/mcp/stdio-transport.js';
+import { LineStdioTransport } from '../../src/transports/stdio-transport.js';
 
 const LINES = 5_000;
 

@@ -1,5 +1,6 @@
 // STYLE rule 12: what every tool of the registry must carry for the model reading it, checked over
 // tools/index.ts so a new tool cannot skip a hint, a scope, a description or the API's own names.
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
 import { CREATE_HINTS, READ_HINTS } from '../../tools/define.js';
@@ -8,6 +9,7 @@ import { API_NAMES, API_REQUIRED, PLAIN_PROPERTIES } from '../support/api-names.
 
 type Json = Record<string, unknown>;
 
+const ROOT = new URL('../../', import.meta.url).pathname;
 const VERBS = ['list', 'get', 'create', 'check', 'report', 'find'];
 /** Answers sum and search the books mirror; they are read tools that neither page nor take an id. */
 const ANSWER_VERBS = ['report', 'find'];
@@ -46,9 +48,15 @@ describe.each(TOOLS.map((t) => [t.name, t] as const))('tool %s', (name, tool) =>
     expect(tool.title).not.toBe(name);
   });
 
-  it('lives in the file of its toolset', async () => {
+  it('lives in the file of its toolset, or an answer in its own room of src/answers/, in a file of its name', async () => {
     expect(TOOLSETS).toContain(tool.toolset);
-    const module = (await import(`../../tools/${tool.toolset}.ts`)) as Record<string, { name?: string }>;
+    const file = tool.books
+      ? readdirSync(`${ROOT}src/answers`)
+          .map((room) => `src/answers/${room}/${name.replaceAll('_', '-')}.ts`)
+          .filter((path) => existsSync(`${ROOT}${path}`))
+      : [`tools/${tool.toolset}.ts`];
+    expect(file).toHaveLength(1);
+    const module = (await import(`${ROOT}${file[0]}`)) as Record<string, { name?: string }>;
     expect(Object.values(module).some((exported) => exported === tool)).toBe(true);
   });
 

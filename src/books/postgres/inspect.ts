@@ -1,10 +1,12 @@
 // What a Postgres mirror holds, read without changing it (for `invoicing-mcp mirror status`), and forgetting
 // it (`mirror forget`: its schema dropped, the rest of the database untouched).
+
+import { PgDb } from '../../db/postgres/db.js';
+import { SCHEMA_NAME } from '../../db/postgres/schema-name.js';
+import { PgSession } from '../../db/postgres/session.js';
 import type { MirrorBooksReport } from '../store.js';
-import { PgDb } from './db.js';
 import { metaOf } from './open.js';
-import { SCHEMA_NAME, SCHEMA_VERSION } from './schema.js';
-import { PgSession } from './session.js';
+import { SCHEMA_VERSION } from './schema.js';
 import { leaseHolderIn, postgresWriter } from './writer.js';
 
 export interface PostgresMirrorReport extends MirrorBooksReport {

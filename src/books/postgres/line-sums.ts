@@ -4,10 +4,10 @@
 // products it shows handed back, named, with the count of the others. No join with the invoices, no distinct
 // count, no second query for the invoices with lines or the products' names: a question that shows 50 of
 // some 1,400 groups reads 50 rows.
-import { type Cells, num, str } from '../sql/rows.js';
+import { type Cells, num, str } from '../../db/cells.js';
+import type { PgArg } from '../../db/postgres/db.js';
 import { type Dialect, invoiceWhere } from '../sql/where.js';
 import type { InvoiceFilter, LineSums, ProductLineSums, ProductTop } from '../types.js';
-import type { PgArg } from './db.js';
 
 type Rows = (sql: string, args?: readonly PgArg[]) => Promise<Cells[]>;
 

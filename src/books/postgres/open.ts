@@ -2,9 +2,10 @@
 // version a migration leads from, rebuilt when of another version (or, for the embedded sandbox, of another
 // start), refused when it holds another key's books. Processes starting together prepare it one at a time
 // (a lock held for the transaction).
+
+import { str } from '../../db/cells.js';
+import type { PgDb, Query } from '../../db/postgres/db.js';
 import { SANDBOX_IDENTITY } from '../location.js';
-import { str } from '../sql/rows.js';
-import type { PgDb, Query } from './db.js';
 import { MIGRATIONS, SCHEMA, SCHEMA_VERSION } from './schema.js';
 import { lockKeys } from './writer.js';
 

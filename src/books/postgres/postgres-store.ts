@@ -1,12 +1,14 @@
 // The Postgres engine of the mirror's store (node-postgres): one database shared by any number of processes.
 // Reads and writes go through a small pool; the sync lease and the events' LISTEN live on one session
 // connection per process (session.ts).
+
+import { PgDb } from '../../db/postgres/db.js';
+import { PgSession } from '../../db/postgres/session.js';
+import { SharedPostgres } from '../../db/postgres/shared.js';
 import { redactedUrl } from '../location.js';
 import type { MirrorStore, OpenStoreOptions } from '../store.js';
-import { PgDb } from './db.js';
 import { prepareSchema } from './open.js';
 import { postgresReader, readsOf } from './reader.js';
-import { PgSession } from './session.js';
 import { postgresWriter } from './writer.js';
 
 /** Opens the store at the URL; throws (without the password) when the database cannot be used. */
@@ -14,7 +16,7 @@ export async function openPostgresStore(
   url: string,
   options: Pick<OpenStoreOptions, 'identity' | 'schema' | 'shared'>,
 ): Promise<MirrorStore> {
-  const shared = options.shared ?? null;
+  const shared = options.shared instanceof SharedPostgres ? options.shared : null;
   const db = new PgDb(url, options.schema, shared);
   const where = redactedUrl(url);
   try {

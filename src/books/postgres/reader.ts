@@ -1,12 +1,14 @@
 // The mirror's queries (MirrorReader) over Postgres: the plain reads shared by every engine (../sql/), and
 // the sums, which Postgres adds in `numeric`, exactly at any size, and hands back as decimal strings (the
 // products' in line-sums.ts).
+
+import type { Cells } from '../../db/cells.js';
+import { num, str } from '../../db/cells.js';
+import type { PgArg, Query } from '../../db/postgres/db.js';
 import { plainReads } from '../sql/plain-reads.js';
-import type { Cells } from '../sql/rows.js';
-import { invoiceRows, num, str } from '../sql/rows.js';
+import { invoiceRows } from '../sql/rows.js';
 import { type Dialect, invoiceWhere } from '../sql/where.js';
 import type { CurrencySums, MirrorReader } from '../types.js';
-import type { PgArg, Query } from './db.js';
 import { postgresLineSums } from './line-sums.js';
 import { receivable } from './schema.js';
 

@@ -3,20 +3,11 @@
 // never misread (or, from a version MIGRATIONS names, brought up to this one in place). Amounts stay the
 // service's text, and each summed one has a `numeric` twin (`<name>_n`, null when the text is not a plain
 // decimal), which SQL compares and adds exactly at any size.
+
 import { SUMMED_INVOICE_AMOUNTS, TYPED_COLUMNS } from '../sql/columns.js';
 import { MIRRORED_KINDS, type MirroredKind } from '../types.js';
 
 export const SCHEMA_VERSION = 2;
-/** The mirror's schema unless told another (hosted mode gives each tenant a schema of its own). */
-export const SCHEMA_NAME = 'invoicing_mcp';
-/** A schema name written into SQL as it is: lower-case letters, digits and underscores only. */
-const SCHEMA_NAME_RE = /^[a-z_][a-z0-9_]{0,55}$/;
-
-export function checkedSchemaName(name: string): string {
-  if (!SCHEMA_NAME_RE.test(name)) throw new Error(`not a mirror schema name: ${JSON.stringify(name)}`);
-  return name;
-}
-
 /** Where the processes on one mirror (one schema) hear that events were written. */
 export const eventsChannel = (schema: string): string => `${schema}_events`;
 

@@ -6,17 +6,17 @@
 
 import { createHash } from 'node:crypto';
 import { Decimal } from '../../api/decimal.js';
+import type { Arg } from '../../db/cells.js';
+import { num, str } from '../../db/cells.js';
+import type { PgArg, PgDb, Query } from '../../db/postgres/db.js';
+import type { PgSession } from '../../db/postgres/session.js';
 import type { BooksEvent } from '../../events/event.js';
 import { type Rec, stampOf } from '../record.js';
 import { allocationsOf, linesOf, summedAmountsOf, typedCells } from '../sql/columns.js';
 import { READ_RATE_HOLD, SHARE_RATE_HOLD } from '../sql/rate-hold.js';
-import type { Arg } from '../sql/rows.js';
-import { num, str } from '../sql/rows.js';
 import type { KindMark, StoredEvent } from '../store.js';
 import type { LinesCoverage, MirroredKind } from '../types.js';
-import type { PgArg, PgDb, Query } from './db.js';
 import { COLUMNS, eventsChannel, INVOICE_PRODUCT_FIELDS, sumInvoiceProducts } from './schema.js';
-import type { PgSession } from './session.js';
 
 /** An amount's numeric twin: the text itself when it is a plain decimal, else null (the text stays). */
 const numeric = (amount: string | null): string | null => (Decimal.read(amount) === null ? null : amount);

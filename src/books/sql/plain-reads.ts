@@ -1,5 +1,7 @@
 // The mirror's queries that read rows as they are stored (MirrorReader less its sums), the same SQL on every
 // engine but for its dialect. Each engine adds the sums, which it does in its own exact arithmetic.
+
+import { type Arg, type Cells, num, str } from '../../db/cells.js';
 import type {
   AllocationRow,
   CustomerFilter,
@@ -12,20 +14,7 @@ import type {
   ProductRow,
   QuoteFilter,
 } from '../types.js';
-import {
-  type Arg,
-  type Cells,
-  chunks,
-  customerRows,
-  invoiceRows,
-  lineRows,
-  num,
-  PRODUCT_COLUMNS,
-  paymentRows,
-  productRow,
-  quoteRows,
-  str,
-} from './rows.js';
+import { chunks, customerRows, invoiceRows, lineRows, PRODUCT_COLUMNS, paymentRows, productRow, quoteRows } from './rows.js';
 import { type Dialect, invoiceWhere, Where } from './where.js';
 
 /** Rows as arrays of their columns, in the SELECT's order; `?` placeholders. */

@@ -1,15 +1,7 @@
 // How the mirror's rows read back, the same on every engine: each kind's SELECT list and how its cells (an
 // array in the SELECT's order) are named. Amounts stay the stored strings; ids and counts become numbers.
+import { type Cell, type Cells, num, str, strOrNull } from '../../db/cells.js';
 import type { CustomerRow, InvoiceRow, LineRow, PaymentRow, ProductRow, QuoteRow } from '../types.js';
-
-export type Cell = string | number | boolean | null;
-export type Cells = Cell[];
-/** A query's argument. */
-export type Arg = string | number | null;
-
-export const str = (v: Cell | undefined): string => (v === null || v === undefined ? '' : String(v));
-export const strOrNull = (v: Cell | undefined): string | null => (v === null || v === undefined ? null : String(v));
-export const num = (v: Cell | undefined): number => Number(v);
 
 // How each typed column reads back: as text, as text or null, or as a number (ids).
 type Reading = 'text' | 'nullable' | 'number' | 'numberOrNull';

@@ -1,8 +1,9 @@
 // The WHERE clauses of the mirror's queries, built once for every engine: each engine's dialect says how it
 // compares letter case aside and what receivable means in its columns. Arguments are `?` placeholders in
 // order (an engine that numbers them rewrites them).
+
+import type { Arg } from '../../db/cells.js';
 import type { InvoiceFilter, TextMatch } from '../types.js';
-import type { Arg } from './rows.js';
 
 export interface Dialect {
   /** The expression equals the next argument, letter case aside. */

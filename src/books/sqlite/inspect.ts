@@ -1,8 +1,8 @@
 // What a mirror file holds, read without changing it (for `invoicing-mcp mirror status` and `forget`).
 
+import { Db, type SqlValue } from '../../db/sqlite/db.js';
 import { holderIsGone, localPid } from '../lease-holder.js';
 import type { MirrorBooksReport } from '../store.js';
-import { Db, type SqlValue } from './db.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { sqliteWriter } from './writer.js';
 

@@ -5,9 +5,9 @@
 // folder that does not exist stays as it is, and the caller runs the mirror in memory saying why.
 import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { Db } from '../../db/sqlite/db.js';
+import { failureOf, messageOf } from '../../db/sqlite/failure.js';
 import { SANDBOX_IDENTITY } from '../location.js';
-import { Db } from './db.js';
-import { failureOf, messageOf } from './failure.js';
 import { SCHEMA, SCHEMA_VERSION } from './schema.js';
 
 export class MirrorOfAnotherKey extends Error {

@@ -1,11 +1,12 @@
 // The mirror's queries (MirrorReader) over SQLite: the plain reads shared by every engine (../sql/), and the
 // sums, which SQLite adds in 64-bit whole units (exact-sums.ts). Rows come back as arrays in the SELECT's order.
 
+import { type Cells, num, str } from '../../db/cells.js';
+import type { Db, SqlValue } from '../../db/sqlite/db.js';
 import { plainReads } from '../sql/plain-reads.js';
-import { type Cells, invoiceRows, num, str } from '../sql/rows.js';
+import { invoiceRows } from '../sql/rows.js';
 import { type Dialect, invoiceWhere, type Where } from '../sql/where.js';
 import type { CurrencySums, LineSums, MirrorReader, ProductLineSums } from '../types.js';
-import type { Db, SqlValue } from './db.js';
 import { fromScaled } from './exact-sums.js';
 import { receivable } from './schema.js';
 

@@ -1,7 +1,8 @@
 // The embedded SQLite engine of the mirror's store (libsql): a file, or memory.
+
+import type { Db } from '../../db/sqlite/db.js';
+import { messageOf } from '../../db/sqlite/failure.js';
 import type { MirrorStore, OpenStoreOptions } from '../store.js';
-import type { Db } from './db.js';
-import { messageOf } from './failure.js';
 import { openMemory, openMirrorFile, rebuildWhenDamaged } from './open.js';
 import { sqliteReader } from './reader.js';
 import { sqliteWriter } from './writer.js';

@@ -1,6 +1,7 @@
 // The mirror's writes over SQLite. Each sync step is one atomic batch: the records, the events their diffs
 // made, and (when the step completes a read) the kind's new mark, so a crash leaves all or none of it.
 
+import type { Db, SqlStatement, SqlValue } from '../../db/sqlite/db.js';
 import type { BooksEvent } from '../../events/event.js';
 import { type Rec, stampOf } from '../record.js';
 import { allocationsOf, linesOf } from '../sql/columns.js';
@@ -8,7 +9,6 @@ import { READ_RATE_HOLD, SHARE_RATE_HOLD } from '../sql/rate-hold.js';
 import type { KindMark, StoredEvent } from '../store.js';
 import type { LinesCoverage, MirroredKind } from '../types.js';
 import { COLUMNS, cellsOf } from './columns.js';
-import type { Db, SqlStatement, SqlValue } from './db.js';
 import { unitsOf } from './exact-sums.js';
 
 function upsert(kind: MirroredKind, record: Rec): SqlStatement {

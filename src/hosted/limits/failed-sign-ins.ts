@@ -4,8 +4,8 @@
 // gives it back when the key turns out right. Subjects are stored as a keyed hash: no address or page id in
 // the clear. A limit per key ID never holds back the owner: the vault recognises their secret first.
 import { createHmac } from 'node:crypto';
-import type { PgDb } from '../../books/postgres/db.js';
-import { num } from '../../books/sql/rows.js';
+import { num } from '../../db/cells.js';
+import type { PgDb } from '../../db/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
 
 const TABLE = `${HOSTED_SCHEMA}.sign_in_failures`;

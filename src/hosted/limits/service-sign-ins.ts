@@ -3,8 +3,8 @@
 // existing grants' service sessions may use the whole budget; people signing in only what leaves room for
 // them. A sign-in that finds no room waits for it, up to what the caller allows, or is refused with the wait.
 import { RateLimited } from '../../api/errors.js';
-import type { PgDb } from '../../books/postgres/db.js';
-import { num, str } from '../../books/sql/rows.js';
+import { num, str } from '../../db/cells.js';
+import type { PgDb } from '../../db/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
 
 const TABLE = `${HOSTED_SCHEMA}.service_sign_ins`;

@@ -6,8 +6,8 @@
 // the grant, as the library does when a used one comes back later.
 import { createHash } from 'node:crypto';
 import { type Adapter, type AdapterFactory, type AdapterPayload, errors } from 'oidc-provider';
-import type { PgDb } from '../../books/postgres/db.js';
-import { str } from '../../books/sql/rows.js';
+import { str } from '../../db/cells.js';
+import type { PgDb } from '../../db/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
 import type { Sealer } from '../vault/sealer.js';
 

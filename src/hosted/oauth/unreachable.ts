@@ -3,8 +3,8 @@
 // authorization server's endpoints alike (a token request is retried, not taken for a refusal); and /readyz
 // not ready while the database is down, whether or not a tenant is loaded (right after a restart none is).
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import type { PgDb } from '../../books/postgres/db.js';
-import { isUnreachable, RETRY_AFTER_SECONDS } from '../../books/postgres/unreachable.js';
+import type { PgDb } from '../../db/postgres/db.js';
+import { isUnreachable, RETRY_AFTER_SECONDS } from '../../db/unreachable.js';
 import type { Readiness, ReadinessProbe } from '../../http/health.js';
 import { VaultKeyMissing } from '../vault/sealer.js';
 

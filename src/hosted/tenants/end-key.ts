@@ -2,7 +2,7 @@
 // suspended, or the plan without the API) ends its grants: every grant made with it is revoked with its
 // tokens, the key is forgotten (its secret leaves the vault), and the audit log says why, in the service's
 // words. The client's next request gets 401 with a challenge that sends the person to sign in again.
-import type { PgDb } from '../../books/postgres/db.js';
+import type { PgDb } from '../../db/postgres/db.js';
 import type { Logger } from '../../log/logger.js';
 import { revokeGrants } from '../oauth/adapter.js';
 import type { GrantLog } from './grant-log.js';

@@ -8,8 +8,8 @@
 import { createHash } from 'node:crypto';
 import type { ApiClient } from '../../api/client.js';
 import { mirrorIdentity } from '../../books/location.js';
-import type { SharedPostgres } from '../../books/postgres/shared.js';
 import type { Books } from '../../books/types.js';
+import type { SharedPostgres } from '../../db/postgres/shared.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Readiness } from '../../http/health.js';
 

@@ -1,8 +1,9 @@
 // The businesses signed in, on Postgres: each key's business, mode, scopes and webhook id in the clear (none
 // of it is secret), its secret and its webhook signing secret in the vault. A key signed in again (new grant,
 // same key) replaces its record; a signing secret given once is kept until another replaces it.
-import type { PgDb } from '../../books/postgres/db.js';
-import { num, str } from '../../books/sql/rows.js';
+
+import { num, str } from '../../db/cells.js';
+import type { PgDb } from '../../db/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
 import type { Vault } from '../vault/vault.js';
 

@@ -7,8 +7,8 @@
 import type { ApiClient } from '../../api/client.js';
 import { REAL_TIMERS, type Timers } from '../../api/timers.js';
 import type { Readiness } from '../../http/health.js';
-import type { EventFeed } from '../../mcp/feed-handlers.js';
 import type { ServerFactory } from '../../mcp/server.js';
+import type { EventFeed } from '../../transports/feed-handlers.js';
 import { KEY_CONFIRM_MS } from './key-watch.js';
 import type { TenantRecord, TenantStore } from './tenant-store.js';
 

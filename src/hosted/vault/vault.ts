@@ -2,8 +2,9 @@
 // sealed under an older vault key opens while that key is still given, and is sealed again under the
 // current key only when `reseal` runs (`invoicing-mcp vault reseal`, once every process has the new key):
 // never on a read, since a process of a rolling deploy still on the old key could then no longer open it.
-import type { PgDb } from '../../books/postgres/db.js';
-import { str } from '../../books/sql/rows.js';
+
+import { str } from '../../db/cells.js';
+import type { PgDb } from '../../db/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
 import type { Sealer } from './sealer.js';
 
