@@ -1,3 +1,4 @@
+// The draft_invoice prompt: a description of work done turned into a draft invoice for a person to review.
 import * as z from 'zod/v4';
 import { customerArgument } from './complete-customer.js';
 import { definePrompt } from './define.js';

@@ -1,3 +1,4 @@
+// The report_low_stock prompt: tracked products at or below their reorder level, by branch.
 import * as z from 'zod/v4';
 import { definePrompt } from './define.js';
 

@@ -1,3 +1,4 @@
+// The review_overdue_invoices prompt: who owes what past the due date, and what each has paid lately.
 import * as z from 'zod/v4';
 import { counted } from '../src/api/counted.js';
 import { definePrompt } from './define.js';

@@ -1,3 +1,4 @@
+// The summarise_customer prompt: one customer's details, balance, unpaid invoices, payments and open quotes.
 import * as z from 'zod/v4';
 import { customerArgument } from './complete-customer.js';
 import { definePrompt } from './define.js';

@@ -1,13 +1,13 @@
 // The sandbox's HTTP server: the service's /api routes, the admin interface under /_sandbox, and the
 // rules that keep bad input harmless (JSON errors for malformed bodies, 413, 415, 404, 405).
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { NO_SCHEMA_COMPILERS } from '../http/no-schema-compilers.js';
 import { registerBusinessAdmin } from './admin/business.js';
 import { registerBusinessesAdmin } from './admin/businesses.js';
 import { registerKeyAdmin } from './admin/keys.js';
 import { registerQuoteAdmin } from './admin/quotes.js';
 import { registerSystemAdmin } from './admin/system.js';
 import { callState, serviceHeaders } from './call.js';
-import { SANDBOX_SCHEMA_CONTROLLER } from './no-route-schemas.js';
 import { registerAuthRoutes } from './routes/auth.js';
 import { registerCreateRoutes } from './routes/creates.js';
 import { registerReadRoutes } from './routes/lists.js';
@@ -102,7 +102,7 @@ export function buildApp(world: World, adminToken: string): FastifyInstance {
     forceCloseConnections: true,
     logger: false,
     return503OnClosing: false,
-    schemaController: SANDBOX_SCHEMA_CONTROLLER,
+    schemaController: NO_SCHEMA_COMPILERS,
   });
   app.removeContentTypeParser('text/plain');
   const routes = new Map<string, Set<string>>();

@@ -1,3 +1,4 @@
+// The scopes a key may be given, and what a key with none ticked may do.
 export const READ_SCOPES = ['customers.read', 'invoices.read', 'quotes.read', 'payments.read', 'products.read'] as const;
 export const WRITE_SCOPES = ['customers.write', 'invoices.write'] as const;
 export const ALL_SCOPES: readonly string[] = [...READ_SCOPES, ...WRITE_SCOPES];
