@@ -1,0 +1,126 @@
+// The two data paths docs/architecture.md lists file by file, as they run: a `report_sales` call over stdio
+// (the server wired as the command wires it, on a warm mirror) and a hosted webhook delivery (the sandbox
+// sends a signed `invoice.sent` to a business's endpoint) until the business's subscriber has heard of it and
+// its mirror holds it. The
+// files are those whose code ran on every one of three tries (V8's precise coverage, in this worker), the
+// sandbox's left out; the test fails when the lists in the document are not what runs.
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../contract/sandbox-http.js';
+import { filesRunBy } from '../support/files-run.js';
+import { postgresDatabase } from '../support/postgres.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { openSignIn } from './support/form-sign-in.js';
+import { hostedArgs, newVaultKey } from './support/hosted.js';
+import { draftInvoice, mirroredStatus, registerWebhook, sendInvoice } from './support/hosted-webhooks.js';
+import { modernWatcher } from './support/mcp-watchers.js';
+import { MemoryOAuthProvider, startFlow } from './support/oauth-client.js';
+import { freePort, serverEnv } from './support/server.js';
+
+const architecture = readFileSync(new URL('../../docs/architecture.md', import.meta.url), 'utf8');
+const REDIRECT = 'http://127.0.0.1:9/callback';
+const quiet = { stderr: () => undefined, logDestination: { write: () => undefined } };
+
+/** The files listed between `<!-- path:NAME -->` and the end of the fenced block after it. */
+function listed(name: string): string[] {
+  const at = architecture.indexOf(`<!-- path:${name} -->`);
+  if (at < 0) throw new Error(`docs/architecture.md has no <!-- path:${name} --> list`);
+  const block = /```\n([\s\S]*?)```/.exec(architecture.slice(at))?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/)[0] ?? '')
+    .filter((file) => /^(src|tools|prompts)\//.test(file))
+    .sort();
+}
+
+let sb: TestSandbox;
+beforeAll(async () => {
+  sb = await startTestSandbox();
+});
+afterAll(async () => {
+  await sb?.close();
+});
+
+describe('the data paths of docs/architecture.md', () => {
+  it('report_sales over stdio crosses the files listed', async () => {
+    const { serveInProcess } = await import('../../src/cli/serve-in-process.js');
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const answered = new Map<number, (message: { result?: { isError?: boolean } }) => void>();
+    createInterface({ input: stdout }).on('line', (line) => {
+      const message = JSON.parse(line);
+      answered.get(message.id)?.(message);
+    });
+    let id = 0;
+    const ask = (method: string, params: unknown) =>
+      new Promise<{ result?: { isError?: boolean } }>((resolve) => {
+        answered.set(++id, resolve);
+        stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      });
+    const key = await sb.makeKey('test');
+    const serving = await serveInProcess(
+      ['--mirror', 'memory'],
+      serverEnv({ SVC_BASE_URL: sb.baseUrl, SVC_KEY_ID: key.key_id, SVC_SECRET: key.secret }),
+      { ...quiet, stdin, stdout },
+    );
+    try {
+      await ask('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'paths', version: '1' } });
+      stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+      const sales = () => ask('tools/call', { name: 'report_sales', arguments: { range: 'last_month', group_by: 'product' } });
+      // The first call brings the mirror up and reads the month's lines; the path measured is a warm call's.
+      expect((await sales()).result?.isError).toBeFalsy();
+      const files = await filesRunBy(async () => expect((await sales()).result?.isError).toBeFalsy());
+      expect(files).toEqual(listed('report_sales'));
+    } finally {
+      await serving.stop();
+    }
+  });
+
+  it("a hosted webhook delivery crosses the files listed, until the business's subscriber hears", async () => {
+    const { hostedInProcess } = await import('../../src/cli/serve-in-process.js');
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const database = await postgresDatabase('data_paths');
+    const serving = await hostedInProcess(
+      hostedArgs(port, url, database),
+      serverEnv({ SVC_BASE_URL: sb.baseUrl, INVOICING_MCP_VAULT_KEY: newVaultKey() }),
+      quiet,
+    );
+    const made = await sb.admin('POST', '/businesses', {});
+    sb.secrets.push(made.body.keys.live.secret, made.body.keys.test.secret);
+    const signer = { keyId: made.body.keys.live.key_id, secret: made.body.keys.live.secret };
+    const provider = new MemoryOAuthProvider(REDIRECT, 'Data paths');
+    const flow = await startFlow(url, provider);
+    const forms = await openSignIn(provider.authorizationUrl as URL, REDIRECT, `http://127.0.0.1:${port}`);
+    const page = await forms.continueWith(signer);
+    const hook = /id="webhook_url">([^<]+)</.exec(page)?.[1] as string;
+    const secret = await registerWebhook(sb, made.body.id, hook);
+    await flow.transport.finishAuth(await forms.allow(page, 'read', { webhook_secret: secret }));
+    const watcher = await modernWatcher({ http: url, headers: { authorization: `Bearer ${provider.tokens()?.access_token}` } });
+    try {
+      /** A new invoice drafted and subscribed to; what sends it and waits for the subscriber to hear. */
+      const delivery = async () => {
+        const invoice = await draftInvoice(sb, signer);
+        const uri = `invoicing://invoices/${invoice}`;
+        await watcher.subscribe([uri]);
+        return async () => {
+          const since = Date.now();
+          await sendInvoice(sb, made.body.id, invoice);
+          await watcher.updated(uri, since, 10_000);
+          // ...and the business's mirror holds it (the receiver publishes first; the mirror stores it after).
+          await eventually(async () => ((await mirroredStatus(database, sb, signer.keyId, invoice)) === 'sent' ? true : undefined));
+        };
+      };
+      // The first delivery opens the business's mirror; the path measured is a warm delivery's.
+      await (await delivery())();
+      const tries = [await delivery(), await delivery(), await delivery()];
+      const files = await filesRunBy(async () => (tries.shift() as () => Promise<void>)());
+      expect(files).toEqual(listed('hosted_webhook'));
+    } finally {
+      await watcher.close();
+      await serving.stop();
+    }
+  });
+});
