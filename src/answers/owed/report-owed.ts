@@ -1,11 +1,12 @@
 // report_owed: what is owed per currency, aged, by customer, and the invoices behind it.
+
 import * as z from 'zod/v4';
 import { defineTool, READ_HINTS } from '../../../tools/define.js';
 import { money } from '../../../tools/format.js';
 import { counted } from '../../api/counted.js';
-import { addDays } from '../dates.js';
 import { amountArg, asOf, asOfFields, asOfLine, currencyArg, freshBooks, limit, offsetArg, pageOf, rows } from '../fresh.js';
-import { AGE_BANDS, answerOwed, answerOwedFromSums, type OwedAnswer, type OwedCurrency } from './figures.js';
+import { AGE_BANDS, type OwedAnswer, type OwedCurrency } from './figures.js';
+import { readOwed } from './query.js';
 
 const BAND_WORDS: Record<(typeof AGE_BANDS)[number], string> = {
   not_due: 'not yet due',
@@ -75,22 +76,7 @@ export const reportOwed = defineTool({
       offset: args.offset,
       minBalance: args.min_balance,
     };
-    const dueBefore = args.over_days === undefined ? undefined : addDays(freshness.today, -args.over_days);
-    // A minimum balance or one currency is applied to the rows here (balances compared exactly): the store's
-    // sums have no such filter. The store's sums are several queries: one state of the books for all of them.
-    const answer = await snapshot(async (read) => {
-      const sums =
-        args.min_balance === undefined && args.currency === undefined
-          ? await read.owing({ customerId: args.customer_id, dueBefore, top: args.top, limit: args.limit, offset: args.offset })
-          : null;
-      if (sums) return answerOwedFromSums(sums, question);
-      const invoices = await read.invoices({
-        receivable: true,
-        ...(args.customer_id ? { customerId: args.customer_id } : {}),
-        ...(args.currency ? { currency: args.currency } : {}),
-      });
-      return answerOwed(invoices, question);
-    });
+    const answer = await readOwed(snapshot, { ...question, currency: args.currency });
     const scope = [
       args.customer_id ? `customer ${args.customer_id}` : '',
       args.currency ? `${args.currency} only` : '',

@@ -8,23 +8,8 @@ import type { Freshness, InvoiceFilter } from '../../books/types.js';
 import { checkRangeRequest, rangeWords, resolveRange } from '../dates.js';
 import { amountArg, asOfFields, asOfLine, currencyArg, freshBooks, limit, rangeArgs, rangeReport, shownOf } from '../fresh.js';
 import { readAmount } from '../money.js';
-import {
-  answerSales,
-  boundsTotals,
-  figuresOfSums,
-  LEFT_OUT_BY_DEFAULT,
-  lineSumsOf,
-  productSalesAnswer,
-  RANK_FIGURES,
-  rankProducts,
-  SALES_GROUPS,
-  type SalesAnswer,
-  type SalesFigures,
-  salesInvoices,
-  salesTotals,
-  shownProductIds,
-} from './figures.js';
-import { salesOfProduct } from './sales-of-product.js';
+import { LEFT_OUT_BY_DEFAULT, RANK_FIGURES, SALES_GROUPS, type SalesAnswer, type SalesFigures } from './figures.js';
+import { readSales } from './query.js';
 
 const linesPendingOf = (f: Freshness): { lines_pending?: { invoices: number; seconds: number | null } } =>
   f.linesPending ? { lines_pending: f.linesPending } : {};
@@ -114,7 +99,7 @@ export const reportSales = defineTool({
     const byProduct = args.group_by === 'product';
     const ofProduct = args.product_id !== undefined;
     // Product figures come from invoices and their lines; products give the groups their names only.
-    const { read, snapshot, freshness } = await freshBooks(
+    const { snapshot, freshness } = await freshBooks(
       ctx,
       ['invoices'],
       byProduct || ofProduct ? invoicesOf : undefined,
@@ -130,27 +115,7 @@ export const reportSales = defineTool({
       minTotal: args.min_total,
       maxTotal: args.max_total,
     };
-    const ofRange = invoicesOf(freshness.today);
-    let answer: SalesAnswer;
-    if (args.product_id !== undefined) {
-      const productId = args.product_id;
-      answer = await snapshot((read) => salesOfProduct(read, ofRange, question, productId));
-    } else if (byProduct) {
-      // Summed by the store where it can (no invoice or line read into JS), else from the rows; the totals and
-      // the lines of one state of the books.
-      answer = await snapshot(async (read) => {
-        const bounded = boundsTotals(question);
-        const totals = bounded ? null : await read.invoiceSums(ofRange);
-        const summed = bounded ? null : await read.lineSums(ofRange, { limit: args.limit, rankBy: args.rank_by });
-        const invoices = totals && summed ? [] : salesInvoices(await read.invoices(ofRange), question);
-        const sums = summed ?? lineSumsOf(invoices, await read.lines(ofRange));
-        const ranked = rankProducts(sums, args.limit, args.rank_by);
-        const names = sums.names ?? (await read.productNames(shownProductIds(ranked)));
-        return productSalesAnswer(totals ? figuresOfSums(totals) : salesTotals(invoices), sums, ranked, names);
-      });
-    } else {
-      answer = answerSales(await read.invoices(ofRange), question);
-    }
+    const answer = await readSales(snapshot, { ofRange: invoicesOf(freshness.today), question, productId: args.product_id });
     const which = [
       args.with_draft_and_void ? 'every status' : 'not draft or void',
       ...(args.customer_id !== undefined ? [`customer ${args.customer_id}`] : []),
