@@ -50,6 +50,7 @@ export async function startHostedServe(options: ServeOptions, env: ServiceEnv, i
       serviceUrl: config.serviceUrl,
       vaultKey: config.vaultKey,
       clientsFile: config.clientsFile,
+      clientIdDocuments: options.clientIdDocuments,
       // A tenant's mirror opens on its first answer, or when it is started (a subscription or a webhook).
       planMirror: (api, bus, place) =>
         planBooksMirror(config.mirrorUrl, { api, sandbox: null, config: { pollSeconds: config.pollSeconds } }, bus, logs.load, {

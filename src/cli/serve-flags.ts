@@ -53,6 +53,8 @@ export interface ServeOptions {
   readonly tenantIdleMinutes: number;
   /** Hosted mode: sign-ins a minute the service allows from the deployment's address (the spec's 10). */
   readonly serviceSignIns: number;
+  /** Hosted mode: whether clients may be identified by the URL of their metadata document. */
+  readonly clientIdDocuments: boolean;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
@@ -60,6 +62,7 @@ export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST]
        invoicing-mcp [--mirror PATH|postgres://...|memory|off]   (the local copy of the books; mirror status|forget)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] [--trust-proxy LIST] ...
        invoicing-mcp --hosted --public-url URL --mirror postgres://... [--oauth-clients FILE] [--grant-rate-limit N] [--tenant-idle-minutes N] [--service-sign-ins N]
+                 [--client-id-documents on|off]
 ${HTTP_LIMITS_USAGE}
        any of them with [--max-concurrency N]   (service calls in flight; default: as the key's limit allows)
        any of them with ${RETRY_BUDGET_USAGE}
@@ -154,7 +157,7 @@ function readMaxConcurrency(values: Record<string, unknown>, env: Env): number |
 
 /** Hosted mode's own flags given on the command line without --hosted would be silently ignored: refuse them. */
 function refuseHostedOnlyFlags(values: Record<string, unknown>): void {
-  const stray = ['public-url', 'oauth-clients', 'grant-rate-limit', 'tenant-idle-minutes', 'service-sign-ins'].find(
+  const stray = ['public-url', 'oauth-clients', 'grant-rate-limit', 'tenant-idle-minutes', 'service-sign-ins', 'client-id-documents'].find(
     (flag) => values[flag] !== undefined,
   );
   if (stray) throw new ConfigError(`--${stray}`, `--${stray} is for hosted mode: add --hosted`);
@@ -196,6 +199,13 @@ function readServiceSignIns(values: Record<string, unknown>, env: Env): number {
   return Number(v);
 }
 
+function readClientIdDocuments(values: Record<string, unknown>, env: Env): boolean {
+  const v = flagOrEnv(values, env, 'client-id-documents');
+  if (v === undefined || v === 'on') return true;
+  if (v === 'off') return false;
+  throw new ConfigError('--client-id-documents', `--client-id-documents must be on or off, not "${String(v)}"`);
+}
+
 export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   const { values } = parseArgs({
     args: argv,
@@ -224,6 +234,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       'grant-rate-limit': { type: 'string' },
       'tenant-idle-minutes': { type: 'string' },
       'service-sign-ins': { type: 'string' },
+      'client-id-documents': { type: 'string' },
     },
   });
   const hosted = bool(values, env, 'hosted');
@@ -278,5 +289,6 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     grantRateLimit: readGrantRateLimit(values, env),
     tenantIdleMinutes: readTenantIdleMinutes(values, env),
     serviceSignIns: readServiceSignIns(values, env),
+    clientIdDocuments: readClientIdDocuments(values, env),
   });
 }

@@ -54,6 +54,8 @@ export interface HostedSettings {
   serviceUrl: string;
   vaultKey: string;
   clientsFile: string | null;
+  /** Whether clients may be identified by the URL of their metadata document. */
+  clientIdDocuments: boolean;
   /** Plans a tenant's books mirror (as the desktop's is planned), in the place given. */
   planMirror: PlanTenantMirror;
   selection: Omit<ToolSelection, 'scopes' | 'books'>;
@@ -204,6 +206,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     signingKey,
     cookieKeys,
     clients: await readClients(settings.clientsFile),
+    clientIdDocuments: settings.clientIdDocuments,
     grantEnded: (grantId) => checked.forgetGrants([grantId]),
     renderError: async (ctx, out, error) => {
       ctx.type = 'html';

@@ -46,6 +46,7 @@ const SAMPLE: Record<string, string> = {
   'grant-rate-limit': '120',
   'tenant-idle-minutes': '5',
   'service-sign-ins': '30',
+  'client-id-documents': 'off',
 };
 
 describe("the README's flags", () => {

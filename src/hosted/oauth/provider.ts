@@ -7,6 +7,7 @@ import Provider, { type ClientMetadata, type Configuration, type ErrorOut, error
 import type { PgDb } from '../../db/postgres/db.js';
 import type { Sealer } from '../vault/sealer.js';
 import { type GrantEnded, postgresAdapter } from './adapter.js';
+import { clientDocumentSettings, explainDocumentRefusal } from './client-documents.js';
 import { checkClientLimits } from './client-limits.js';
 import { canonicalResource, RESOURCE_SCOPES } from './resource.js';
 
@@ -26,6 +27,8 @@ export interface AuthServerOptions {
   cookieKeys: string[];
   /** Clients registered in configuration. */
   clients: ClientMetadata[];
+  /** Whether a client may be an https:// URL naming its metadata document (fetched from public addresses only). */
+  clientIdDocuments: boolean;
   /** Told of each grant ended by the reuse of a code or refresh token. */
   grantEnded: GrantEnded;
   /** Renders an error page the person sees (no third-party assets, our CSP). */
@@ -62,6 +65,7 @@ function resourceIndicators(resource: string): NonNullable<Configuration['featur
 }
 
 export function createAuthServer(issuer: string, options: AuthServerOptions): Provider {
+  const documents = clientDocumentSettings(options.clientIdDocuments);
   const configuration: Configuration = {
     adapter: postgresAdapter(options.db, options.sealer, options.grantEnded),
     clients: options.clients,
@@ -93,7 +97,7 @@ export function createAuthServer(issuer: string, options: AuthServerOptions): Pr
       revocation: { enabled: true },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
-      clientIdMetadataDocument: { enabled: true, ack: 'draft-02' },
+      clientIdMetadataDocument: documents.feature,
       resourceIndicators: resourceIndicators(options.resource),
     },
     interactions: { url: async (_ctx, interaction) => `${INTERACTION_PREFIX}/${interaction.uid}` },
@@ -110,7 +114,10 @@ export function createAuthServer(issuer: string, options: AuthServerOptions): Pr
       Interaction: 600,
       Session: 600,
     },
-    renderError: options.renderError,
+    renderError: (ctx, out, error) => options.renderError(ctx, explainDocumentRefusal(ctx, out, options.clientIdDocuments), error),
+    // Every request the library makes goes to a URL someone named: to public addresses only.
+    fetch: documents.fetch,
+    fetchResponseBodyLimits: documents.fetchResponseBodyLimits,
   };
   const provider = new Provider(issuer, configuration);
   // Behind a TLS-terminating proxy the public scheme comes in X-Forwarded-Proto.
