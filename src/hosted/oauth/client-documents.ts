@@ -5,7 +5,7 @@
 // metadata). A person whose sign-in stops here is told why in the same words whatever was at the address.
 import type { Configuration, ErrorOut, KoaContextWithOIDC } from 'oidc-provider';
 import { CLIENT_LIMITS } from './client-limits.js';
-import { publicFetch } from './public-fetch.js';
+import { type PublicFetchOptions, publicFetch } from './public-fetch.js';
 
 const OUTGOING = {
   // The library aborts any request of its own after 2.5 s; the same limit here holds redirects too.
@@ -16,13 +16,14 @@ const OUTGOING = {
   maxRedirects: 3,
 } as const;
 
-/** The library's settings for documents (`enabled` or not) and for every fetch it makes. */
+/** The library's settings for documents (`enabled` or not) and for every fetch it makes (`reach`: the system's resolver, public addresses). */
 export function clientDocumentSettings(
   enabled: boolean,
+  reach: Pick<PublicFetchOptions, 'resolve' | 'isPublic'> = {},
 ): Pick<Configuration, 'fetch' | 'fetchResponseBodyLimits'> & { feature: { enabled: boolean; ack: 'draft-02' } } {
   return {
     feature: { enabled, ack: 'draft-02' },
-    fetch: publicFetch(OUTGOING),
+    fetch: publicFetch({ ...OUTGOING, ...reach }),
     fetchResponseBodyLimits: {
       'client_id metadata document': OUTGOING.documentBytes,
       jwks_uri: OUTGOING.maxBytes,
