@@ -26,17 +26,36 @@ function callsThatFit(deps: LinesForAnswerDeps): number {
   return Math.max(1, Math.floor(((limit ?? 120) * LINES_WAIT_MS) / deps.budget.windowMs));
 }
 
-/** Null when the lines of every invoice in `filter` are stored once it returns; else what still waits. */
+/** "312 of 1,543": figures as a person writes them. */
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/**
+ * A task's status while it reads lines: "reading the lines of 312 of 1,543 invoices, about 2 minutes at your
+ * key's limit" (the key's calls a minute; about as long as the rest takes when the lines are all it waits for).
+ */
+export function readingLinesMessage(done: number, of: number, limit: number | null, windowMs: number): string {
+  const head = `reading the lines of ${count(done)} of ${count(of)} invoices`;
+  if (limit === null) return head;
+  const seconds = Math.ceil(((of - done) / limit) * (windowMs / 1000));
+  const about = seconds < 120 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`;
+  return `${head}, about ${about} at your key's limit`;
+}
+
+/**
+ * Null when the lines of every invoice in `filter` are stored once it returns; else what still waits. With
+ * `whole`, every missing line is read while it waits, however many (a task's answer).
+ */
 export async function linesForAnswer(
   deps: LinesForAnswerDeps,
   filter: InvoiceFilter,
   signal: AbortSignal,
   report: ((done: number, of: number) => void) | undefined,
+  whole = false,
 ): Promise<Freshness['linesPending'] | null> {
   const { store, api, budget } = deps;
   const missing = await store.read.linesMissing(filter);
   if (missing.length === 0) return null;
-  if (missing.length > callsThatFit(deps)) {
+  if (!whole && missing.length > callsThatFit(deps)) {
     await deps.queueFirst(missing);
     const allowance = budget.busyAllowance();
     const seconds = allowance === null ? null : Math.ceil((missing.length / allowance) * (budget.windowMs / 1000));
@@ -44,8 +63,9 @@ export async function linesForAnswer(
   }
   let done = 0;
   const queue = [...missing];
+  if (whole) report?.(0, missing.length);
   const worker = async (): Promise<void> => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
+    for (let next = queue.shift(); next && !signal.aborted; next = queue.shift()) {
       await fetchInvoiceLines(api, store, next, { background: false, signal });
       done++;
       report?.(done, missing.length);

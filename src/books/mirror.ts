@@ -12,7 +12,7 @@ import { BackgroundBudget, type BudgetOptions } from './budget.js';
 import { freshness, holderCaughtUp, progressTally } from './freshness.js';
 import { SyncLease } from './lease.js';
 import { LinesFetcher } from './lines.js';
-import { linesForAnswer } from './lines-for-answer.js';
+import { linesForAnswer, readingLinesMessage } from './lines-for-answer.js';
 import { EventOutbox, LOOK_EVERY_MS } from './outbox.js';
 import { type Rec, stampOf } from './record.js';
 import { ServiceClock } from './service-clock.js';
@@ -256,10 +256,13 @@ class MirrorRuntime {
     }
     const fresh = await freshness(store, wanted, { signal, onProgress, lookEveryMs: this.options.lookEveryMs });
     if (!opts.lines || !this.lines) return fresh;
+    const limitNow = (): number | null => this.options.api.stats().rateLimit.limit;
+    const linesWords = (done: number, of: number): string =>
+      opts.wholeLines ? readingLinesMessage(done, of, limitNow(), this.#budget.windowMs) : `Invoice lines: ${done} of ${of}`;
     const report =
       opts.onProgress &&
       ((done: number, of: number): void =>
-        opts.onProgress?.({ progress: recordsProgress + done, total: recordsProgress + of, message: `Invoice lines: ${done} of ${of}` }));
+        opts.onProgress?.({ progress: recordsProgress + done, total: recordsProgress + of, message: linesWords(done, of) }));
     const pending = await linesForAnswer(
       {
         api: this.options.api,
@@ -274,6 +277,7 @@ class MirrorRuntime {
       opts.lines(fresh.today),
       signal,
       report,
+      opts.wholeLines === true,
     );
     return pending ? { ...fresh, linesPending: pending } : fresh;
   }
@@ -327,6 +331,7 @@ export async function startMirror(options: MirrorOptions): Promise<Mirror> {
       ensureFresh: (kinds, opts) => runtime.ensureFresh(kinds, opts),
       read: options.store.read,
       snapshot: (work) => options.store.snapshot(work),
+      tasks: options.store.tasks,
     },
     store: options.store,
     stats: () => ({

@@ -6,7 +6,9 @@ import type { SharedConnections } from '../db/shared-connections.js';
 import type { BooksEvent } from '../events/event.js';
 import type { MirrorLocation } from './location.js';
 import type { Rec } from './record.js';
-import type { LinesCoverage, MirroredKind, MirrorReader } from './types.js';
+import type { LinesCoverage, MirroredKind, MirrorReader, TaskTable } from './types.js';
+
+export type { StoredTask, TaskTable } from './types.js';
 
 /** A kind's state once its first full read is complete. */
 export interface KindMark {
@@ -25,6 +27,8 @@ export interface StoredEvent {
 
 export interface MirrorStore {
   readonly read: MirrorReader;
+  /** Tasks of long answers, kept with the books so every process on the store answers for them. */
+  readonly tasks: TaskTable;
   /** `work`'s reads as one consistent state of the books (one read transaction), whatever is written meanwhile. */
   snapshot<T>(work: (read: MirrorReader) => Promise<T>): Promise<T>;
   /** Tells every process on the store that the key's calls are held until `untilMs` (a 429 met here). */

@@ -283,6 +283,55 @@ export interface EnsureFreshOptions {
    * again for each answer (the background rounds and webhooks keep them), and left out of the as-of.
    */
   labels?: readonly MirroredKind[];
+  /**
+   * Read every missing line of `lines` while waiting, however long that takes at the key's pace (a task's
+   * answer: never partial). Progress then says how many and about how long.
+   */
+  wholeLines?: boolean;
+}
+
+/** A task (MCP Tasks) as the store keeps it: see sql/tasks.ts. */
+export interface StoredTask {
+  /** Random and unguessable. */
+  id: string;
+  /** Who may read or cancel it: the grant, tenant or client it was made for. */
+  owner: string;
+  tool: string;
+  args: Record<string, unknown>;
+  status: 'working' | 'completed' | 'failed' | 'cancelled';
+  /** What it is doing now (while working). */
+  message: string | null;
+  /** The tool's result once it ended (completed, or failed with a tool error). */
+  result: Record<string, unknown> | null;
+  createdMs: number;
+  updatedMs: number;
+  /** Forgotten after this. */
+  expiresMs: number;
+  /** The process running it. */
+  holder: string | null;
+  /** When its holder last said it was still at work. */
+  beatMs: number;
+}
+
+export interface TaskTable {
+  /** Writes a new task (and forgets those expired). */
+  create(task: StoredTask): Promise<void>;
+  /** The task, unless unknown or expired. */
+  get(id: string, nowMs: number): Promise<StoredTask | null>;
+  /** The holder is still at work (with what it does now, when it changed); the task's status, null when not its holder. */
+  beat(id: string, holder: string, message: string | null, nowMs: number): Promise<StoredTask['status'] | null>;
+  /** Ends a working task its holder runs; false when it was cancelled or taken over meanwhile. */
+  finish(
+    id: string,
+    holder: string,
+    status: 'completed' | 'failed',
+    result: Record<string, unknown> | null,
+    nowMs: number,
+  ): Promise<boolean>;
+  /** Cancels a working task of this owner; false when not working (or not theirs). */
+  cancel(id: string, owner: string, nowMs: number): Promise<boolean>;
+  /** Takes over a working task whose holder has not beaten since `staleBeforeMs`; true for the one process that wins. */
+  claim(id: string, holder: string, staleBeforeMs: number, nowMs: number): Promise<boolean>;
 }
 
 /** What an answer tool holds: fresh data on demand, then reads. */
@@ -295,4 +344,6 @@ export interface Books {
   readonly read: MirrorReader;
   /** `work`'s reads as one consistent state of the books (one read transaction), whatever is written meanwhile. */
   snapshot<T>(work: (read: MirrorReader) => Promise<T>): Promise<T>;
+  /** Tasks of long answers, kept in the store with the books (MCP Tasks). */
+  readonly tasks: TaskTable;
 }

@@ -30,10 +30,16 @@ export interface ToolRuntime {
   confirmWrites: boolean;
 }
 
+/**
+ * A call a client asked to run as a task where it may (tasks/serve-tasks.ts): given the tool and its checked
+ * arguments, it answers at once or makes the task; the placeholder it then returns is replaced by the task.
+ */
+export type TaskSlot = (tool: ToolDefinition, args: Record<string, unknown>, views: boolean) => Promise<CallToolResult>;
+
 let registry: Promise<Map<string, ToolDefinition>> | null = null;
 
 /** The tool modules, loaded once per process on first use. */
-function loadTool(name: string): Promise<ToolDefinition> {
+export function loadTool(name: string): Promise<ToolDefinition> {
   registry ??= import('../../tools/index.js').then(({ TOOLS }) => new Map(TOOLS.map((t) => [t.name, t])));
   return registry.then((tools) => {
     const tool = tools.get(name);
@@ -90,15 +96,16 @@ async function viewMeta(tool: ToolDefinition, runtime: ToolRuntime, structured: 
   }
 }
 
-async function run(
+/** The tool's answer with this context (a call's, or a task's), as a result; a failure as a tool error. */
+export async function run(
   tool: ToolDefinition,
   runtime: ToolRuntime,
   args: Record<string, unknown>,
-  ctx: ServerContext,
+  context: ToolContext,
   views: boolean,
 ): Promise<CallToolResult> {
   try {
-    const outcome = await tool.handler(callContext(runtime.context, ctx), args);
+    const outcome = await tool.handler(context, args);
     return {
       content: [{ type: 'text', text: outcome.text }],
       structuredContent: outcome.structured as Record<string, unknown>,
@@ -110,8 +117,18 @@ async function run(
   }
 }
 
-async function call(server: McpServer, entry: ToolManifestEntry, runtime: ToolRuntime, args: Record<string, unknown>, ctx: ServerContext) {
+async function call(
+  server: McpServer,
+  entry: ToolManifestEntry,
+  runtime: ToolRuntime,
+  args: Record<string, unknown>,
+  ctx: ServerContext,
+  taskSlot: ((ctx: ServerContext) => TaskSlot | undefined) | undefined,
+) {
   const tool = await loadTool(entry.name);
+  const views = tool.view !== undefined && rendersViews(server, ctx);
+  const slot = taskSlot?.(ctx);
+  if (slot) return slot(tool, args, views);
   if (runtime.confirmWrites && tool.write) {
     const write = tool.write;
     const { confirmWrite } = await import('./confirm.js');
@@ -123,7 +140,7 @@ async function call(server: McpServer, entry: ToolManifestEntry, runtime: ToolRu
     }
     if (!confirmation.proceed) return confirmation.result;
   }
-  return run(tool, runtime, args, ctx, tool.view !== undefined && rendersViews(server, ctx));
+  return run(tool, runtime, args, callContext(runtime.context, ctx), views);
 }
 
 type ToolConfig = Pick<ToolManifestEntry, 'title' | 'description' | 'annotations'> & { inputSchema: Schema; outputSchema: Schema };
@@ -133,7 +150,10 @@ type ToolConfig = Pick<ToolManifestEntry, 'title' | 'description' | 'annotations
  * and deferred schemas, the annotations) is built once here; each instance gets only its own handlers,
  * since confirmation asks through the instance that serves the call.
  */
-export function toolRegistrar(entries: readonly ToolManifestEntry[], runtime: ToolRuntime): (server: McpServer, only?: string) => void {
+export function toolRegistrar(
+  entries: readonly ToolManifestEntry[],
+  runtime: ToolRuntime,
+): (server: McpServer, only?: string, taskSlot?: (ctx: ServerContext) => TaskSlot | undefined) => void {
   const configs = entries.map((entry): [ToolManifestEntry, ToolConfig] => [
     entry,
     {
@@ -148,10 +168,10 @@ export function toolRegistrar(entries: readonly ToolManifestEntry[], runtime: To
       annotations: advertisedHints(entry.annotations),
     },
   ]);
-  return (server, only) => {
+  return (server, only, taskSlot) => {
     for (const [entry, config] of configs) {
       if (only !== undefined && entry.name !== only) continue;
-      const handler = (args: unknown, ctx: ServerContext) => call(server, entry, runtime, args as Record<string, unknown>, ctx);
+      const handler = (args: unknown, ctx: ServerContext) => call(server, entry, runtime, args as Record<string, unknown>, ctx, taskSlot);
       // A host that renders MCP Apps shows the tool's view with its result; other hosts never read _meta. Only
       // the extension's current key: its helper (registerAppTool) also writes the deprecated "ui/resourceUri",
       // which hosts read as the same thing, and which every conversation would pay for in tokens (78 in all).

@@ -1,5 +1,6 @@
 // Builds the MCP server: one factory makes an instance per connection (stdio, a 2025-era HTTP session) or
 // per request (stateless HTTP), all sharing the same client (session, pacing, cache) and event bus.
+import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { EventBus } from '../events/bus.js';
@@ -10,6 +11,9 @@ import { resourceRegistrar } from './resources.js';
 import { selectTools, type ToolSelection } from './select-tools.js';
 import type { ServingUnit } from './serving-unit.js';
 import { serveSubscriptions } from './subscriptions.js';
+import { serveTasks } from './tasks/serve-tasks.js';
+import { TaskRuns, type TaskRunsOptions } from './tasks/task-runs.js';
+import { TASKS_EXTENSION } from './tasks/task-words.js';
 import { loadToolManifest } from './tool-manifest.js';
 
 export type { ServingUnit };
@@ -25,6 +29,15 @@ export interface ServerOptions {
    * `wanted` starts what feeds it, before a subscription is answered (hosted mode: the tenant's mirror).
    */
   events: { bus: EventBus; live: boolean; wanted?: (() => Promise<void>) | undefined };
+  /** How long answers wait before they become tasks, and how tasks are kept (MCP Tasks; defaults otherwise). */
+  tasks?: TaskRunsOptions;
+}
+
+/** Whose a task is: the grant of a hosted request, else the connection, else the one user of a stateless server. */
+function ownerOf(unit: ServingUnit): string {
+  const grant = unit.auth?.extra?.grantId;
+  if (typeof grant === 'string') return `grant:${grant}`;
+  return unit.lifetime === 'connection' ? `connection:${randomUUID()}` : 'local';
 }
 
 export type ServerFactory = (unit: ServingUnit) => McpServer;
@@ -45,15 +58,26 @@ export async function createServerFactory(ctx: ToolContext, options: ServerOptio
   const tools = selectTools(await loadToolManifest(), { ...options.selection, books: ctx.books != null });
   const { bus, live, wanted } = options.events;
   // `logging`: the SDK answers logging/setLevel and filters the notices sent as notifications/message.
-  const serverOptions = { instructions: INSTRUCTIONS, capabilities: { logging: {}, ...(live ? { resources: { subscribe: true } } : {}) } };
-  const registerTools = toolRegistrar(tools, { context: ctx, confirmWrites: options.confirmWrites });
+  // Tasks for answers that may wait on the service's pace, where there are books to keep them in.
+  const tasks = ctx.books ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
+  const serverOptions = {
+    instructions: INSTRUCTIONS,
+    capabilities: { logging: {}, ...(live ? { resources: { subscribe: true } } : {}), ...tasks },
+  };
+  const runtime = { context: ctx, confirmWrites: options.confirmWrites };
+  const registerTools = toolRegistrar(tools, runtime);
+  const runs = new TaskRuns(options.tasks);
+  const taskTools = new Set(tools.filter((t) => t.books).map((t) => t.name));
   const registerResources = resourceRegistrar(ctx, bus);
   const registerPrompts = promptRegistrar(ctx);
   const toolNames = new Set(tools.map((t) => t.name));
   return (unit) => {
     const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, serverOptions);
     const surface = unit.lifetime === 'request' ? surfaceFor(unit.message, toolNames) : EVERYTHING;
-    if (surface.tools !== 'none') registerTools(server, surface.tools === 'all' ? undefined : surface.tools.only);
+    let slot: Parameters<typeof registerTools>[2];
+    const taskSlot: Parameters<typeof registerTools>[2] = (c) => slot?.(c);
+    if (surface.tools !== 'none') registerTools(server, surface.tools === 'all' ? undefined : surface.tools.only, taskSlot);
+    slot = serveTasks(server, { runs, runtime, taskTools, owner: ownerOf(unit) });
     if (surface.resources) registerResources(server);
     if (surface.prompts) registerPrompts(server);
     if (live) serveSubscriptions(server, bus, unit, wanted);

@@ -6,6 +6,7 @@ import { PgDb } from '../../db/postgres/db.js';
 import { PgSession } from '../../db/postgres/session.js';
 import { SharedPostgres } from '../../db/postgres/shared.js';
 import { redactedUrl } from '../location.js';
+import { taskTable } from '../sql/tasks.js';
 import type { MirrorStore, OpenStoreOptions } from '../store.js';
 import { prepareSchema } from './open.js';
 import { postgresReader, readsOf } from './reader.js';
@@ -31,6 +32,7 @@ export async function openPostgresStore(
     snapshot: (work) => db.snapshot((query) => work(postgresReader(readsOf(query)))),
     path: where,
     ...postgresWriter(db, session),
+    tasks: taskTable(db.rows),
     async close() {
       // A shared session stays for the other mirrors on it (this one's lease is released when its mirror stops).
       if (!shared) await session.close();

@@ -5,6 +5,7 @@
 // decimal), which SQL compares and adds exactly at any size.
 
 import { SUMMED_INVOICE_AMOUNTS, TYPED_COLUMNS } from '../sql/columns.js';
+import { TASKS_TABLE } from '../sql/tasks.js';
 import { MIRRORED_KINDS, type MirroredKind } from '../types.js';
 
 export const SCHEMA_VERSION = 2;
@@ -81,6 +82,8 @@ export const SCHEMA: readonly string[] = [
   // Who holds the sync lease, for `mirror status`: the lease itself is an advisory lock (lease.ts).
   'CREATE TABLE IF NOT EXISTS lease (name text PRIMARY KEY, holder text NOT NULL)',
   'CREATE TABLE IF NOT EXISTS wants (kind text PRIMARY KEY, at_ms bigint NOT NULL)',
+  // Tasks of long answers (MCP Tasks): made on any process, answered by any (a killed one's taken over).
+  TASKS_TABLE('bigint', 'text'),
 ];
 
 /** Sums into invoice_products the lines of `lines` (the table, or rows a statement just inserted) with their invoices. */

@@ -1,6 +1,7 @@
 // The mirror's tables. SCHEMA_VERSION changes whenever they do: a file of another version is rebuilt,
 // never misread. Amounts, dates and stamps are TEXT exactly as the service sent them.
 
+import { TASKS_TABLE } from '../sql/tasks.js';
 import { MIRRORED_KINDS } from '../types.js';
 import { COLUMNS, INTEGER_COLUMNS } from './columns.js';
 
@@ -57,4 +58,6 @@ export const SCHEMA: readonly string[] = [
   'CREATE TABLE IF NOT EXISTS lease (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_ms INTEGER NOT NULL)',
   // Kinds a process without the lease needs fresh: the lease holder reads them at once.
   'CREATE TABLE IF NOT EXISTS wants (kind TEXT PRIMARY KEY, at_ms INTEGER NOT NULL)',
+  // Tasks of long answers (MCP Tasks): made on any process, answered by any.
+  TASKS_TABLE('INTEGER', 'TEXT'),
 ];

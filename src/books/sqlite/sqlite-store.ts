@@ -2,6 +2,7 @@
 
 import type { Db } from '../../db/sqlite/db.js';
 import { messageOf } from '../../db/sqlite/failure.js';
+import { taskTable } from '../sql/tasks.js';
 import type { MirrorStore, OpenStoreOptions } from '../store.js';
 import { openMemory, openMirrorFile, rebuildWhenDamaged } from './open.js';
 import { sqliteReader } from './reader.js';
@@ -11,9 +12,9 @@ import { sqliteWriter } from './writer.js';
  * Every method of the writer (its reads too: a sync compares what it stores against them) waits for a read
  * snapshot to close, then runs its statements in the same turn: none lands inside a snapshot's transaction.
  */
-function writesAfterSnapshots<W extends Record<string, (...args: never[]) => Promise<unknown>>>(db: Db, writer: W): W {
+function writesAfterSnapshots<W extends object>(db: Db, writer: W): W {
   return Object.fromEntries(
-    Object.entries(writer).map(([name, method]) => [
+    (Object.entries(writer) as [string, (...args: never[]) => Promise<unknown>][]).map(([name, method]) => [
       name,
       async (...args: never[]) => {
         for (let wait = db.snapshotWait(); wait; wait = db.snapshotWait()) await wait;
@@ -49,6 +50,10 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Mirror
     read,
     path,
     ...writesAfterSnapshots(db, sqliteWriter(db)),
+    tasks: writesAfterSnapshots(
+      db,
+      taskTable(async (sql, args) => db.rows(sql, args)),
+    ),
     snapshot: (work) => db.snapshot(() => work(read)),
     close: async () => db.close(),
   };

@@ -1,0 +1,152 @@
+// The tasks this process runs. A long answer starts as a plain call; when it is not done within the short
+// wait it becomes a task, kept in the books' store, and runs on here while its holder (this process) beats
+// every second. Any process answers tasks/get from the store; one that finds a working task whose holder
+// stopped beating (its process died) takes it over and runs it to the end (the lines read so far are stored,
+// so none is read again). A cancel is seen at once here, and by a holder elsewhere at its next beat.
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { REAL_TIMERS, type Timers } from '../../api/timers.js';
+import type { StoredTask, TaskTable } from '../../books/store.js';
+
+/** A task's work: the tool's answer, made whole; `status` says what it is doing now. */
+export type TaskWork = (signal: AbortSignal, status: (message: string) => void) => Promise<CallToolResult>;
+
+export interface TaskRunsOptions {
+  now?: () => number;
+  timers?: Timers;
+  /** How long a call waits for its answer before it becomes a task (ms). */
+  shortWaitMs?: number;
+  /** How often a holder says it is still at work (ms). */
+  beatMs?: number;
+  /** A holder silent this long is taken to be gone (ms). */
+  staleMs?: number;
+  /** How long a task is kept after it was made (ms). */
+  ttlMs?: number;
+}
+
+export const TASK_TTL_MS = 60 * 60_000;
+
+export type Started = { result: CallToolResult } | { task: StoredTask };
+
+export class TaskRuns {
+  readonly holder = randomUUID();
+  readonly #running = new Map<string, AbortController>();
+  readonly now: () => number;
+  readonly #timers: Timers;
+  readonly #shortWaitMs: number;
+  readonly #beatMs: number;
+  readonly staleMs: number;
+  readonly #ttlMs: number;
+
+  constructor(options: TaskRunsOptions = {}) {
+    this.now = options.now ?? Date.now;
+    this.#timers = options.timers ?? REAL_TIMERS;
+    this.#shortWaitMs = options.shortWaitMs ?? 1_000;
+    this.#beatMs = options.beatMs ?? 1_000;
+    this.staleMs = options.staleMs ?? 5_000;
+    this.#ttlMs = options.ttlMs ?? TASK_TTL_MS;
+  }
+
+  /** Runs `work`; its result when it ends within the short wait, else the task it became (running on). */
+  async start(tasks: TaskTable, owner: string, tool: string, args: Record<string, unknown>, work: TaskWork): Promise<Started> {
+    const abort = new AbortController();
+    const status = { message: null as string | null, told: null as string | null };
+    const running = work(abort.signal, (message) => (status.message = message));
+    let timer: unknown;
+    const waited = new Promise<null>((resolve) => (timer = this.#timers.set(() => resolve(null), this.#shortWaitMs, true)));
+    const first = await Promise.race([running.then((result) => ({ result })), waited]);
+    this.#timers.clear(timer);
+    if (first) return first;
+    const now = this.now();
+    const task: StoredTask = {
+      id: randomUUID(),
+      owner,
+      tool,
+      args,
+      status: 'working',
+      message: status.message,
+      result: null,
+      createdMs: now,
+      updatedMs: now,
+      expiresMs: now + this.#ttlMs,
+      holder: this.holder,
+      beatMs: now,
+    };
+    status.told = status.message;
+    try {
+      await tasks.create(task);
+    } catch (err) {
+      abort.abort();
+      throw err;
+    }
+    this.#follow(tasks, task.id, running, abort, status);
+    return { task };
+  }
+
+  /** Takes over a working task whose holder is gone, and runs it here; false when it is not stale or another took it. */
+  async takeOver(tasks: TaskTable, task: StoredTask, work: TaskWork): Promise<boolean> {
+    if (task.status !== 'working' || this.#running.has(task.id)) return false;
+    const now = this.now();
+    if (task.beatMs >= now - this.staleMs) return false;
+    if (!(await tasks.claim(task.id, this.holder, now - this.staleMs, now))) return false;
+    const abort = new AbortController();
+    const status = { message: null as string | null, told: task.message };
+    this.#follow(
+      tasks,
+      task.id,
+      work(abort.signal, (message) => (status.message = message)),
+      abort,
+      status,
+    );
+    return true;
+  }
+
+  /** Stops this process's run of the task at once (the store says cancelled already). */
+  stopHere(id: string): void {
+    this.#running.get(id)?.abort();
+  }
+
+  #follow(
+    tasks: TaskTable,
+    id: string,
+    running: Promise<CallToolResult>,
+    abort: AbortController,
+    status: { message: string | null; told: string | null },
+  ): void {
+    this.#running.set(id, abort);
+    let beat: unknown = null;
+    const next = (): void => {
+      beat = this.#timers.set(
+        () => {
+          const message = status.message !== status.told ? status.message : null;
+          status.told = status.message;
+          tasks
+            .beat(id, this.holder, message, this.now())
+            .then((now) => {
+              // Cancelled, or taken over by another process (this one was taken for gone): stop calling.
+              if (now !== 'working') abort.abort();
+            })
+            .catch(() => undefined)
+            .finally(() => {
+              if (!abort.signal.aborted) next();
+            });
+        },
+        this.#beatMs,
+        true,
+      );
+    };
+    next();
+    void running
+      .then(
+        (result) =>
+          abort.signal.aborted ? false : tasks.finish(id, this.holder, 'completed', result as Record<string, unknown>, this.now()),
+        () => (abort.signal.aborted ? false : tasks.finish(id, this.holder, 'failed', null, this.now())),
+      )
+      .catch(() => undefined)
+      .finally(() => {
+        if (beat !== null) this.#timers.clear(beat);
+        abort.abort();
+        this.#running.delete(id);
+      });
+  }
+}

@@ -1,0 +1,43 @@
+// The Tasks extension's words on the wire (io.modelcontextprotocol/tasks, protocol revision 2026-07-28), and
+// how a stored task reads as one: a task handle for tools/call, a detailed task for tasks/get.
+import { CLIENT_CAPABILITIES_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
+import type { StoredTask } from '../../books/store.js';
+
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** How often a client is asked to poll (ms). */
+export const POLL_INTERVAL_MS = 2_000;
+
+/** The client declared the extension on this request (revision 2026-07-28 carries its capabilities on each). */
+export function optsIntoTasks(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
+  const mine = declared?.extensions?.[TASKS_EXTENSION];
+  return mine !== null && typeof mine === 'object' && !Array.isArray(mine);
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The fields every task carries. */
+export function taskFields(task: StoredTask, nowMs: number) {
+  return {
+    taskId: task.id,
+    status: task.status,
+    ...(task.message ? { statusMessage: task.message } : {}),
+    createdAt: iso(task.createdMs),
+    lastUpdatedAt: iso(task.updatedMs),
+    ttlMs: Math.max(0, task.expiresMs - nowMs),
+    ...(task.status === 'working' ? { pollIntervalMs: POLL_INTERVAL_MS } : {}),
+  };
+}
+
+/** tools/call's answer when it made a task. */
+export const createdTask = (task: StoredTask, nowMs: number) => ({ resultType: 'task', ...taskFields(task, nowMs) });
+
+/** tasks/get's answer: the task, with the tool's result once it completed. */
+export function detailedTask(task: StoredTask, nowMs: number): Record<string, unknown> {
+  const fields = taskFields(task, nowMs);
+  if (task.status === 'completed') return { ...fields, result: { resultType: 'complete', ...task.result } };
+  if (task.status === 'failed') return { ...fields, error: { code: -32603, message: 'the task could not finish: ask again' } };
+  return fields;
+}
