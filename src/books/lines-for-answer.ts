@@ -4,7 +4,7 @@
 // answer is told how many wait and about how long the background will take.
 import type { ApiClient } from '../api/client.js';
 import type { BackgroundBudget } from './budget.js';
-import { fetchInvoiceLines } from './lines.js';
+import type { LineReads } from './line-reads.js';
 import type { MirrorStore } from './store.js';
 import type { Freshness, InvoiceFilter } from './types.js';
 
@@ -16,6 +16,7 @@ export interface LinesForAnswerDeps {
   api: ApiClient;
   store: MirrorStore;
   budget: BackgroundBudget;
+  reads: LineReads;
   /** Puts these invoices first in the background's queue, and starts it if this process may. */
   queueFirst(missing: { id: number; stamp: string }[]): Promise<void>;
 }
@@ -52,7 +53,8 @@ export async function linesForAnswer(
   report: ((done: number, of: number) => void) | undefined,
   whole = false,
 ): Promise<Freshness['linesPending'] | null> {
-  const { store, api, budget } = deps;
+  const { store, budget, reads } = deps;
+  const mark = reads.mark();
   const missing = await store.read.linesMissing(filter);
   if (missing.length === 0) return null;
   if (!whole && missing.length > callsThatFit(deps)) {
@@ -66,7 +68,7 @@ export async function linesForAnswer(
   if (whole) report?.(0, missing.length);
   const worker = async (): Promise<void> => {
     for (let next = queue.shift(); next && !signal.aborted; next = queue.shift()) {
-      await fetchInvoiceLines(api, store, next, { background: false, signal });
+      if (!reads.readSince(next.id, mark)) await reads.read(next, { background: false, signal });
       done++;
       report?.(done, missing.length);
     }

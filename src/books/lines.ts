@@ -3,6 +3,7 @@
 import type { ApiClient } from '../api/client.js';
 import { NotFound } from '../api/errors.js';
 import type { BackgroundBudget } from './budget.js';
+import type { LineReads } from './line-reads.js';
 import { stampOf } from './record.js';
 import type { MirrorStore } from './store.js';
 
@@ -11,6 +12,7 @@ export interface LinesDeps {
   store: MirrorStore;
   budget: BackgroundBudget;
   mayWrite: () => Promise<boolean>;
+  reads: LineReads;
 }
 
 const BATCH = 50;
@@ -62,6 +64,7 @@ export class LinesFetcher {
       // Each invoice once a pass: one whose header the sync has not caught up with waits for the next pass.
       const tried = new Set<number>();
       for (;;) {
+        const mark = this.deps.reads.mark();
         const first = this.#first.splice(0, BATCH).filter((w) => !tried.has(w.id));
         const rest = first.length > 0 ? [] : await this.deps.store.linesWanted(BATCH + tried.size);
         const wanted = [...first, ...rest.filter((w) => !tried.has(w.id))].slice(0, BATCH);
@@ -69,9 +72,10 @@ export class LinesFetcher {
         for (const w of wanted) {
           if (signal.aborted || !(await this.deps.mayWrite())) return;
           tried.add(w.id);
+          if (this.deps.reads.readSince(w.id, mark)) continue;
           await this.deps.budget.turn(signal);
           this.calls++;
-          await fetchInvoiceLines(this.deps.api, this.deps.store, w, { background: true, signal });
+          await this.deps.reads.read(w, { background: true, signal });
         }
       }
     } while (this.#again && !signal.aborted);

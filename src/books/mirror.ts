@@ -11,6 +11,7 @@ import type { Logger } from '../log/logger.js';
 import { BackgroundBudget, type BudgetOptions } from './budget.js';
 import { freshness, holderCaughtUp, progressTally } from './freshness.js';
 import { SyncLease } from './lease.js';
+import { LineReads } from './line-reads.js';
 import { LinesFetcher } from './lines.js';
 import { linesForAnswer, readingLinesMessage } from './lines-for-answer.js';
 import { EventOutbox, LOOK_EVERY_MS } from './outbox.js';
@@ -74,6 +75,8 @@ class MirrorRuntime {
   readonly lease: SyncLease;
   readonly sync: KindSync;
   readonly lines: LinesFetcher | null;
+  /** Each invoice's lines read once here, by the background and the answers alike. */
+  readonly lineReads: LineReads;
   readonly outbox: EventOutbox;
   readonly #budget: BackgroundBudget;
   readonly #logger: Logger;
@@ -97,6 +100,7 @@ class MirrorRuntime {
     this.#timers = options.timers ?? REAL_TIMERS;
     this.#budget = new BackgroundBudget(api, { now: this.#now, ...options.budget });
     this.lease = new SyncLease(store, this.#now, this.abort.signal);
+    this.lineReads = new LineReads(api, store);
     const mayWrite = (): Promise<boolean> => this.lease.mayWrite();
     const pollMs = options.pollSeconds * 1000;
     const polledLook = pollMs > 0 ? Math.min(LOOK_EVERY_MS, pollMs) : LOOK_EVERY_MS;
@@ -113,7 +117,7 @@ class MirrorRuntime {
       now: this.#now,
       perPage: options.perPage,
     });
-    this.lines = options.lines === false ? null : new LinesFetcher({ api, store, budget: this.#budget, mayWrite });
+    this.lines = options.lines === false ? null : new LinesFetcher({ api, store, budget: this.#budget, mayWrite, reads: this.lineReads });
   }
 
   /** Logs a background failure (not one caused by stopping or by losing the lease); the next round goes on. */
@@ -268,6 +272,7 @@ class MirrorRuntime {
         api: this.options.api,
         store,
         budget: this.#budget,
+        reads: this.lineReads,
         queueFirst: async (missing) => {
           this.lines?.prefer(missing);
           if (this.lines && (await this.lease.mayWrite()))

@@ -1,7 +1,20 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { TaskView } from '@modelcontextprotocol/ext-tasks/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectProductSales, invoiced, issuedIn, plus, type RawBooks, readRawBooks, thisQuarter } from '../answers/ground-truth.js';
+import {
+  expectProductSales,
+  invoiced,
+  issuedIn,
+  plus,
+  type RawBooks,
+  readRawBooks,
+  same,
+  type Tally,
+  tally,
+  thisQuarter,
+} from '../answers/ground-truth.js';
 import type { Json } from '../contract/sandbox-http.js';
+import { Exact } from '../support/exact.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { pacedLines } from './support/paced-lines.js';
 import { type HttpServerHere, keyEnv, spawnHttpServer } from './support/server.js';
@@ -14,9 +27,32 @@ function lastQuarter(today: string): { from: string; to: string } {
   return { from: thisQuarter(plus(from, -1)).from, to: plus(from, -1) };
 }
 
-/** The server's reads of single invoices (their lines), by path. */
+/**
+ * The server's reads of single invoices' lines, by path: the answered ones. A call the service refused (429: the
+ * pacer's probe of a spent window, which the pacer then waits out and makes again) read no lines.
+ */
 async function invoiceReads(sb: TestSandbox, keyId: string): Promise<string[]> {
-  return (await sb.requests(keyId)).filter((r) => r.method === 'GET' && /^\/api\/v1\/invoices\/\d+$/.test(r.path)).map((r) => r.path);
+  return (await sb.requests(keyId))
+    .filter((r) => r.method === 'GET' && r.status === 200 && /^\/api\/v1\/invoices\/\d+$/.test(r.path))
+    .map((r) => r.path);
+}
+
+/** An answer's text and structured content, its as-of (the service's clock moves on between two asks) set aside. */
+function asAnswered(text: string, structured: Json): Json {
+  const asOf = structured.as_of as string;
+  return { text: text.replaceAll(asOf, 'AS_OF'), structured: { ...structured, as_of: 'AS_OF' } };
+}
+
+/** The same question from a client without the extension, once the mirror is warm: text and structured content. */
+async function warmAnswer(url: string, name: string, args: Record<string, unknown>): Promise<Json> {
+  const client = new Client({ name: 'plain', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  try {
+    const result = await client.callTool({ name, arguments: args });
+    return asAnswered((result.content as { text: string }[])[0]!.text, result.structuredContent as Json);
+  } finally {
+    await client.close();
+  }
 }
 
 interface Asked {
@@ -82,5 +118,53 @@ describe('answers as tasks on a cold mirror at scale 10', () => {
     ))
       books.lines.set(id, items);
     await expectProductSales(a, books, rows);
+    const warm = await warmAnswer(server.url, 'report_sales', { range: 'last_quarter', group_by: 'product', limit: 400 });
+    expect(asAnswered(text, a)).toEqual(warm);
+  }, 60_000);
+
+  it('who bought product X in the past year: one tools/call, a task polled to the end, every buyer exact', async () => {
+    const year = { from: plus(TODAY, -365), to: TODAY };
+    const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, year));
+    const before = new Set(await invoiceReads(sb, sb.keys.live.key_id));
+    // X: the product on the most invoices of the last quarter (whose lines the first question's truth holds).
+    const onInvoices = new Map<number, number>();
+    for (const items of books.lines.values())
+      for (const id of new Set(items.map((l) => l.product_id).filter((p) => p !== null))) onInvoices.set(id, (onInvoices.get(id) ?? 0) + 1);
+    const [productId] = [...onInvoices].sort((x, y) => y[1] - x[1] || x[0] - y[0])[0]!;
+    const args = { ...year, product_id: productId, group_by: 'customer', limit: 400 };
+    const asked = await askAsTask(c, 'report_sales', args);
+    expect(asked.kind, JSON.stringify(asked.result).slice(0, 600)).toBe('task');
+    const a = asked.result.structuredContent as Json;
+    const text = (asked.result.content as { text: string }[])[0]!.text;
+    expect(text).not.toContain('PARTIAL');
+    expect(a.lines).toEqual({ with_lines: rows.length, invoices: rows.length });
+    // Each invoice of the year whose lines were missing read once; none of those read for the first question again.
+    const reads = (await invoiceReads(sb, sb.keys.live.key_id)).filter((p) => !before.has(p));
+    expect(reads.length).toBe(new Set(reads).size);
+    expect(reads.length).toBe(rows.filter((i) => !books.lines.has(i.id)).length);
+    for (const [id, items] of await pacedLines(
+      books.session,
+      rows.filter((i) => !books.lines.has(i.id)).map((i) => i.id),
+    ))
+      books.lines.set(id, items);
+    const bought = rows.flatMap((i) => {
+      const own = books.lines.get(i.id)!.filter((l) => l.product_id === productId);
+      if (own.length === 0) return [];
+      return [{ ...i, total: own.reduce((t, l) => t.plus(l.line_total).plus(l.tax_amount), Exact.of(0)).toString() }];
+    });
+    const truth: Map<string, Tally> = tally(
+      bought,
+      (i) => `${i.customer.id} ${i.currency}`,
+      (i) => i.total,
+    );
+    expect(bought.length).toBeGreaterThan(0);
+    expect(a.groups.length + a.groups_left_out).toBe(truth.size);
+    for (const g of a.groups) {
+      const t = truth.get(`${g.key} ${g.currency}`);
+      expect(t, `${g.key} ${g.currency}`).toBeDefined();
+      expect(g.count, `${g.key} ${g.currency}`).toBe(t!.count);
+      expect(same(g.total, t!.sum), `${g.key} ${g.currency}`).toBe(true);
+    }
+    expect(asAnswered(text, a)).toEqual(await warmAnswer(server.url, 'report_sales', args));
   }, 60_000);
 });
