@@ -3,6 +3,7 @@
 // they fit about half a minute at the key's pace; else they go to the head of the background queue, and the
 // answer is told how many wait and about how long the background will take.
 import type { ApiClient } from '../api/client.js';
+import { counted, nounFor } from '../api/counted.js';
 import type { BackgroundBudget } from './budget.js';
 import type { LineReads } from './line-reads.js';
 import type { MirrorStore } from './store.js';
@@ -35,10 +36,10 @@ const count = (n: number): string => n.toLocaleString('en-US');
  * key's limit" (the key's calls a minute; about as long as the rest takes when the lines are all it waits for).
  */
 export function readingLinesMessage(done: number, of: number, limit: number | null, windowMs: number): string {
-  const head = `reading the lines of ${count(done)} of ${count(of)} invoices`;
+  const head = `reading the lines of ${count(done)} of ${count(of)} ${nounFor(of, 'invoice')}`;
   if (limit === null) return head;
   const seconds = Math.ceil(((of - done) / limit) * (windowMs / 1000));
-  const about = seconds < 120 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`;
+  const about = seconds < 120 ? counted(seconds, 'second') : counted(Math.ceil(seconds / 60), 'minute');
   return `${head}, about ${about} at your key's limit`;
 }
 

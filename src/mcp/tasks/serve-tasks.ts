@@ -12,6 +12,7 @@ import type { Books, EnsureFreshOptions } from '../../books/types.js';
 import { loadTool, run, type TaskSlot, type ToolRuntime } from '../register-tools.js';
 import type { TaskRuns, TaskWork } from './task-runs.js';
 import { createdTask, detailedTask, optsIntoTasks } from './task-words.js';
+import { wrapToolsCall } from './tools-call-seam.js';
 
 export interface TaskServing {
   runs: TaskRuns;
@@ -57,12 +58,6 @@ const PLACEHOLDER: CallToolResult = { content: [], isError: true };
 const unknownTask = (id: string) =>
   new ProtocolError(ProtocolErrorCode.InvalidParams, `No task ${id}: it is unknown, expired, or not yours`);
 
-type Handler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
-
-/** The SDK keeps its handlers here; it runs no task of a tools/call itself, so the call is wrapped where it is held. */
-const handlersOf = (server: McpServer): Map<string, Handler> =>
-  (server.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
-
 export function serveTasks(server: McpServer, serving: TaskServing): (ctx: ServerContext) => TaskSlot | undefined {
   const { runs, runtime, owner } = serving;
   const books = runtime.context.books;
@@ -88,10 +83,8 @@ export function serveTasks(server: McpServer, serving: TaskServing): (ctx: Serve
       return {};
     });
   }
-  const handlers = handlersOf(server);
-  const inner = handlers.get('tools/call');
-  if (books && inner) {
-    handlers.set('tools/call', async (request, ctx) => {
+  if (books) {
+    wrapToolsCall(server, (inner) => async (request, ctx) => {
       const name = (request as { params?: { name?: unknown } }).params?.name;
       if (typeof name !== 'string' || !serving.taskTools.has(name) || !optsIntoTasks(ctx)) return inner(request, ctx);
       const id = ctx.mcpReq.id;
