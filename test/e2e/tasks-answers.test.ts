@@ -11,30 +11,20 @@ import {
   same,
   type Tally,
   tally,
-  thisQuarter,
 } from '../answers/ground-truth.js';
 import type { Json } from '../contract/sandbox-http.js';
 import { Exact } from '../support/exact.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { lastQuarter, lineReads } from './support/line-reads.js';
 import { pacedLines } from './support/paced-lines.js';
 import { type HttpServerHere, keyEnv, spawnHttpServer } from './support/server.js';
 import { connectTaskClient, type TaskClient } from './support/task-client.js';
 
 const TODAY = '2027-03-15';
 
-function lastQuarter(today: string): { from: string; to: string } {
-  const { from } = thisQuarter(today);
-  return { from: thisQuarter(plus(from, -1)).from, to: plus(from, -1) };
-}
-
-/**
- * The server's reads of single invoices' lines, by path: the answered ones. A call the service refused (429: the
- * pacer's probe of a spent window, which the pacer then waits out and makes again) read no lines.
- */
+/** The server's reads of single invoices' lines, by path (see support/line-reads.ts). */
 async function invoiceReads(sb: TestSandbox, keyId: string): Promise<string[]> {
-  return (await sb.requests(keyId))
-    .filter((r) => r.method === 'GET' && r.status === 200 && /^\/api\/v1\/invoices\/\d+$/.test(r.path))
-    .map((r) => r.path);
+  return (await lineReads(sb, keyId)).map((id) => `/api/v1/invoices/${id}`);
 }
 
 /** An answer's text and structured content, its as-of (the service's clock moves on between two asks) set aside. */

@@ -34,6 +34,10 @@ export async function prepareSchema(db: PgDb, identity: string, where: string): 
     const older = version !== null && version !== String(SCHEMA_VERSION);
     // What an older version held is kept where a migration leads from it; else the mirror is read again.
     const migration = older && owner === identity ? MIGRATIONS[version] : undefined;
+    // A mirror of this version and key runs no DDL: each CREATE INDEX IF NOT EXISTS takes a SHARE lock on its
+    // table until this transaction commits, one table after another, which deadlocks with the writes of a
+    // process already at work on the mirror (a second process joining it).
+    if (version === String(SCHEMA_VERSION) && owner === identity) return;
     if ((older && !migration) || (owner !== identity && sandboxes)) await query(`DROP SCHEMA ${db.schema} CASCADE`);
     await query(`CREATE SCHEMA IF NOT EXISTS ${db.schema}`);
     for (const statement of [...SCHEMA, ...(migration ?? [])]) await query(statement);

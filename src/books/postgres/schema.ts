@@ -8,7 +8,7 @@ import { SUMMED_INVOICE_AMOUNTS, TYPED_COLUMNS } from '../sql/columns.js';
 import { TASKS_TABLE } from '../sql/tasks.js';
 import { MIRRORED_KINDS, type MirroredKind } from '../types.js';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 /** Where the processes on one mirror (one schema) hear that events were written. */
 export const eventsChannel = (schema: string): string => `${schema}_events`;
 
@@ -98,4 +98,6 @@ export const sumInvoiceProducts = (lines: string): string => `
 export const MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
   // Version 2 added invoice_products: summed from the lines already stored.
   '1': [sumInvoiceProducts('lines')],
+  // Version 3 added the tasks table (SCHEMA's statements make it); nothing stored changes.
+  '2': [],
 };
