@@ -318,7 +318,7 @@ export interface TaskTable {
   create(task: StoredTask): Promise<void>;
   /** The task, unless unknown or expired. */
   get(id: string, nowMs: number): Promise<StoredTask | null>;
-  /** The holder is still at work (with what it does now, when it changed); the task's status, null when not its holder. */
+  /** The holder is still at work (with what it does now, when it changed); the task's status, null when not its holder or expired. */
   beat(id: string, holder: string, message: string | null, nowMs: number): Promise<StoredTask['status'] | null>;
   /** Ends a working task its holder runs; false when it was cancelled or taken over meanwhile. */
   finish(
@@ -328,7 +328,7 @@ export interface TaskTable {
     result: Record<string, unknown> | null,
     nowMs: number,
   ): Promise<boolean>;
-  /** Cancels a working task of this owner; false when not working (or not theirs). */
+  /** Cancels a working task of this owner; false when not working (or not theirs, or expired). */
   cancel(id: string, owner: string, nowMs: number): Promise<boolean>;
   /** Takes over a working task whose holder has not beaten since `staleBeforeMs`; true for the one process that wins. */
   claim(id: string, holder: string, staleBeforeMs: number, nowMs: number): Promise<boolean>;

@@ -60,14 +60,16 @@ export function taskTable(query: TaskQuery): TaskTable {
     async beat(id, holder, message, nowMs) {
       const [row] =
         message === null
-          ? await query('UPDATE tasks SET beat_ms = ? WHERE id = ? AND holder = ? RETURNING status', [nowMs, id, holder])
-          : await query('UPDATE tasks SET beat_ms = ?, message = ?, updated_ms = ? WHERE id = ? AND holder = ? RETURNING status', [
-              nowMs,
-              message,
+          ? await query('UPDATE tasks SET beat_ms = ? WHERE id = ? AND holder = ? AND expires_ms >= ? RETURNING status', [
               nowMs,
               id,
               holder,
-            ]);
+              nowMs,
+            ])
+          : await query(
+              'UPDATE tasks SET beat_ms = ?, message = ?, updated_ms = ? WHERE id = ? AND holder = ? AND expires_ms >= ? RETURNING status',
+              [nowMs, message, nowMs, id, holder, nowMs],
+            );
       return row ? (str(row[0]) as StoredTask['status']) : null;
     },
     async finish(id, holder, status, result, nowMs) {
@@ -80,8 +82,9 @@ export function taskTable(query: TaskQuery): TaskTable {
     },
     async cancel(id, owner, nowMs) {
       const rows = await query(
-        `UPDATE tasks SET status = 'cancelled', message = NULL, updated_ms = ? WHERE id = ? AND owner = ? AND status = 'working' RETURNING id`,
-        [nowMs, id, owner],
+        `UPDATE tasks SET status = 'cancelled', message = NULL, updated_ms = ?
+         WHERE id = ? AND owner = ? AND status = 'working' AND expires_ms >= ? RETURNING id`,
+        [nowMs, id, owner, nowMs],
       );
       return rows.length > 0;
     },

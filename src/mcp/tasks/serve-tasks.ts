@@ -69,9 +69,9 @@ export function serveTasks(server: McpServer, serving: TaskServing): (ctx: Serve
       const task = await books.tasks.get(taskId, runs.now());
       if (!task || task.owner !== owner) throw unknownTask(taskId);
       if (task.status === 'working' && (await runs.takeOver(books.tasks, task, await workOf(task, runtime)))) {
-        return detailedTask((await books.tasks.get(taskId, runs.now())) ?? task, runs.now());
+        return detailedTask((await books.tasks.get(taskId, runs.now())) ?? task);
       }
-      return detailedTask(task, runs.now());
+      return detailedTask(task);
     });
     server.server.setRequestHandler('tasks/cancel', idParams, async ({ taskId }) => {
       const task = await books.tasks.get(taskId, runs.now());
@@ -104,7 +104,7 @@ export function serveTasks(server: McpServer, serving: TaskServing): (ctx: Serve
     return async (tool, args, views) => {
       const started = await runs.start(books.tasks, owner, tool.name, callOf(args, views), taskWork(tool, runtime, args, views));
       if ('result' in started) return started.result;
-      made.set(id, createdTask(started.task, runs.now()));
+      made.set(id, createdTask(started.task));
       return PLACEHOLDER;
     };
   };

@@ -19,24 +19,25 @@ export function optsIntoTasks(ctx: ServerContext): boolean {
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The fields every task carries. */
-export function taskFields(task: StoredTask, nowMs: number) {
+export function taskFields(task: StoredTask) {
   return {
     taskId: task.id,
     status: task.status,
     ...(task.message ? { statusMessage: task.message } : {}),
     createdAt: iso(task.createdMs),
     lastUpdatedAt: iso(task.updatedMs),
-    ttlMs: Math.max(0, task.expiresMs - nowMs),
+    // From creation, as the extension's Task.ttlMs is: the task is kept until createdAt + ttlMs.
+    ttlMs: task.expiresMs - task.createdMs,
     ...(task.status === 'working' ? { pollIntervalMs: POLL_INTERVAL_MS } : {}),
   };
 }
 
 /** tools/call's answer when it made a task. */
-export const createdTask = (task: StoredTask, nowMs: number) => ({ resultType: 'task', ...taskFields(task, nowMs) });
+export const createdTask = (task: StoredTask) => ({ resultType: 'task', ...taskFields(task) });
 
 /** tasks/get's answer: the task, with the tool's result once it completed. */
-export function detailedTask(task: StoredTask, nowMs: number): Record<string, unknown> {
-  const fields = taskFields(task, nowMs);
+export function detailedTask(task: StoredTask): Record<string, unknown> {
+  const fields = taskFields(task);
   if (task.status === 'completed') return { ...fields, result: { resultType: 'complete', ...task.result } };
   if (task.status === 'failed') return { ...fields, error: { code: -32603, message: 'the task could not finish: ask again' } };
   return fields;
