@@ -3,10 +3,28 @@
 // read an invoice the other is reading, or has just read. A read in flight is joined; one that ended after a
 // list was taken is skipped by that list's reader.
 import type { ApiClient } from '../api/client.js';
-import { fetchInvoiceLines } from './lines.js';
+import { NotFound } from '../api/errors.js';
+import { stampOf } from './record.js';
 import type { MirrorStore } from './store.js';
 
 export type Wanted = { id: number; stamp: string };
+
+/** One invoice's lines, read from its detail and stored (stamped with the detail's own stamp). */
+async function fetchInvoiceLines(
+  api: ApiClient,
+  store: MirrorStore,
+  wanted: { id: number; stamp: string },
+  options: { background: boolean; signal: AbortSignal },
+): Promise<void> {
+  try {
+    const invoice = (await api.invoices.get(wanted.id, { cache: 'skip', ...options })) as Record<string, unknown>;
+    // If the header moved on meanwhile, the lines are fetched again.
+    await store.setLines(wanted.id, stampOf(invoice) ?? '', invoice.items);
+  } catch (err) {
+    if (!(err instanceof NotFound)) throw err;
+    await store.setLines(wanted.id, wanted.stamp, []);
+  }
+}
 
 export class LineReads {
   #ended = 0;

@@ -1,10 +1,8 @@
 // Invoice lines come only from get_invoice, one invoice a call: fetched in the background, newest first,
 // for every invoice whose header changed since its lines were stored; those an answer is waiting for first.
 import type { ApiClient } from '../api/client.js';
-import { NotFound } from '../api/errors.js';
 import type { BackgroundBudget } from './budget.js';
 import type { LineReads } from './line-reads.js';
-import { stampOf } from './record.js';
 import type { MirrorStore } from './store.js';
 
 export interface LinesDeps {
@@ -16,23 +14,6 @@ export interface LinesDeps {
 }
 
 const BATCH = 50;
-
-/** One invoice's lines, read from its detail and stored (stamped with the detail's own stamp). */
-export async function fetchInvoiceLines(
-  api: ApiClient,
-  store: MirrorStore,
-  wanted: { id: number; stamp: string },
-  options: { background: boolean; signal: AbortSignal },
-): Promise<void> {
-  try {
-    const invoice = (await api.invoices.get(wanted.id, { cache: 'skip', ...options })) as Record<string, unknown>;
-    // If the header moved on meanwhile, the lines are fetched again.
-    await store.setLines(wanted.id, stampOf(invoice) ?? '', invoice.items);
-  } catch (err) {
-    if (!(err instanceof NotFound)) throw err;
-    await store.setLines(wanted.id, wanted.stamp, []);
-  }
-}
 
 export class LinesFetcher {
   calls = 0;
