@@ -53,13 +53,15 @@ export interface ServeOptions {
   readonly tenantIdleMinutes: number;
   /** Hosted mode: sign-ins a minute the service allows from the deployment's address (the spec's 10). */
   readonly serviceSignIns: number;
+  /** Hosted mode: dynamic registrations one client address may make in an hour. */
+  readonly registrationsPerHour: number;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
        invoicing-mcp [--webhook-port N] [--webhook-host H]   (stdio, with a webhook receiver at /webhooks)
        invoicing-mcp [--mirror PATH|postgres://...|memory|off]   (the local copy of the books; mirror status|forget)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] [--trust-proxy LIST] ...
-       invoicing-mcp --hosted --public-url URL --mirror postgres://... [--oauth-clients FILE] [--grant-rate-limit N] [--tenant-idle-minutes N] [--service-sign-ins N]
+       invoicing-mcp --hosted --public-url URL --mirror postgres://... [--oauth-clients FILE] [--grant-rate-limit N] [--tenant-idle-minutes N] [--service-sign-ins N] [--registrations-per-hour N]
 ${HTTP_LIMITS_USAGE}
        any of them with [--max-concurrency N]   (service calls in flight; default: as the key's limit allows)
        any of them with ${RETRY_BUDGET_USAGE}
@@ -154,9 +156,14 @@ function readMaxConcurrency(values: Record<string, unknown>, env: Env): number |
 
 /** Hosted mode's own flags given on the command line without --hosted would be silently ignored: refuse them. */
 function refuseHostedOnlyFlags(values: Record<string, unknown>): void {
-  const stray = ['public-url', 'oauth-clients', 'grant-rate-limit', 'tenant-idle-minutes', 'service-sign-ins'].find(
-    (flag) => values[flag] !== undefined,
-  );
+  const stray = [
+    'public-url',
+    'oauth-clients',
+    'grant-rate-limit',
+    'tenant-idle-minutes',
+    'service-sign-ins',
+    'registrations-per-hour',
+  ].find((flag) => values[flag] !== undefined);
   if (stray) throw new ConfigError(`--${stray}`, `--${stray} is for hosted mode: add --hosted`);
 }
 
@@ -196,6 +203,18 @@ function readServiceSignIns(values: Record<string, unknown>, env: Env): number {
   return Number(v);
 }
 
+function readRegistrationsPerHour(values: Record<string, unknown>, env: Env): number {
+  const v = flagOrEnv(values, env, 'registrations-per-hour');
+  if (v === undefined) return 20;
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1_000_000) {
+    throw new ConfigError(
+      '--registrations-per-hour',
+      `--registrations-per-hour must be a whole number of client registrations an hour from one address, from 1 to 1000000, not "${String(v)}"`,
+    );
+  }
+  return Number(v);
+}
+
 export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   const { values } = parseArgs({
     args: argv,
@@ -224,6 +243,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       'grant-rate-limit': { type: 'string' },
       'tenant-idle-minutes': { type: 'string' },
       'service-sign-ins': { type: 'string' },
+      'registrations-per-hour': { type: 'string' },
     },
   });
   const hosted = bool(values, env, 'hosted');
@@ -278,5 +298,6 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     grantRateLimit: readGrantRateLimit(values, env),
     tenantIdleMinutes: readTenantIdleMinutes(values, env),
     serviceSignIns: readServiceSignIns(values, env),
+    registrationsPerHour: readRegistrationsPerHour(values, env),
   });
 }

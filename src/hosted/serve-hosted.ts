@@ -20,6 +20,7 @@ import type { ToolSelection } from '../mcp/select-tools.js';
 import type { ResourceServer } from '../mcp/serve-http.js';
 import { createServerFactory, type ServerFactory } from '../mcp/server.js';
 import { FailedSignIns } from './limits/failed-sign-ins.js';
+import { Registrations } from './limits/registrations.js';
 import { ServiceSignIns, signInFigures } from './limits/service-sign-ins.js';
 import { sweepExpired } from './oauth/adapter.js';
 import { bearerCheck } from './oauth/bearer.js';
@@ -64,6 +65,8 @@ export interface HostedSettings {
   tenantIdleMs: number;
   /** Sign-ins a minute the service allows from the deployment's address: the budget all processes share. */
   serviceSignInsPerMinute: number;
+  /** Dynamic registrations one client address may make in an hour. */
+  registrationsPerHour: number;
   /** Options of each tenant's client of the service. */
   clientOptions: Parameters<typeof createApiClient>[1]['options'];
   /** The clock of each tenant's client and of its key's confirmations; the real one unless given. */
@@ -267,7 +270,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     check,
     eventsOf: (auth) => (auth.extra?.feed as EventFeed | null | undefined) ?? null,
     routes: async (app: FastifyInstance) => {
-      mountAuthServer(app, provider);
+      mountAuthServer(app, provider, new Registrations(db, cookieKeys[0] as string, Date.now, settings.registrationsPerHour));
       registerResourceMetadata(app, settings.resource, issuer);
       registerSignIn(app, {
         provider,

@@ -46,6 +46,7 @@ const SAMPLE: Record<string, string> = {
   'grant-rate-limit': '120',
   'tenant-idle-minutes': '5',
   'service-sign-ins': '30',
+  'registrations-per-hour': '60',
 };
 
 describe("the README's flags", () => {

@@ -62,6 +62,12 @@ const STATEMENTS = [
    )`,
   `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.service_sign_ins (at_ms bigint NOT NULL, kind text NOT NULL)`,
   `CREATE INDEX IF NOT EXISTS service_sign_ins_at ON ${HOSTED_SCHEMA}.service_sign_ins (at_ms)`,
+  // Dynamic registrations per client address in the current hour, named by a keyed hash (limits/registrations.ts).
+  `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.registrations (
+     subject text PRIMARY KEY,
+     window_start_ms bigint NOT NULL,
+     count integer NOT NULL
+   )`,
 ];
 
 /** Makes the tables when missing; processes starting together do it one at a time. */
