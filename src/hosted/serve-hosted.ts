@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ClientMetadata, JWK } from 'oidc-provider';
 import { createApiClient } from '../api/client.js';
 import { sleep } from '../api/http.js';
-import type { Timers } from '../api/timers.js';
+import { REAL_TIMERS, type Timers } from '../api/timers.js';
 import { PgDb } from '../books/postgres/db.js';
 import { SharedPostgres } from '../books/postgres/shared.js';
 import { createEventBus } from '../events/bus.js';
@@ -22,13 +22,13 @@ import { createServerFactory, type ServerFactory } from '../mcp/server.js';
 import { FailedSignIns } from './limits/failed-sign-ins.js';
 import { Registrations } from './limits/registrations.js';
 import { ServiceSignIns, signInFigures } from './limits/service-sign-ins.js';
-import { sweepExpired } from './oauth/adapter.js';
 import { bearerCheck } from './oauth/bearer.js';
 import { CheckedTokens } from './oauth/checked-tokens.js';
 import { GrantLimiter } from './oauth/grant-limit.js';
 import { mountAuthServer, registerResourceMetadata } from './oauth/mount.js';
 import { createAuthServer } from './oauth/provider.js';
 import { SCOPE_WRITE } from './oauth/resource.js';
+import { sweepEvery } from './oauth/sweep.js';
 import { briefly, databaseReadiness, pauseFor } from './oauth/unreachable.js';
 import { STYLE_HASH } from './signin/html.js';
 import { errorPage } from './signin/pages.js';
@@ -193,7 +193,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   // everything. `invoicing-mcp vault reseal` does it once every process has the new key.
   const sealer = new Sealer(readVaultKeys(settings.vaultKey), missingKeyLog(logger));
   const vault = new Vault(db, sealer);
-  await sweepExpired(db);
+  const sweeping = sweepEvery(db, { now: Date.now, timers: REAL_TIMERS, logger });
   const signingKey = JSON.parse(await vault.getOrCreate('oauth:signing-key', newSigningKey)) as JWK;
   const cookieKeys = JSON.parse(
     await vault.getOrCreate('oauth:cookie-keys', () => JSON.stringify([randomBytes(32).toString('base64url')])),
@@ -298,6 +298,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     factory,
     grantLog,
     close: async () => {
+      sweeping.stop();
       await tenants.close();
       await shared.close();
       await db.close();

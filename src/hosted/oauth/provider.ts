@@ -89,7 +89,9 @@ export function createAuthServer(issuer: string, options: AuthServerOptions): Pr
     },
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true },
+      // No registration access token: nothing here reads or manages a registration after it is made, and each
+      // would be a record that outlives its client.
+      registration: { enabled: true, issueRegistrationAccessToken: false },
       revocation: { enabled: true },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
