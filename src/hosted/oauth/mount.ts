@@ -19,9 +19,19 @@ import { pauseBody, pauseFor } from './unreachable.js';
 const OIDC_DISCOVERY = '/.well-known/openid-configuration';
 const OAUTH_DISCOVERY = '/.well-known/oauth-authorization-server';
 
+/**
+ * Whether the library's router takes `url` for the registration endpoint: it matches paths in any case and
+ * with one trailing slash (upper-casing every character here takes in at least all it does).
+ */
+function isRegistration(url: string): boolean {
+  const path = url.split('?')[0] as string;
+  const bare = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return bare.toUpperCase() === ROUTES.registration.toUpperCase();
+}
+
 /** False when the request was a registration past its address's rate, answered here (429, RFC 7591's error body). */
 async function registrationAllowed(request: FastifyRequest, reply: FastifyReply, registrations: Registrations): Promise<boolean> {
-  if (request.method !== 'POST' || request.raw.url?.split('?')[0] !== ROUTES.registration) return true;
+  if (request.method !== 'POST' || !isRegistration(request.raw.url ?? '')) return true;
   let waitMs: number;
   try {
     waitMs = await registrations.take(clientOf(request.raw));
