@@ -62,6 +62,7 @@ export async function startHostedServe(options: ServeOptions, env: ServiceEnv, i
       grantRequestsPerMinute: options.grantRateLimit,
       tenantIdleMs: options.tenantIdleMinutes * 60_000,
       serviceSignInsPerMinute: options.serviceSignIns,
+      registrationsPerHour: options.registrationsPerHour,
       clientOptions: {
         ...(options.maxConcurrency === null ? {} : { maxConcurrent: options.maxConcurrency }),
         ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }),

@@ -55,6 +55,8 @@ export interface ServeOptions {
   readonly serviceSignIns: number;
   /** Hosted mode: whether clients may be identified by the URL of their metadata document. */
   readonly clientIdDocuments: boolean;
+  /** Hosted mode: dynamic registrations one client address may make in an hour. */
+  readonly registrationsPerHour: number;
 }
 
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
@@ -62,7 +64,7 @@ export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST]
        invoicing-mcp [--mirror PATH|postgres://...|memory|off]   (the local copy of the books; mirror status|forget)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] [--trust-proxy LIST] ...
        invoicing-mcp --hosted --public-url URL --mirror postgres://... [--oauth-clients FILE] [--grant-rate-limit N] [--tenant-idle-minutes N] [--service-sign-ins N]
-                 [--client-id-documents on|off]
+                 [--client-id-documents on|off] [--registrations-per-hour N]
 ${HTTP_LIMITS_USAGE}
        any of them with [--max-concurrency N]   (service calls in flight; default: as the key's limit allows)
        any of them with ${RETRY_BUDGET_USAGE}
@@ -157,9 +159,15 @@ function readMaxConcurrency(values: Record<string, unknown>, env: Env): number |
 
 /** Hosted mode's own flags given on the command line without --hosted would be silently ignored: refuse them. */
 function refuseHostedOnlyFlags(values: Record<string, unknown>): void {
-  const stray = ['public-url', 'oauth-clients', 'grant-rate-limit', 'tenant-idle-minutes', 'service-sign-ins', 'client-id-documents'].find(
-    (flag) => values[flag] !== undefined,
-  );
+  const stray = [
+    'public-url',
+    'oauth-clients',
+    'grant-rate-limit',
+    'tenant-idle-minutes',
+    'service-sign-ins',
+    'client-id-documents',
+    'registrations-per-hour',
+  ].find((flag) => values[flag] !== undefined);
   if (stray) throw new ConfigError(`--${stray}`, `--${stray} is for hosted mode: add --hosted`);
 }
 
@@ -206,6 +214,18 @@ function readClientIdDocuments(values: Record<string, unknown>, env: Env): boole
   throw new ConfigError('--client-id-documents', `--client-id-documents must be on or off, not "${String(v)}"`);
 }
 
+function readRegistrationsPerHour(values: Record<string, unknown>, env: Env): number {
+  const v = flagOrEnv(values, env, 'registrations-per-hour');
+  if (v === undefined) return 20;
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1_000_000) {
+    throw new ConfigError(
+      '--registrations-per-hour',
+      `--registrations-per-hour must be a whole number of client registrations an hour from one address, from 1 to 1000000, not "${String(v)}"`,
+    );
+  }
+  return Number(v);
+}
+
 export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   const { values } = parseArgs({
     args: argv,
@@ -235,6 +255,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       'tenant-idle-minutes': { type: 'string' },
       'service-sign-ins': { type: 'string' },
       'client-id-documents': { type: 'string' },
+      'registrations-per-hour': { type: 'string' },
     },
   });
   const hosted = bool(values, env, 'hosted');
@@ -290,5 +311,6 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     tenantIdleMinutes: readTenantIdleMinutes(values, env),
     serviceSignIns: readServiceSignIns(values, env),
     clientIdDocuments: readClientIdDocuments(values, env),
+    registrationsPerHour: readRegistrationsPerHour(values, env),
   });
 }

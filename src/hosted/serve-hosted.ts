@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ClientMetadata, JWK } from 'oidc-provider';
 import { createApiClient } from '../api/client.js';
 import { sleep } from '../api/http.js';
-import type { Timers } from '../api/timers.js';
+import { REAL_TIMERS, type Timers } from '../api/timers.js';
 import { PgDb } from '../db/postgres/db.js';
 import { SharedPostgres } from '../db/postgres/shared.js';
 import { createEventBus } from '../events/bus.js';
@@ -20,14 +20,15 @@ import { createServerFactory, type ServerFactory } from '../mcp/server.js';
 import type { EventFeed } from '../transports/feed-handlers.js';
 import type { ResourceServer } from '../transports/serve-http.js';
 import { FailedSignIns } from './limits/failed-sign-ins.js';
+import { Registrations } from './limits/registrations.js';
 import { ServiceSignIns, signInFigures } from './limits/service-sign-ins.js';
-import { sweepExpired } from './oauth/adapter.js';
 import { bearerCheck } from './oauth/bearer.js';
 import { CheckedTokens } from './oauth/checked-tokens.js';
 import { GrantLimiter } from './oauth/grant-limit.js';
 import { mountAuthServer, registerResourceMetadata } from './oauth/mount.js';
 import { createAuthServer } from './oauth/provider.js';
 import { SCOPE_WRITE } from './oauth/resource.js';
+import { sweepEvery } from './oauth/sweep.js';
 import { briefly, databaseReadiness, pauseFor } from './oauth/unreachable.js';
 import { STYLE_HASH } from './signin/html.js';
 import { errorPage } from './signin/pages.js';
@@ -66,6 +67,8 @@ export interface HostedSettings {
   tenantIdleMs: number;
   /** Sign-ins a minute the service allows from the deployment's address: the budget all processes share. */
   serviceSignInsPerMinute: number;
+  /** Dynamic registrations one client address may make in an hour. */
+  registrationsPerHour: number;
   /** Options of each tenant's client of the service. */
   clientOptions: Parameters<typeof createApiClient>[1]['options'];
   /** The clock of each tenant's client and of its key's confirmations; the real one unless given. */
@@ -192,7 +195,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   // everything. `invoicing-mcp vault reseal` does it once every process has the new key.
   const sealer = new Sealer(readVaultKeys(settings.vaultKey), missingKeyLog(logger));
   const vault = new Vault(db, sealer);
-  await sweepExpired(db);
+  const sweeping = sweepEvery(db, { now: Date.now, timers: REAL_TIMERS, logger });
   const signingKey = JSON.parse(await vault.getOrCreate('oauth:signing-key', newSigningKey)) as JWK;
   const cookieKeys = JSON.parse(
     await vault.getOrCreate('oauth:cookie-keys', () => JSON.stringify([randomBytes(32).toString('base64url')])),
@@ -270,7 +273,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     check,
     eventsOf: (auth) => (auth.extra?.feed as EventFeed | null | undefined) ?? null,
     routes: async (app: FastifyInstance) => {
-      mountAuthServer(app, provider);
+      mountAuthServer(app, provider, new Registrations(db, cookieKeys[0] as string, Date.now, settings.registrationsPerHour));
       registerResourceMetadata(app, settings.resource, issuer);
       registerSignIn(app, {
         provider,
@@ -298,6 +301,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     factory,
     grantLog,
     close: async () => {
+      sweeping.stop();
       await tenants.close();
       await shared.close();
       await db.close();

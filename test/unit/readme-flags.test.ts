@@ -47,6 +47,7 @@ const SAMPLE: Record<string, string> = {
   'tenant-idle-minutes': '5',
   'service-sign-ins': '30',
   'client-id-documents': 'off',
+  'registrations-per-hour': '60',
 };
 
 describe("the README's flags", () => {

@@ -4,9 +4,9 @@
 // gives it back when the key turns out right. Subjects are stored as a keyed hash: no address or page id in
 // the clear. A limit per key ID never holds back the owner: the vault recognises their secret first.
 import { createHmac } from 'node:crypto';
-import { num } from '../../db/cells.js';
 import type { PgDb } from '../../db/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
+import { takeInWindow, waitInWindow } from './window-count.js';
 
 const TABLE = `${HOSTED_SCHEMA}.sign_in_failures`;
 
@@ -67,21 +67,13 @@ export class FailedSignIns {
         // Always in the same order, so that checks counted under shared subjects never wait on each other in a circle.
         for (const counted of ORDER) {
           const subject = this.#subject(counted, values[counted]);
-          const [row] = await query(
-            `INSERT INTO ${TABLE} (subject, window_start_ms, count) VALUES (?, ?, 1)
-             ON CONFLICT (subject) DO UPDATE SET
-               window_start_ms = CASE WHEN ${TABLE}.window_start_ms <= ? THEN excluded.window_start_ms ELSE ${TABLE}.window_start_ms END,
-               count = CASE WHEN ${TABLE}.window_start_ms <= ? THEN 1 ELSE ${TABLE}.count + 1 END
-             WHERE ${TABLE}.window_start_ms <= ? OR ${TABLE}.count < ?
-             RETURNING window_start_ms`,
-            [subject, now, now - this.limits.windowMs, now - this.limits.windowMs, now - this.limits.windowMs, this.limits.max[counted]],
-          );
-          if (row) {
-            places.push({ subject, windowStartMs: num(row[0]) });
+          const window = { table: TABLE, windowMs: this.limits.windowMs, max: this.limits.max[counted] };
+          const windowStartMs = await takeInWindow(query, window, subject, now);
+          if (windowStartMs !== null) {
+            places.push({ subject, windowStartMs });
             continue;
           }
-          const [full] = await query(`SELECT window_start_ms FROM ${TABLE} WHERE subject = ?`, [subject]);
-          throw new Full(counted, Math.max(1_000, num(full?.[0]) + this.limits.windowMs - now));
+          throw new Full(counted, await waitInWindow(query, window, subject, now));
         }
         return { ticket: { places } };
       });

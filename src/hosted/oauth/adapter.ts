@@ -3,7 +3,9 @@
 // opaque tokens, so it is never stored). The grant id stays in the clear so a grant's tokens can be
 // revoked together; it gives no access by itself. A code or refresh token is used up by one statement that
 // succeeds once, so of requests racing with the same one exactly one goes on: every other is refused and ends
-// the grant, as the library does when a used one comes back later.
+// the grant, as the library does when a used one comes back later. A registered client that never got a
+// grant expires 24 hours after it registered; one with grants lives until 30 days after its last grant's
+// expiry; swept in bounded batches, so what anyone registers does not stay.
 import { createHash } from 'node:crypto';
 import { type Adapter, type AdapterFactory, type AdapterPayload, errors } from 'oidc-provider';
 import { str } from '../../db/cells.js';
@@ -12,6 +14,12 @@ import { HOSTED_SCHEMA } from '../store/schema.js';
 import type { Sealer } from '../vault/sealer.js';
 
 const TABLE = `${HOSTED_SCHEMA}.oauth`;
+
+/** How long a registered client lives without a grant, and after its last grant's expiry. */
+export const CLIENT_LIFETIMES = { unused: 24 * 3_600_000, afterGrant: 30 * 24 * 3_600_000 } as const;
+
+/** A time of the injected clock, as Postgres takes it. */
+const AT = 'to_timestamp(?::double precision / 1000)';
 
 const hashOf = (model: string, value: string): string => createHash('sha256').update(`${model}\n${value}`).digest('base64url');
 
@@ -29,7 +37,23 @@ class PostgresAdapter implements Adapter {
     readonly db: PgDb,
     readonly sealer: Sealer,
     readonly grantEnded: GrantEnded,
+    readonly now: () => number,
   ) {}
+
+  /** When a record stored now for `expiresIn` seconds expires (ms), or null for never. */
+  #expiry(expiresIn: number | undefined): number | null {
+    if (expiresIn !== undefined) return this.now() + expiresIn * 1000;
+    return this.model === 'Client' ? this.now() + CLIENT_LIFETIMES.unused : null;
+  }
+
+  /** A grant keeps its client until 30 days after the grant's own expiry (never shortening it). */
+  async #keepClient(clientId: unknown, grantExpiry: number | null): Promise<void> {
+    if (typeof clientId !== 'string') return;
+    await this.db.rows(
+      `UPDATE ${TABLE} SET expires_at = GREATEST(expires_at, ${AT}) WHERE model = 'Client' AND id_hash = ? AND expires_at IS NOT NULL`,
+      [(grantExpiry ?? this.now()) + CLIENT_LIFETIMES.afterGrant, hashOf('Client', clientId)],
+    );
+  }
 
   #context(idHash: string): string {
     return `oauth:${this.model}:${idHash}`;
@@ -38,9 +62,10 @@ class PostgresAdapter implements Adapter {
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
     const idHash = hashOf(this.model, id);
     const sealed = this.sealer.seal(JSON.stringify(payload), this.#context(idHash));
+    const expiresAt = this.#expiry(expiresIn);
     await this.db.rows(
       `INSERT INTO ${TABLE} (model, id_hash, uid_hash, user_code_hash, grant_id, sealed, key_id, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN ?::int IS NULL THEN NULL ELSE now() + make_interval(secs => ?::int) END)
+       VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN ?::double precision IS NULL THEN NULL ELSE ${AT} END)
        ON CONFLICT (model, id_hash) DO UPDATE SET uid_hash = excluded.uid_hash, user_code_hash = excluded.user_code_hash,
          grant_id = excluded.grant_id, sealed = excluded.sealed, key_id = excluded.key_id, expires_at = excluded.expires_at`,
       [
@@ -51,17 +76,18 @@ class PostgresAdapter implements Adapter {
         payload.grantId ?? null,
         sealed,
         this.sealer.currentKeyId,
-        expiresIn ?? null,
-        expiresIn ?? null,
+        expiresAt,
+        expiresAt,
       ],
     );
+    if (this.model === 'Grant') await this.#keepClient(payload.clientId, expiresAt);
   }
 
   async #findWhere(column: string, hash: string): Promise<AdapterPayload | undefined> {
     const [row] = await this.db.rows(
       `SELECT id_hash, sealed, floor(extract(epoch FROM consumed_at))::int FROM ${TABLE}
-       WHERE model = ? AND ${column} = ? AND (expires_at IS NULL OR expires_at > now())`,
-      [this.model, hash],
+       WHERE model = ? AND ${column} = ? AND (expires_at IS NULL OR expires_at > ${AT})`,
+      [this.model, hash, this.now()],
     );
     if (!row) return undefined;
     const { text } = this.sealer.openText(str(row[1]), this.#context(str(row[0])));
@@ -110,14 +136,18 @@ class PostgresAdapter implements Adapter {
   }
 }
 
-/** The adapter factory oidc-provider takes: one adapter per model, all on the same table. */
-export function postgresAdapter(db: PgDb, sealer: Sealer, grantEnded: GrantEnded): AdapterFactory {
-  return (model) => new PostgresAdapter(model, db, sealer, grantEnded);
+/** The adapter factory oidc-provider takes: one adapter per model, all on the same table; `now` is its clock. */
+export function postgresAdapter(db: PgDb, sealer: Sealer, grantEnded: GrantEnded, now: () => number = Date.now): AdapterFactory {
+  return (model) => new PostgresAdapter(model, db, sealer, grantEnded, now);
 }
 
-/** Forgets records past their expiry; how many. */
-export async function sweepExpired(db: PgDb): Promise<number> {
-  return (await db.rows(`DELETE FROM ${TABLE} WHERE expires_at <= now() RETURNING 1`)).length;
+/** Forgets at most `max` records past their expiry at `now`; how many. */
+export async function sweepExpired(db: PgDb, now: number, max: number): Promise<number> {
+  const swept = await db.rows(
+    `DELETE FROM ${TABLE} WHERE (model, id_hash) IN (SELECT model, id_hash FROM ${TABLE} WHERE expires_at <= ${AT} LIMIT ?) RETURNING 1`,
+    [now, max],
+  );
+  return swept.length;
 }
 
 /** Seals every record not under the current vault key again (after a rotation); how many. */

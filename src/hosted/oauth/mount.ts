@@ -10,19 +10,58 @@ import {
 } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
+import { clientOf } from '../../http/per-client.js';
+import type { Registrations } from '../limits/registrations.js';
 import { OAUTH_PREFIX, ROUTES } from './provider.js';
 import { RESOURCE_SCOPES } from './resource.js';
+import { pauseBody, pauseFor } from './unreachable.js';
 
 const OIDC_DISCOVERY = '/.well-known/openid-configuration';
 const OAUTH_DISCOVERY = '/.well-known/oauth-authorization-server';
 
-export function mountAuthServer(app: FastifyInstance, provider: Provider): void {
+/**
+ * Whether the library's router takes `url` for the registration endpoint: it matches paths in any case and
+ * with one trailing slash (upper-casing every character here takes in at least all it does).
+ */
+function isRegistration(url: string): boolean {
+  const path = url.split('?')[0] as string;
+  const bare = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return bare.toUpperCase() === ROUTES.registration.toUpperCase();
+}
+
+/** False when the request was a registration past its address's rate, answered here (429, RFC 7591's error body). */
+async function registrationAllowed(request: FastifyRequest, reply: FastifyReply, registrations: Registrations): Promise<boolean> {
+  if (request.method !== 'POST' || !isRegistration(request.raw.url ?? '')) return true;
+  let waitMs: number;
+  try {
+    waitMs = await registrations.take(clientOf(request.raw));
+  } catch (err) {
+    const pause = pauseFor(err);
+    if (!pause) throw err;
+    await reply.code(503).header('retry-after', String(pause.retryAfter)).send(pauseBody(pause));
+    return false;
+  }
+  if (waitMs === 0) return true;
+  const seconds = Math.ceil(waitMs / 1000);
+  await reply
+    .code(429)
+    .header('retry-after', String(seconds))
+    .header('cache-control', 'no-store')
+    .send({
+      error: 'temporarily_unavailable',
+      error_description: `this address has registered ${registrations.perHour} clients in the last hour, the most it may; try again in ${seconds} s (a client registers once and keeps its client_id)`,
+    });
+  return false;
+}
+
+export function mountAuthServer(app: FastifyInstance, provider: Provider, registrations: Registrations): void {
   const callback = provider.callback();
   app.register(async (scope) => {
     // The body is left unread for the authorization server to read itself.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     const handler = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      if (!(await registrationAllowed(request, reply, registrations))) return;
       reply.hijack();
       // RFC 8414's location for an issuer without a path; the document is the same.
       if (request.raw.url?.startsWith(OAUTH_DISCOVERY)) request.raw.url = request.raw.url.replace(OAUTH_DISCOVERY, OIDC_DISCOVERY);

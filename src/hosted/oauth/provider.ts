@@ -93,7 +93,9 @@ export function createAuthServer(issuer: string, options: AuthServerOptions): Pr
     },
     features: {
       devInteractions: { enabled: false },
-      registration: { enabled: true },
+      // No registration access token: nothing here reads or manages a registration after it is made, and each
+      // would be a record that outlives its client.
+      registration: { enabled: true, issueRegistrationAccessToken: false },
       revocation: { enabled: true },
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
@@ -120,6 +122,16 @@ export function createAuthServer(issuer: string, options: AuthServerOptions): Pr
     fetchResponseBodyLimits: documents.fetchResponseBodyLimits,
   };
   const provider = new Provider(issuer, configuration);
+  // RFC 9700 section 4.11.2: anyone may register a client for any https:// page, so a redirect URI is only
+  // trusted once a person has been through the sign-in page. An error in the first authorization request is
+  // shown on our page (renderError); only the outcome of a sign-in (the resume) goes back to the client. The
+  // library emits this event before it decides whether to redirect. (prompt=none's errors carry a 303 meant
+  // for the redirect: on our page they are a 400.)
+  provider.on('authorization.error', (ctx: KoaContextWithOIDC, err: errors.OIDCProviderError) => {
+    if (ctx.oidc.route !== 'authorization') return;
+    err.allow_redirect = false;
+    if (ctx.status < 400) ctx.status = 400;
+  });
   // Behind a TLS-terminating proxy the public scheme comes in X-Forwarded-Proto.
   provider.proxy = true;
   return provider;

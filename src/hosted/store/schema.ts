@@ -53,6 +53,10 @@ const STATEMENTS = [
   `CREATE INDEX IF NOT EXISTS oauth_uid ON ${HOSTED_SCHEMA}.oauth (model, uid_hash)`,
   `CREATE INDEX IF NOT EXISTS oauth_grant ON ${HOSTED_SCHEMA}.oauth (grant_id)`,
   `CREATE INDEX IF NOT EXISTS oauth_expires ON ${HOSTED_SCHEMA}.oauth (expires_at)`,
+  // Registered clients expire (oauth/adapter.ts); one stored before they did is given 60 days, past the end of
+  // any grant it may hold (30 days) and the 30 days after. Registration access tokens are no longer issued.
+  `UPDATE ${HOSTED_SCHEMA}.oauth SET expires_at = now() + interval '60 days' WHERE model = 'Client' AND expires_at IS NULL`,
+  `DELETE FROM ${HOSTED_SCHEMA}.oauth WHERE model = 'RegistrationAccessToken'`,
   // Failed sign-ins counted per sign-in page, client address and key ID, each named by a keyed hash
   // (limits/failed-sign-ins.ts); the deployment's sign-ins at the service in the last minute (limits/service-sign-ins.ts).
   `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.sign_in_failures (
@@ -62,6 +66,12 @@ const STATEMENTS = [
    )`,
   `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.service_sign_ins (at_ms bigint NOT NULL, kind text NOT NULL)`,
   `CREATE INDEX IF NOT EXISTS service_sign_ins_at ON ${HOSTED_SCHEMA}.service_sign_ins (at_ms)`,
+  // Dynamic registrations per client address in the current hour, named by a keyed hash (limits/registrations.ts).
+  `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.registrations (
+     subject text PRIMARY KEY,
+     window_start_ms bigint NOT NULL,
+     count integer NOT NULL
+   )`,
 ];
 
 /** Makes the tables when missing; processes starting together do it one at a time. */

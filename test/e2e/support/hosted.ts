@@ -53,6 +53,8 @@ export async function spawnHostedServer(options: HostedOptions): Promise<HostedS
     INVOICING_MCP_VAULT_KEY: options.vaultKey,
     // The test sandbox allows 1000 sign-ins a minute unless a test says otherwise (then so does its server).
     INVOICING_MCP_SERVICE_SIGN_INS: '1000',
+    // Tests register clients freely from 127.0.0.1; the registration limit's own test sets the figure it tests.
+    INVOICING_MCP_REGISTRATIONS_PER_HOUR: '1000',
     ...options.env,
   });
   const child: ChildProcess = spawn(process.execPath, [...args, ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
