@@ -232,6 +232,44 @@ describe('figures that are not whole', () => {
           return Boolean(alert.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING);
         }),
       ).toBe(true);
+
+      // A host that lets the page call the tool: the page asks again on its own, after a quarter of the time
+      // the rest should take (from 5 s to a minute; the page's clock is the test's), and draws the newer
+      // answer, each time with the lines read so far, until the figures are whole.
+      const calls: unknown[] = [];
+      let newer: any = null;
+      const asked = await host.showCalling(await viewOf('report_sales'), 'light', args, result, 'report_sales', async (params) => {
+        calls.push(params);
+        newer = await cold.client.callTool(params);
+        return newer;
+      });
+      const seconds = a.lines_pending.seconds;
+      const waitMs = seconds === null ? 15_000 : Math.min(60_000, Math.max(5_000, Math.round((seconds * 1000) / 4)));
+      expect(await asked.locator('p.again').allTextContents()).toEqual([
+        `This page asks again in ${Math.round(waitMs / 1000)} seconds and shows the figures as their lines come in.`,
+      ]);
+      for (const theme of ['light', 'dark'] as Theme[]) {
+        if (theme === 'dark') await host.setTheme(asked, theme);
+        expect(await host.axeViolations(asked, theme === 'dark' ? COLOUR_RULES : undefined), theme).toEqual([]);
+      }
+      expect(calls).toEqual([]);
+      await host.skip(waitMs);
+      await host.redrawn(asked, 'dark', async () => newer !== null);
+      expect(calls).toEqual([expect.objectContaining({ name: 'report_sales', arguments: args })]);
+      const later = newer.structuredContent;
+      expect(later.lines.with_lines).toBeGreaterThanOrEqual(withLines);
+      expect(await asked.getByRole('alert').locator('h2').allTextContents()).toEqual([
+        `Partial figures: sales by product from ${later.lines.with_lines} of ${invoices} invoices`,
+      ]);
+      expect(await tablesOf(asked)).toEqual(salesTables(later, 'product'));
+      // Whole figures: no notice, and the page asks no more.
+      const whole = await call('report_sales', { days: 7, group_by: 'product' });
+      expect(whole.structuredContent.lines.with_lines).toBe(whole.structuredContent.lines.invoices);
+      await host.sendResult(asked, 'dark', whole);
+      expect(await asked.locator('p.again').count()).toBe(0);
+      expect(await asked.getByRole('alert').count()).toBe(0);
+      await host.skip(60_000);
+      expect(calls).toHaveLength(1);
     } finally {
       await cold.close();
     }

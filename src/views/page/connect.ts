@@ -1,7 +1,9 @@
 // Every view's start: connect to the host through the extension's App, follow the host's theme and styles,
 // and draw each tool result the host sends (again when the theme changes, since charts take its colours).
 // Until the result comes (a long answer can take minutes), the page says it is waiting; if the host cancels
-// the call, it says so: a status either way, announced politely.
+// the call, it says so: a status either way, announced politely. Figures from only some invoices' lines (the
+// mirror still reading the rest) are asked for again through the host, when it lets the page call the tool,
+// and drawn anew each time, so the page shows the lines coming in until the figures are whole.
 import {
   App,
   applyDocumentTheme,
@@ -16,6 +18,19 @@ export type ToolResult = McpUiToolResultNotification['params'];
 
 /** Draws one result (and the arguments it was called with) into root; may return what undoes it (charts to destroy). */
 export type Render = (root: HTMLElement, result: ToolResult, app: App, args: Record<string, unknown>) => (() => void) | undefined;
+
+/** Lines of a product answer still being read: how many invoices wait, and about how long (s). */
+function pendingOf(result: ToolResult): { seconds: number | null } | null {
+  const data = result.structuredContent as
+    | { lines?: { with_lines: number; invoices: number }; lines_pending?: { seconds: number | null } }
+    | undefined;
+  if (!data?.lines || data.lines.with_lines >= data.lines.invoices) return null;
+  return data.lines_pending ?? { seconds: null };
+}
+
+/** How long the page waits before asking again: a quarter of the time the rest should take, from 5 s to a minute. */
+export const askAgainMs = (seconds: number | null): number =>
+  seconds === null ? 15_000 : Math.min(60_000, Math.max(5_000, Math.round((seconds * 1000) / 4)));
 
 function followHost(context: McpUiHostContext | undefined): void {
   if (context?.theme) applyDocumentTheme(context.theme);
@@ -35,6 +50,32 @@ export function startView(name: string, render: Render): void {
   let last: ToolResult | null = null;
   let args: Record<string, unknown> = {};
   let undo: (() => void) | undefined;
+  let again: ReturnType<typeof setTimeout> | undefined;
+  /** Asks the tool again later, through the host, while the figures are partial and the host allows it. */
+  const askAgainLater = (result: ToolResult): void => {
+    clearTimeout(again);
+    const pending = pendingOf(result);
+    const name = app.getHostContext()?.toolInfo?.tool.name;
+    if (!pending || !name || !app.getHostCapabilities()?.serverTools) return;
+    const waitMs = askAgainMs(pending.seconds);
+    root.append(
+      el(
+        'p',
+        { role: 'status', class: 'again' },
+        `This page asks again in ${Math.round(waitMs / 1000)} seconds and shows the figures as their lines come in.`,
+      ),
+    );
+    again = setTimeout(() => {
+      app.callServerTool({ name, arguments: args }).then(
+        (newer) => {
+          last = newer;
+          draw();
+        },
+        // What is shown stays; the person can ask again.
+        () => undefined,
+      );
+    }, waitMs);
+  };
   const draw = () => {
     if (!last) return;
     undo?.();
@@ -42,7 +83,10 @@ export function startView(name: string, render: Render): void {
     root.replaceChildren();
     if (last.isError || !last.structuredContent)
       root.append(el('p', { role: 'alert' }, textOf(last) || 'The tool gave no result to show.'));
-    else undo = render(root, last, app, args);
+    else {
+      undo = render(root, last, app, args);
+      askAgainLater(last);
+    }
     mark('ready');
   };
   const mark = (state: string) => {
@@ -60,6 +104,7 @@ export function startView(name: string, render: Render): void {
     if (!last) say('waiting', 'Waiting for the answer: it appears here when the tool is done.');
   };
   app.ontoolcancelled = ({ reason }) => {
+    clearTimeout(again);
     last = null;
     say('cancelled', `The call was cancelled${reason ? ` (${reason})` : ''}: there is no answer to show.`);
   };

@@ -22,6 +22,23 @@ export interface Harness {
   errors: string[];
   /** Puts a view's page (its HTML, as resources/read gave it) in the host and sends it a tool result. */
   show(html: string, theme: Theme, args: Record<string, unknown>, result: unknown): Promise<Frame>;
+  /**
+   * Shows a result with the host naming `tool` and letting the view call it: each call the view makes is
+   * answered by `answer` (the test's client, to the real server). The page's clock is the test's from then on
+   * (running on, moved on by `skip`), so the view's own waits pass at once.
+   */
+  showCalling(
+    html: string,
+    theme: Theme,
+    args: Record<string, unknown>,
+    result: unknown,
+    tool: string,
+    answer: (params: { name: string; arguments?: Record<string, unknown> }) => Promise<unknown>,
+  ): Promise<Frame>;
+  /** Moves the page's clock on (after showCalling). */
+  skip(ms: number): Promise<void>;
+  /** Waits until the view has drawn again in the theme (after a call of its own). */
+  redrawn(frame: Frame, theme: Theme, check: () => Promise<boolean>): Promise<void>;
   /** The same with the arguments only, as while a long call runs: resolves once the view says it waits. */
   showWaiting(html: string, theme: Theme, args: Record<string, unknown>): Promise<Frame>;
   /** Sends the result of the call shown, later; resolves once the view has drawn it. */
@@ -99,6 +116,12 @@ export async function startHarness(): Promise<Harness> {
   page.on('pageerror', (err) => errors.push(String(err)));
   await page.goto(`${origin}/`);
   let shown = 0;
+  let answer: ((params: { name: string; arguments?: Record<string, unknown> }) => Promise<unknown>) | null = null;
+  await page.exposeFunction('callTool', (params: { name: string; arguments?: Record<string, unknown> }) => {
+    if (!answer) throw new Error('this view was not let call tools');
+    return answer(params);
+  });
+  let clockInstalled = false;
 
   const viewFrame = async (): Promise<Frame> => {
     const handle = await page.waitForSelector('iframe');
@@ -124,6 +147,24 @@ export async function startHarness(): Promise<Harness> {
       const frame = await viewFrame();
       await settled(frame, theme);
       return frame;
+    },
+    async showCalling(html, theme, args, result, tool, answerCall) {
+      answer = answerCall;
+      if (!clockInstalled) await page.clock.install();
+      clockInstalled = true;
+      const path = `/view/${++shown}`;
+      views.set(path, html);
+      await page.evaluate(([p, t, a, r, n]) => window.harness.show(p, t, a, r, n), [path, theme, args, result, tool] as const);
+      const frame = await viewFrame();
+      await settled(frame, theme);
+      return frame;
+    },
+    async skip(ms) {
+      await page.clock.fastForward(ms);
+    },
+    async redrawn(frame, theme, check) {
+      for (let i = 0; i < 200 && !(await check()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      await settled(frame, theme);
     },
     async showWaiting(html, theme, args) {
       const path = `/view/${++shown}`;

@@ -7,8 +7,11 @@ type Theme = 'light' | 'dark';
 type CallToolResult = Parameters<AppBridge['sendToolResult']>[0];
 
 interface Harness {
-  /** Without a result: the view gets the arguments only, as while a long call runs. */
-  show(viewPath: string, theme: Theme, args: Record<string, unknown>, result: CallToolResult | null): Promise<void>;
+  /**
+   * Without a result: the view gets the arguments only, as while a long call runs. With `tool`, the host names
+   * the tool in its context and lets the view call it (through the test's client).
+   */
+  show(viewPath: string, theme: Theme, args: Record<string, unknown>, result: CallToolResult | null, tool?: string): Promise<void>;
   /** The result of the call shown, sent later. */
   result(result: CallToolResult): Promise<void>;
   cancel(reason: string): Promise<void>;
@@ -20,6 +23,8 @@ interface Harness {
 declare global {
   interface Window {
     harness: Harness;
+    /** The test's MCP client, calling the tool the view asks for (exposed by the test). */
+    callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<CallToolResult>;
   }
 }
 
@@ -36,7 +41,7 @@ const context = (theme: Theme): McpUiHostContext => ({
 window.harness = {
   opened: [],
   height: 0,
-  async show(viewPath, theme, args, result) {
+  async show(viewPath, theme, args, result, tool) {
     await bridge?.close();
     document.documentElement.dataset.theme = theme;
     const frame = document.createElement('iframe');
@@ -45,7 +50,14 @@ window.harness = {
     frame.style.cssText = 'width:760px;height:200px;border:0;display:block';
     document.body.replaceChildren(frame);
     const view = frame.contentWindow as Window;
-    bridge = new AppBridge(null, { name: 'views-test-host', version: '0.0.0' }, { openLinks: {} }, { hostContext: context(theme) });
+    const toolInfo = tool ? { toolInfo: { id: 1, tool: { name: tool, inputSchema: { type: 'object' as const } } } } : {};
+    bridge = new AppBridge(
+      null,
+      { name: 'views-test-host', version: '0.0.0' },
+      { openLinks: {}, ...(tool ? { serverTools: {} } : {}) },
+      { hostContext: { ...context(theme), ...toolInfo } },
+    );
+    if (tool) bridge.oncalltool = async (params) => window.callTool(params);
     const initialized = new Promise<void>((resolve) => {
       (bridge as AppBridge).oninitialized = () => resolve();
     });
