@@ -4,12 +4,11 @@
 // service's text, and each summed one has a `numeric` twin (`<name>_n`, null when the text is not a plain
 // decimal), which SQL compares and adds exactly at any size.
 
+import { LOCKS_TABLE } from '../../db/postgres/engine.js';
 import { SUMMED_INVOICE_AMOUNTS, TYPED_COLUMNS } from '../sql/columns.js';
 import { MIRRORED_KINDS, type MirroredKind } from '../types.js';
 
 export const SCHEMA_VERSION = 2;
-/** Where the processes on one mirror (one schema) hear that events were written. */
-export const eventsChannel = (schema: string): string => `${schema}_events`;
 
 const INTEGERS = new Set(['is_active', 'track_stock', 'low']);
 /** The invoice's fields kept beside its products' sums: those a sales question filters on. */
@@ -75,11 +74,10 @@ export const SCHEMA: readonly string[] = [
      invoice_number ${TEXT}, amount ${TEXT}, PRIMARY KEY (payment_id, position))`,
   'CREATE INDEX IF NOT EXISTS allocations_invoice ON allocations (invoice_id)',
   'CREATE TABLE IF NOT EXISTS marks (kind text PRIMARY KEY, watermark text, synced_at text NOT NULL, synced_ms bigint NOT NULL)',
-  // Written with the records that made them, in the order they commit (see writer.ts): every process on the
+  // Written with the records that made them, in the order they commit (see ../sql/store.ts): every process on the
   // mirror publishes each once.
   'CREATE TABLE IF NOT EXISTS events (seq bigserial PRIMARY KEY, at_ms bigint NOT NULL, body text NOT NULL)',
-  // Who holds the sync lease, for `mirror status`: the lease itself is an advisory lock (lease.ts).
-  'CREATE TABLE IF NOT EXISTS lease (name text PRIMARY KEY, holder text NOT NULL)',
+  LOCKS_TABLE,
   'CREATE TABLE IF NOT EXISTS wants (kind text PRIMARY KEY, at_ms bigint NOT NULL)',
 ];
 

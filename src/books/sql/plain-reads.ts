@@ -6,6 +6,7 @@ import type {
   AllocationRow,
   CustomerFilter,
   InvoiceFilter,
+  InvoiceRow,
   MirroredKind,
   MirrorReader,
   PaymentFilter,
@@ -21,6 +22,16 @@ import { type Dialect, invoiceWhere, Where } from './where.js';
 export type RowsOf = (sql: string, args?: readonly Arg[]) => Promise<Cells[]>;
 
 export type PlainReads = Omit<MirrorReader, 'lineSums' | 'invoiceSums' | 'owing'>;
+
+/** What is owed's oldest invoices (OwingSums.oldest): the oldest due first, then by id, a page of them. */
+export async function oldestOwed(rows: RowsOf, w: Where, q: { limit: number; offset?: number | undefined }): Promise<InvoiceRow[]> {
+  const found = await rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY due_date, id LIMIT ? OFFSET ?`, [
+    ...w.args,
+    q.limit,
+    q.offset ?? 0,
+  ]);
+  return found.map(invoiceRows.row);
+}
 
 export function plainReads(rows: RowsOf, dialect: Dialect): PlainReads {
   async function allocationsOf(paymentIds: readonly number[]): Promise<Map<number, AllocationRow[]>> {

@@ -1,6 +1,7 @@
 // The mirror's tables. SCHEMA_VERSION changes whenever they do: a file of another version is rebuilt,
 // never misread. Amounts, dates and stamps are TEXT exactly as the service sent them.
 
+import { LOCKS_TABLE } from '../../db/sqlite/engine.js';
 import { MIRRORED_KINDS } from '../types.js';
 import { COLUMNS, INTEGER_COLUMNS } from './columns.js';
 
@@ -54,7 +55,7 @@ export const SCHEMA: readonly string[] = [
   // The events the sync derived, written with the records that made them: every process on the file
   // publishes them once, and none is lost between the write and the publish.
   'CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, at_ms INTEGER NOT NULL, body TEXT NOT NULL)',
-  'CREATE TABLE IF NOT EXISTS lease (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_ms INTEGER NOT NULL)',
+  LOCKS_TABLE,
   // Kinds a process without the lease needs fresh: the lease holder reads them at once.
   'CREATE TABLE IF NOT EXISTS wants (kind TEXT PRIMARY KEY, at_ms INTEGER NOT NULL)',
 ];
