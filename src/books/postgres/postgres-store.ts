@@ -4,24 +4,16 @@
 // (../sql/store.ts); Postgres adds each summed amount's `numeric` twin, and each invoice's lines summed per
 // product beside the invoice's fields a sales question filters on (invoice_products, line-sums.ts).
 
-import { Decimal } from '../../api/decimal.js';
-import type { Arg } from '../../db/cells.js';
 import { PgDb } from '../../db/postgres/db.js';
 import { postgresEngine } from '../../db/postgres/engine.js';
 import { PgSession } from '../../db/postgres/session.js';
 import { SharedPostgres } from '../../db/postgres/shared.js';
 import { redactedUrl } from '../location.js';
-import type { Rec } from '../record.js';
-import { summedAmountsOf, typedCells } from '../sql/columns.js';
 import { type EngineBooks, sqlStore } from '../sql/store.js';
 import type { MirrorStore, OpenStoreOptions } from '../store.js';
-import type { MirroredKind } from '../types.js';
 import { prepareSchema } from './open.js';
-import { COLUMNS, INVOICE_PRODUCT_FIELDS, receivable, sumInvoiceProducts } from './schema.js';
+import { INVOICE_PRODUCT_FIELDS, POSTGRES_COLUMNS, receivable, sumInvoiceProducts } from './schema.js';
 import { postgresSums } from './sums.js';
-
-/** An amount's numeric twin: the text itself when it is a plain decimal, else null (the text stays). */
-const numeric = (amount: string | null): string | null => (Decimal.read(amount) === null ? null : amount);
 
 const fields = (prefix: string): string => INVOICE_PRODUCT_FIELDS.map((c) => `${prefix}${c}`).join(', ');
 /** The invoices' header fields into their products' sums, where they changed. */
@@ -30,13 +22,7 @@ const HEADERS_TO_PRODUCTS = `UPDATE invoice_products p SET ${INVOICE_PRODUCT_FIE
 
 export const POSTGRES_BOOKS: EngineBooks = {
   receivable,
-  columns: COLUMNS,
-  cellsOf(kind: MirroredKind, r: Rec): Arg[] {
-    const cells = typedCells(kind, r);
-    return kind === 'invoices' ? [...cells, ...summedAmountsOf(r).map(numeric)] : cells;
-  },
-  lineColumns: ['total_n', 'tax_n', 'quantity_n'],
-  lineCells: ({ quantity, tax, total }) => [numeric(total), numeric(tax), numeric(quantity)],
+  columns: POSTGRES_COLUMNS,
   invoicesWritten: async (query, ids) => void (await query(HEADERS_TO_PRODUCTS, [ids])),
   // The old lines and their sums out in one round trip.
   clearLines: async (query, invoiceId) =>

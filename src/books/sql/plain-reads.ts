@@ -15,7 +15,7 @@ import type {
   ProductRow,
   QuoteFilter,
 } from '../types.js';
-import { chunks, customerRows, invoiceRows, lineRows, PRODUCT_COLUMNS, paymentRows, productRow, quoteRows } from './rows.js';
+import { chunks, customerRows, invoiceRows, lineRows, paymentRows, productRows, quoteRows } from './rows.js';
 import { type Dialect, invoiceWhere, Where } from './where.js';
 
 /** Rows as arrays of their columns, in the SELECT's order; `?` placeholders. */
@@ -109,7 +109,7 @@ export function plainReads(rows: RowsOf, dialect: Dialect): PlainReads {
     },
     async products(filter: ProductFilter = {}) {
       const query = async (w: Where): Promise<ProductRow[]> =>
-        (await rows(`SELECT ${PRODUCT_COLUMNS} FROM products${w} ORDER BY id`, w.args)).map(productRow);
+        (await rows(`SELECT ${productRows.columns} FROM products${w} ORDER BY id`, w.args)).map(productRows.row);
       const base = (): Where => {
         const w = new Where(dialect);
         w.match(filter.match, ['sku', 'barcode']);

@@ -3,13 +3,14 @@
 // same SQL on every engine but for its dialect. What an engine adds for exact sums (SQLite whole units,
 // Postgres `numeric` and its products' sums) comes in as its additions (EngineBooks): the columns and cells it
 // keeps beside the amounts, the statements that keep them, and the reader's sums.
-import { type Arg, num, str } from '../../db/cells.js';
+import { num, str } from '../../db/cells.js';
 import type { Engine, Query, QueryArg } from '../../db/engine.js';
 import type { BooksEvent } from '../../events/event.js';
 import { type Rec, stampOf } from '../record.js';
 import type { KindMark, MirrorStore, StoredEvent } from '../store.js';
+import { ALLOCATIONS, itemsOf, KIND_TABLES, LINES } from '../tables.js';
 import type { LinesCoverage, MirroredKind, MirrorReader } from '../types.js';
-import { allocationsOf, linesOf } from './columns.js';
+import { type EngineColumns, writtenCells, writtenColumns } from './ddl.js';
 import { plainReads } from './plain-reads.js';
 import { READ_RATE_HOLD, SHARE_RATE_HOLD } from './rate-hold.js';
 import { chunks } from './rows.js';
@@ -21,13 +22,8 @@ export type Sums = Pick<MirrorReader, 'lineSums' | 'invoiceSums' | 'owing'>;
 export interface EngineBooks {
   /** Not draft or void, and a balance above zero, in the engine's columns. */
   receivable(prefix?: string): string;
-  /** Each kind's columns after `id` (then `stamp` and `raw`): the typed ones, then the engine's own. */
-  columns: Record<MirroredKind, readonly string[]>;
-  /** A record's cells for those columns. */
-  cellsOf(kind: MirroredKind, record: Rec): Arg[];
-  /** The lines' columns the engine keeps after the typed ones, and their cells from a line's amounts. */
-  lineColumns: readonly string[];
-  lineCells(amounts: { quantity: string | null; tax: string | null; total: string | null }): Arg[];
+  /** Its names for the column types, and the columns it keeps beside each summed amount. */
+  columns: EngineColumns;
   /** After invoices' headers were written, in the same transaction (Postgres: their products' sums follow them). */
   invoicesWritten?(query: Query, ids: readonly number[]): Promise<void>;
   /** Deletes an invoice's lines (by default the lines alone; Postgres: their products' sums too, in one statement). */
@@ -37,8 +33,6 @@ export interface EngineBooks {
   /** The reader's sums, done in the engine's exact arithmetic. */
   sums(query: Query, dialect: Dialect): Sums;
 }
-
-const LINE_COLUMNS = ['invoice_id', 'position', 'description', 'quantity', 'unit_price', 'tax_amount', 'line_total', 'product_id'];
 
 /** One row per record: one statement may not touch a row twice, and the last of a record sent twice wins. */
 const lastOfEach = (records: readonly Rec[]): Rec[] => [...new Map(records.map((r) => [r.id, r])).values()];
@@ -76,7 +70,8 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
 
   async function upsert(q: Query, kind: MirroredKind, records: readonly Rec[]): Promise<void> {
     const last = lastOfEach(records);
-    const cols = ['id', ...books.columns[kind], 'stamp', 'raw'];
+    const table = KIND_TABLES[kind];
+    const cols = ['id', ...writtenColumns(table, books.columns), 'stamp', 'raw'];
     const updates = cols
       .slice(1)
       .map((c) => `${c} = excluded.${c}`)
@@ -84,7 +79,7 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
     await engine.insert(
       q,
       (values) => `INSERT INTO ${kind} (${cols.join(', ')}) VALUES ${values} ON CONFLICT (id) DO UPDATE SET ${updates}`,
-      last.map((r) => [r.id, ...books.cellsOf(kind, r), stampOf(r), JSON.stringify(r)]),
+      last.map((r) => [r.id, ...writtenCells(table, books.columns, r), stampOf(r), JSON.stringify(r)]),
     );
     const ids = last.map((r) => r.id);
     if (kind === 'invoices') await books.invoicesWritten?.(q, ids);
@@ -95,14 +90,15 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
     }
     await engine.insert(
       q,
-      (values) => `INSERT INTO allocations (payment_id, position, invoice_id, invoice_number, amount) VALUES ${values}`,
-      last.flatMap((p) => allocationsOf(p).map((a, i): QueryArg[] => [p.id, i, ...a])),
+      (values) => `INSERT INTO allocations (${allocationColumns}) VALUES ${values}`,
+      last.flatMap((p) => itemsOf(p.allocations).map((a, i): QueryArg[] => [p.id, i, ...writtenCells(ALLOCATIONS, books.columns, a)])),
     );
   }
 
   const clearLines =
     books.clearLines ?? (async (q: Query, invoiceId: number) => void (await q('DELETE FROM lines WHERE invoice_id = ?', [invoiceId])));
-  const lineColumns = [...LINE_COLUMNS, ...books.lineColumns].join(', ');
+  const lineColumns = [...LINES.key, ...writtenColumns(LINES, books.columns)].join(', ');
+  const allocationColumns = [...ALLOCATIONS.key, ...writtenColumns(ALLOCATIONS, books.columns)].join(', ');
   const insertLines = (values: string): string => {
     const insert = `INSERT INTO lines (${lineColumns}) VALUES ${values}`;
     return books.insertingLines ? books.insertingLines(insert) : insert;
@@ -159,10 +155,7 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
         // and the background may fetch the same one) waits here, then deletes what the first wrote.
         await q('UPDATE invoices SET lines_stamp = ? WHERE id = ?', [stamp, invoiceId]);
         await clearLines(q, invoiceId);
-        const rows = linesOf(items).map((l, i): QueryArg[] => {
-          const [, quantity, , tax, total] = l as (string | null)[];
-          return [invoiceId, i, ...l, ...books.lineCells({ quantity: quantity ?? null, tax: tax ?? null, total: total ?? null })];
-        });
+        const rows = itemsOf(items).map((l, i): QueryArg[] => [invoiceId, i, ...writtenCells(LINES, books.columns, l)]);
         await engine.insert(q, insertLines, rows);
       });
     },

@@ -6,8 +6,7 @@ import { sqliteEngine } from '../../db/sqlite/engine.js';
 import { messageOf } from '../../db/sqlite/failure.js';
 import { type EngineBooks, sqlStore } from '../sql/store.js';
 import type { MirrorStore, OpenStoreOptions } from '../store.js';
-import { COLUMNS, cellsOf } from './columns.js';
-import { unitsOf } from './exact-sums.js';
+import { SQLITE_COLUMNS } from './columns.js';
 import { openMemory, openMirrorFile, rebuildWhenDamaged } from './open.js';
 import { receivable } from './schema.js';
 import { sqliteSums } from './sums.js';
@@ -15,10 +14,7 @@ import { sqliteSums } from './sums.js';
 /** Each summed amount beside it as whole units and places (exact-sums.ts); the reader sums those. */
 export const SQLITE_BOOKS: EngineBooks = {
   receivable,
-  columns: COLUMNS,
-  cellsOf,
-  lineColumns: ['total_units', 'total_places', 'tax_units', 'tax_places', 'quantity_units', 'quantity_places'],
-  lineCells: ({ quantity, tax, total }) => [...unitsOf(total), ...unitsOf(tax), ...unitsOf(quantity)],
+  columns: SQLITE_COLUMNS,
   sums: sqliteSums,
 };
 
