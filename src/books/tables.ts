@@ -9,8 +9,11 @@ import { type Arg, type Cell, num, str, strOrNull } from '../db/cells.js';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v !== null && typeof v === 'object' ? (v as Obj) : {});
-/** The value at a dotted path (`customer.id`), undefined where the path stops. */
-const at = (from: Obj, path: string): unknown => path.split('.').reduce<unknown>((o, key) => obj(o)[key], from);
+/** What reads the value at a dotted path (`customer.id`): undefined where the path stops. */
+function at(path: string): (from: Obj) => unknown {
+  const [first = '', second] = path.split('.');
+  return second === undefined ? (from) => from[first] : (from) => obj(from[first])[second];
+}
 const textOf = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === 'string' ? v : String(v));
 const intOf = (v: unknown): number | null => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
 
@@ -33,15 +36,23 @@ export interface Hidden {
 type AnyColumn = Column<unknown> | Hidden;
 type Columns = Readonly<Record<string, AnyColumn>>;
 
-const text = (path: string): Column<string> => ({ type: 'text', cell: (r) => textOf(at(r, path)), read: str });
-const textOrNull = (path: string): Column<string | null> => ({ type: 'text', cell: (r) => textOf(at(r, path)), read: strOrNull });
-const id = (path: string): Column<number> => ({ type: 'id', cell: (r) => intOf(at(r, path)), read: num });
-const idOrNull = (path: string): Column<number | null> => ({
+const text = (path: string, value = at(path)): Column<string> => ({ type: 'text', cell: (r) => textOf(value(r)), read: str });
+const textOrNull = (path: string, value = at(path)): Column<string | null> => ({
+  type: 'text',
+  cell: (r) => textOf(value(r)),
+  read: strOrNull,
+});
+const id = (path: string, value = at(path)): Column<number> => ({ type: 'id', cell: (r) => intOf(value(r)), read: num });
+const idOrNull = (path: string, value = at(path)): Column<number | null> => ({
   type: 'id',
-  cell: (r) => intOf(at(r, path)),
+  cell: (r) => intOf(value(r)),
   read: (c) => (c === null || c === undefined ? null : num(c)),
 });
-const flag = (path: string): Column<boolean> => ({ type: 'int', cell: (r) => (at(r, path) === true ? 1 : 0), read: (c) => num(c) === 1 });
+const flag = (path: string, value = at(path)): Column<boolean> => ({
+  type: 'int',
+  cell: (r) => (value(r) === true ? 1 : 0),
+  read: (c) => num(c) === 1,
+});
 /** A field of the product's stock, null when it has none. */
 const ofStock = (cell: (stock: Obj) => Arg, type: SqlType = 'text'): Hidden => ({
   type,
@@ -191,11 +202,20 @@ export type ItemRow<T extends Table> = { [K in T['key'][number]]: number } & Sho
 /** The typed columns' names, in order. */
 export const columnNames = (table: Table): string[] => Object.keys(table.columns);
 
-/** What the typed columns hold for `from` (a record, a line, an allocation), in order. */
-export const cellsOf = (table: Table, from: Obj): Arg[] => Object.values(table.columns).map((c) => c.cell(from));
-
-/** The amounts the engines sum, as the service wrote them (`summed`'s order). */
-export const summedOf = (table: Table, from: Obj): (string | null)[] => table.summed.map(([amount]) => textOf(from[amount]));
+/**
+ * What writes a row's cells from `from` (a record, a line, an allocation): the typed columns in order, then
+ * for each amount the engines sum (`summed`'s order), the cells `exact` makes of it as the service wrote it.
+ */
+export function cellWriter(table: Table, exact: (amount: string | null) => readonly Arg[]): (from: Obj) => Arg[] {
+  const cells = Object.values(table.columns).map((c) => c.cell);
+  const summed = table.summed.map(([amount]) => amount);
+  return (from) => {
+    const row: Arg[] = [];
+    for (const cell of cells) row.push(cell(from));
+    for (const amount of summed) for (const cell of exact(textOf(from[amount]))) row.push(cell);
+    return row;
+  };
+}
 
 /** The items of a list field (an invoice's `items`, a payment's `allocations`), each an object. */
 export const itemsOf = (list: unknown): Obj[] => (Array.isArray(list) ? (list as unknown[]).map(obj) : []);

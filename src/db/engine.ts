@@ -33,9 +33,14 @@ export interface NamedLocks {
 export interface Engine {
   readonly name: 'sqlite' | 'postgres';
   readonly dialect: Dialect;
-  /** A statement on its own (SQLite: once a write of this connection has ended). */
+  /** A statement on its own (SQLite: once the connection's open read snapshot has ended). */
   readonly query: Query;
-  /** One write transaction: all of `work`'s statements or none. */
+  /** A read on its own, which never waits (SQLite: inside the connection's open snapshot, when one is). */
+  readonly read: Query;
+  /**
+   * One write transaction: all of `work`'s statements or none. SQLite runs them together once `work` has
+   * given them all, so inside it they return no rows (one that would is refused).
+   */
   write<T>(work: (query: Query) => Promise<T>): Promise<T>;
   /** `work`'s reads as one state of the database, whatever is written meanwhile. */
   snapshot<T>(work: (query: Query) => Promise<T>): Promise<T>;

@@ -1,7 +1,7 @@
 // Each engine's tables, made from the tables' one definition (../tables.ts) and the engine's names for the
 // column types, and the columns it keeps beside each summed amount for its exact sums.
 import type { Arg } from '../../db/cells.js';
-import { cellsOf, columnNames, type KindTable, type SqlType, summedOf, type Table } from '../tables.js';
+import { columnNames, type KindTable, type SqlType, type Table } from '../tables.js';
 
 export interface EngineColumns {
   /** The engine's type for each column type, and for the raw JSON. */
@@ -34,10 +34,4 @@ export function itemTableDdl(table: Table, engine: EngineColumns, after = ''): s
 export const writtenColumns = (table: Table, engine: EngineColumns): string[] => [
   ...columnNames(table),
   ...table.summed.flatMap(([, as]) => engine.exactColumns(as).map(([name]) => name)),
-];
-
-/** The cells for writtenColumns from a record, a line or an allocation. */
-export const writtenCells = (table: Table, engine: EngineColumns, from: Record<string, unknown>): Arg[] => [
-  ...cellsOf(table, from),
-  ...summedOf(table, from).flatMap((amount) => engine.exactCells(amount)),
 ];

@@ -8,9 +8,9 @@ import type { Engine, Query, QueryArg } from '../../db/engine.js';
 import type { BooksEvent } from '../../events/event.js';
 import { type Rec, stampOf } from '../record.js';
 import type { KindMark, MirrorStore, StoredEvent } from '../store.js';
-import { ALLOCATIONS, itemsOf, KIND_TABLES, LINES } from '../tables.js';
+import { ALLOCATIONS, cellWriter, itemsOf, KIND_TABLES, LINES } from '../tables.js';
 import type { LinesCoverage, MirroredKind, MirrorReader } from '../types.js';
-import { type EngineColumns, writtenCells, writtenColumns } from './ddl.js';
+import { type EngineColumns, writtenColumns } from './ddl.js';
 import { plainReads } from './plain-reads.js';
 import { READ_RATE_HOLD, SHARE_RATE_HOLD } from './rate-hold.js';
 import { chunks } from './rows.js';
@@ -66,11 +66,16 @@ export async function marksIn(query: Query): Promise<Map<MirroredKind, KindMark>
 export function sqlStore(engine: Engine, books: EngineBooks, where: { path: string | null; close: () => Promise<void> }): MirrorStore {
   const { query, dialect: engineDialect } = engine;
   const dialect: Dialect = { ...engineDialect, receivable: books.receivable };
-  const read = storeReader(query, dialect, books);
+  const read = storeReader(engine.read, dialect, books);
+
+  const exact = books.columns.exactCells;
+  const lineCells = cellWriter(LINES, exact);
+  const allocationCells = cellWriter(ALLOCATIONS, exact);
 
   async function upsert(q: Query, kind: MirroredKind, records: readonly Rec[]): Promise<void> {
     const last = lastOfEach(records);
     const table = KIND_TABLES[kind];
+    const cellsOf = cellWriter(table, exact);
     const cols = ['id', ...writtenColumns(table, books.columns), 'stamp', 'raw'];
     const updates = cols
       .slice(1)
@@ -79,7 +84,7 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
     await engine.insert(
       q,
       (values) => `INSERT INTO ${kind} (${cols.join(', ')}) VALUES ${values} ON CONFLICT (id) DO UPDATE SET ${updates}`,
-      last.map((r) => [r.id, ...writtenCells(table, books.columns, r), stampOf(r), JSON.stringify(r)]),
+      last.map((r) => [r.id, ...cellsOf(r), stampOf(r), JSON.stringify(r)]),
     );
     const ids = last.map((r) => r.id);
     if (kind === 'invoices') await books.invoicesWritten?.(q, ids);
@@ -91,7 +96,7 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
     await engine.insert(
       q,
       (values) => `INSERT INTO allocations (${allocationColumns}) VALUES ${values}`,
-      last.flatMap((p) => itemsOf(p.allocations).map((a, i): QueryArg[] => [p.id, i, ...writtenCells(ALLOCATIONS, books.columns, a)])),
+      last.flatMap((p) => itemsOf(p.allocations).map((a, i): QueryArg[] => [p.id, i, ...allocationCells(a)])),
     );
   }
 
@@ -155,7 +160,7 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
         // and the background may fetch the same one) waits here, then deletes what the first wrote.
         await q('UPDATE invoices SET lines_stamp = ? WHERE id = ?', [stamp, invoiceId]);
         await clearLines(q, invoiceId);
-        const rows = itemsOf(items).map((l, i): QueryArg[] => [invoiceId, i, ...writtenCells(LINES, books.columns, l)]);
+        const rows = itemsOf(items).map((l, i): QueryArg[] => [invoiceId, i, ...lineCells(l)]);
         await engine.insert(q, insertLines, rows);
       });
     },

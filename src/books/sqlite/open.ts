@@ -98,7 +98,7 @@ function ensureFile(choice: FileChoice, warn: (message: string) => void): void {
 }
 
 function configure(db: Db, limits: Limits): void {
-  db.busyTimeout(limits.busyTimeoutMs ?? 10_000);
+  db.exec(`PRAGMA busy_timeout = ${Math.trunc(limits.busyTimeoutMs ?? 10_000)}`);
   if (limits.maxPages !== undefined) db.exec(`PRAGMA max_page_count = ${Math.trunc(limits.maxPages)}`);
   db.exec('PRAGMA journal_mode = WAL');
   db.exec('PRAGMA synchronous = NORMAL');

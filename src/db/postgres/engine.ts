@@ -64,6 +64,7 @@ export function postgresEngine(db: PgDb, session: PgSession): Engine {
     name: 'postgres',
     dialect: POSTGRES,
     query: db.rows,
+    read: db.rows,
     write: (work) => db.transaction(work),
     snapshot: (work) => db.snapshot(work),
     async insert(query, sqlOf, rows) {

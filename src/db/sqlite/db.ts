@@ -34,84 +34,35 @@ export class Db {
     }
   }
 
-  /** The open transaction of this connection (a read snapshot or a write), and the promise of its end. */
-  #open: 'read' | 'write' | null = null;
-  #closed: Promise<void> = Promise.resolve();
+  /** True while a read snapshot holds this connection's transaction (writes wait for it: see snapshotWait). */
+  #snapshotOpen = false;
+  #snapshotClosed: Promise<void> = Promise.resolve();
 
   /**
-   * `work` in one transaction (a write holds the file's write lock from its start): its statements run on this connection alone. Transactions take
-   * turns; a statement on its own waits for an open write (writeWait). SQLite itself rolls back a transaction
-   * that failed for a full disk; rolling back again would fail and hide why, so only an open one is rolled back.
+   * `read` in one read transaction: every query it makes sees one state of the file, whatever other processes
+   * commit meanwhile. Snapshots take turns; writes of this process wait for the open one (snapshotWait).
    */
-  async #inTransaction<T>(kind: 'read' | 'write', work: () => Promise<T>): Promise<T> {
-    while (this.#open) await this.#closed;
+  async snapshot<T>(read: () => Promise<T>): Promise<T> {
+    while (this.#snapshotOpen) await this.#snapshotClosed;
     let close = (): void => undefined;
-    this.#closed = new Promise<void>((resolve) => (close = resolve));
-    this.#open = kind;
+    this.#snapshotClosed = new Promise<void>((resolve) => (close = resolve));
+    this.#snapshotOpen = true;
+    this.#watched(() => this.#native.exec('BEGIN'));
     try {
-      if (kind === 'write') await this.#beginWrite();
-      else this.#watched(() => this.#native.exec('BEGIN'));
-      let result: T;
-      try {
-        result = await work();
-      } catch (err) {
-        if (this.#native.inTransaction) this.#watched(() => this.#native.exec('ROLLBACK'));
-        throw err;
-      }
-      if (this.#native.inTransaction) this.#watched(() => this.#native.exec('COMMIT'));
-      return result;
+      return await read();
     } finally {
-      this.#open = null;
+      if (this.#native.inTransaction) this.#watched(() => this.#native.exec('COMMIT'));
+      this.#snapshotOpen = false;
       close();
     }
   }
 
-  #busyTimeoutMs = 0;
-
-  /** How long a write waits for another connection's (PRAGMA busy_timeout). */
-  busyTimeout(ms: number): void {
-    this.#busyTimeoutMs = Math.trunc(ms);
-    this.exec(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`);
-  }
-
   /**
-   * Takes the file's write lock, waiting for another connection's without holding the thread: SQLite's own
-   * wait would, and a connection of this process whose transaction is between two statements (awaiting the
-   * next) could then never finish it.
+   * Null when no snapshot holds the connection, else a promise of its end. A writer looks again after each
+   * wait and writes in the same turn as the look that found null, so no snapshot opens in between.
    */
-  async #beginWrite(): Promise<void> {
-    const deadline = Date.now() + this.#busyTimeoutMs;
-    this.#native.exec('PRAGMA busy_timeout = 0');
-    try {
-      for (let wait = 1; ; wait = Math.min(wait * 2, 64)) {
-        try {
-          return this.#watched(() => void this.#native.exec('BEGIN IMMEDIATE'));
-        } catch (err) {
-          if (failureOf(err) !== 'busy' || Date.now() >= deadline) throw err;
-        }
-        await new Promise((resolve) => setTimeout(resolve, wait));
-      }
-    } finally {
-      this.#native.exec(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`);
-    }
-  }
-
-  /** `read` in one read transaction: every query it makes sees one state of the file, whatever other processes commit meanwhile. */
-  snapshot<T>(read: () => Promise<T>): Promise<T> {
-    return this.#inTransaction('read', read);
-  }
-
-  /** `work`'s statements in one write transaction: all of them or none. */
-  transaction<T>(work: () => Promise<T>): Promise<T> {
-    return this.#inTransaction('write', work);
-  }
-
-  /**
-   * Null when no write transaction holds the connection, else a promise of its end: a statement on its own
-   * looks again after each wait, and runs in the same turn as the look that found null.
-   */
-  writeWait(): Promise<void> | null {
-    return this.#open === 'write' ? this.#closed : null;
+  snapshotWait(): Promise<void> | null {
+    return this.#snapshotOpen ? this.#snapshotClosed : null;
   }
 
   /** After close(): carries on with a new connection to the same path (a rebuilt file). */
@@ -147,6 +98,11 @@ export class Db {
       statement.run(...args);
       return [];
     });
+  }
+
+  /** Whether the statement returns rows (a SELECT, a RETURNING). */
+  returnsRows(sql: string): boolean {
+    return this.#watched(() => this.#prepared(sql).reader);
   }
 
   run(sql: string, args: readonly SqlValue[] = []): void {

@@ -1,10 +1,10 @@
-// SQLite as a store's engine (engine.ts), on one libsql connection. Its calls are synchronous: a transaction
-// keeps the connection for its turn (snapshots and writes wait for each other), and a statement on its own
-// waits for an open write, so none lands inside another's transaction half written. One process writes the
-// file at a time (BEGIN IMMEDIATE), so writes commit in the order they begin. Nothing tells other processes
-// that something was written: they look. The named lock is a row with a time to live, renewed by its holder.
+// SQLite as a store's engine (engine.ts), on one libsql connection, whose calls are synchronous. A read
+// snapshot holds the connection's transaction across its awaits (snapshots take turns, and writes wait for
+// the open one); a write runs all its statements in one turn. One process writes the file at a time (BEGIN
+// IMMEDIATE), so writes commit in the order they begin. Nothing tells other processes that something was
+// written: they look. The named lock is a row with a time to live, renewed by its holder.
 import type { Dialect, Engine, NamedLocks, Query, QueryArg } from '../engine.js';
-import type { Db, SqlValue } from './db.js';
+import type { Db, SqlStatement, SqlValue } from './db.js';
 
 /** SQLite folds the letter case of ASCII only; LIKE does so already. */
 const SQLITE: Dialect = {
@@ -41,17 +41,36 @@ function leaseLocks(query: Query): NamedLocks {
 }
 
 export function sqliteEngine(db: Db): Engine {
-  const inTransaction: Query = async (sql, args) => db.execute(sql, values(args));
+  const read: Query = async (sql, args) => db.execute(sql, values(args));
+  // The store's own reads too: the sync compares what it stores against them, so they see what is committed.
   const query: Query = async (sql, args) => {
-    for (let wait = db.writeWait(); wait; wait = db.writeWait()) await wait;
+    // After the open snapshot, in the same turn as the look that found none.
+    for (let wait = db.snapshotWait(); wait; wait = db.snapshotWait()) await wait;
     return db.execute(sql, values(args));
   };
   return {
     name: 'sqlite',
     dialect: SQLITE,
     query,
-    write: (work) => db.transaction(() => work(inTransaction)),
-    snapshot: (work) => db.snapshot(() => work(inTransaction)),
+    read,
+    /**
+     * The work's statements are gathered, then run in one transaction in one turn (the connection's calls are
+     * synchronous): nothing else of this process runs between them, and no other connection waits on one of
+     * this process half done. So their rows are not seen inside the work: a statement that returns some is
+     * refused there (read before the write, or in a statement of its own).
+     */
+    async write(work) {
+      const statements: SqlStatement[] = [];
+      const result = await work(async (sql, args) => {
+        if (db.returnsRows(sql)) throw new Error(`a write on SQLite sees no rows: ${sql.slice(0, 60)}`);
+        statements.push({ sql, args: values(args) });
+        return [];
+      });
+      for (let wait = db.snapshotWait(); wait; wait = db.snapshotWait()) await wait;
+      if (statements.length > 0) db.batch(statements);
+      return result;
+    },
+    snapshot: (work) => db.snapshot(() => work(read)),
     async insert(on, sqlOf, rows) {
       const first = rows[0];
       if (!first) return;
