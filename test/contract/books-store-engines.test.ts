@@ -78,6 +78,11 @@ describe.each(ENGINES)('on %s, the store', (engine) => {
       await a.write('payments', [payment(5, [[2, '10.00']])], []);
       expect((await b.read.payments()).map((p) => p.allocations)).toEqual([[{ invoice_id: 2, invoice_number: 'INV-2', amount: '10.00' }]]);
       expect(await b.counts()).toEqual({ customers: 2, invoices: 2, quotes: 0, payments: 1, products: 0, lines: 0 });
+      // More records than one statement takes arguments for (a kind's first read written at once).
+      const many = Array.from({ length: 10_000 }, (_, i) => customer(100 + i));
+      await a.write('customers', many, []);
+      expect((await b.counts()).customers).toBe(10_002);
+      expect((await b.stored('customers', [10_099])).get(10_099)?.name).toBe('Customer 10099');
       // Nothing to write writes nothing (and fails nothing).
       await a.write('quotes', [], []);
       expect(await b.stored('customers', [])).toEqual(new Map());

@@ -56,6 +56,8 @@ function advisoryLocks(db: PgDb, session: PgSession): NamedLocks {
   };
 }
 
+const MOST_ARGUMENTS = 65_535;
+
 /** Where the processes on one schema hear of what was written on `channel`. */
 const channelOf = (schema: string, channel: string): string => `${schema}_${channel}`;
 
@@ -68,8 +70,12 @@ export function postgresEngine(db: PgDb, session: PgSession): Engine {
     write: (work) => db.transaction(work),
     snapshot: (work) => db.snapshot(work),
     async insert(query, sqlOf, rows) {
-      if (rows.length === 0) return;
-      await query(sqlOf(rows.map((r) => `(${r.map(() => '?').join(', ')})`).join(', ')), rows.flat());
+      // A statement takes at most 65,535 arguments.
+      const perStatement = Math.max(1, Math.floor(MOST_ARGUMENTS / (rows[0]?.length ?? 1)));
+      for (let i = 0; i < rows.length; i += perStatement) {
+        const some = rows.slice(i, i + perStatement);
+        await query(sqlOf(some.map((r) => `(${r.map(() => '?').join(', ')})`).join(', ')), some.flat());
+      }
     },
     inTurn: async (query, name) => void (await query('SELECT pg_advisory_xact_lock(?, ?)', lockKeys(name, db.schema))),
     notify: async (query, channel) => void (await query(`NOTIFY ${channelOf(db.schema, channel)}`)),
