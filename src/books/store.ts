@@ -1,6 +1,6 @@
-// The mirror's store, as the sync and the readers see it: types only. Each engine is a folder that implements
-// it (src/books/sqlite/, src/books/postgres/; the SQL they share is in src/books/sql/); open-store.ts picks
-// the engine.
+// The mirror's store, as the sync and the readers see it: types only. It is written once above the engines
+// (src/books/sql/store.ts, over an engine adapter of src/db/); each engine's folder (src/books/sqlite/,
+// src/books/postgres/) adds only its exact sums and how it opens; open-store.ts picks the engine.
 
 import type { SharedConnections } from '../db/shared-connections.js';
 import type { BooksEvent } from '../events/event.js';

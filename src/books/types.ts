@@ -2,79 +2,19 @@
 // contract. The mirror (store, sync, budget) implements it; the answer tools read only through it.
 // Amounts are decimal strings exactly as the service sent them; dates `YYYY-MM-DD`; stamps ISO 8601.
 
+import type { ALLOCATIONS, CUSTOMERS, INVOICES, ItemRow, KindRow, LINES, PAYMENTS, PRODUCTS, QUOTES, Shown } from './tables.js';
+
 export const MIRRORED_KINDS = ['customers', 'invoices', 'quotes', 'payments', 'products'] as const;
 export type MirroredKind = (typeof MIRRORED_KINDS)[number];
 
-export interface CustomerRow {
-  id: number;
-  code: string;
-  name: string;
-  email: string | null;
-  status: string;
-  updated_at: string;
-}
-
-export interface InvoiceRow {
-  id: number;
-  number: string;
-  status: string;
-  customer_id: number;
-  customer_name: string;
-  issue_date: string;
-  due_date: string;
-  currency: string;
-  subtotal: string;
-  tax_total: string;
-  total: string;
-  balance: string;
-  sales_channel: string | null;
-  updated_at: string;
-}
-
-export interface LineRow {
-  invoice_id: number;
-  /** Position of the line in the invoice's `items`, from 0. */
-  position: number;
-  description: string;
-  quantity: string;
-  unit_price: string;
-  tax_amount: string;
-  line_total: string;
-  product_id: number | null;
-}
-
-export interface QuoteRow {
-  id: number;
-  number: string;
-  status: string;
-  customer_id: number;
-  customer_name: string;
-  issue_date: string;
-  valid_until: string;
-  total: string;
-  /** The quote's currency when the service sends one; null when it does not (the business's base currency). */
-  currency: string | null;
-  accepted_at: string | null;
-  updated_at: string;
-}
-
-export interface AllocationRow {
-  invoice_id: number;
-  invoice_number: string;
-  amount: string;
-}
-
-export interface PaymentRow {
-  id: number;
-  customer_id: number;
-  customer_name: string;
-  amount: string;
-  currency: string;
-  payment_date: string;
-  method: string;
-  reference: string;
-  allocations: AllocationRow[];
-}
+// Each row's fields come from its table's definition (tables.ts), where its columns are written once.
+export type CustomerRow = KindRow<typeof CUSTOMERS>;
+export type InvoiceRow = KindRow<typeof INVOICES>;
+/** A line of an invoice: `position` is its place in the invoice's `items`, from 0. */
+export type LineRow = ItemRow<typeof LINES>;
+export type QuoteRow = KindRow<typeof QUOTES>;
+export type AllocationRow = Shown<(typeof ALLOCATIONS)['columns']>;
+export type PaymentRow = KindRow<typeof PAYMENTS> & { allocations: AllocationRow[] };
 
 export interface BranchStockRow {
   branch_id: number;
@@ -82,19 +22,10 @@ export interface BranchStockRow {
   on_hand: string;
 }
 
-export interface ProductRow {
-  id: number;
-  name: string;
-  sku: string | null;
-  barcode: string | null;
-  type: string;
-  default_price: string;
-  is_active: boolean;
-  track_stock: boolean;
+export type ProductRow = KindRow<typeof PRODUCTS> & {
   /** Null for services and untracked products. */
   stock: { on_hand: string; reorder_level: string; low: boolean; branches: BranchStockRow[] } | null;
-  updated_at: string;
-}
+};
 
 export interface InvoiceFilter {
   /** Issue date on or after (inclusive). */

@@ -2,12 +2,12 @@
 // it (`mirror forget`: its schema dropped, the rest of the database untouched).
 
 import { PgDb } from '../../db/postgres/db.js';
+import { lockHolder } from '../../db/postgres/engine.js';
 import { SCHEMA_NAME } from '../../db/postgres/schema-name.js';
-import { PgSession } from '../../db/postgres/session.js';
+import { countsIn, coverageIn, marksIn } from '../sql/store.js';
 import type { MirrorBooksReport } from '../store.js';
 import { metaOf } from './open.js';
 import { SCHEMA_VERSION } from './schema.js';
-import { leaseHolderIn, postgresWriter } from './writer.js';
 
 export interface PostgresMirrorReport extends MirrorBooksReport {
   /** False when the database holds no mirror (yet). */
@@ -20,7 +20,6 @@ export interface PostgresMirrorReport extends MirrorBooksReport {
 
 export async function inspectPostgresMirror(url: string, schema = SCHEMA_NAME): Promise<PostgresMirrorReport> {
   const db = new PgDb(url, schema);
-  const session = new PgSession(url, db.secrets);
   try {
     const meta = await metaOf(db.rows, db.schema);
     const none = {
@@ -45,16 +44,14 @@ export async function inspectPostgresMirror(url: string, schema = SCHEMA_NAME): 
     );
     const report = { ...none, exists: true, identity: meta.get('identity') ?? null, schemaVersion, current, bytes };
     if (!current) return report;
-    const store = postgresWriter(db, session);
     return {
       ...report,
-      counts: await store.counts(),
-      coverage: await store.coverage(),
-      marks: await store.marks(),
-      holder: await leaseHolderIn(db.rows, 'sync', db.schema),
+      counts: await countsIn(db.rows),
+      coverage: await coverageIn(db.rows),
+      marks: await marksIn(db.rows),
+      holder: await lockHolder(db.rows, 'sync', db.schema),
     };
   } finally {
-    await session.close();
     await db.close();
   }
 }

@@ -5,11 +5,9 @@
 // count, no second query for the invoices with lines or the products' names: a question that shows 50 of
 // some 1,400 groups reads 50 rows.
 import { type Cells, num, str } from '../../db/cells.js';
-import type { PgArg } from '../../db/postgres/db.js';
+import type { Query } from '../../db/engine.js';
 import { type Dialect, invoiceWhere } from '../sql/where.js';
 import type { InvoiceFilter, LineSums, ProductLineSums, ProductTop } from '../types.js';
-
-type Rows = (sql: string, args?: readonly PgArg[]) => Promise<Cells[]>;
 
 /** Every product, when the caller names no top (the largest limit a statement takes). */
 const EVERY: ProductTop = { limit: 2 ** 31 - 1, rankBy: 'total' };
@@ -41,7 +39,7 @@ const sql = (from: string, where: string, figure: string): string => `
          (SELECT ARRAY[p.name] FROM products p WHERE p.id = r.product_id)
   FROM ranked r WHERE r.place <= ?`;
 
-export async function postgresLineSums(rows: Rows, dialect: Dialect, filter: InvoiceFilter, top = EVERY): Promise<LineSums | null> {
+export async function postgresLineSums(rows: Query, dialect: Dialect, filter: InvoiceFilter, top = EVERY): Promise<LineSums | null> {
   const beside = besideTheSums(filter);
   const w = invoiceWhere(dialect, filter, beside ? 's.' : 'i.');
   const from = beside ? 'invoice_products s' : 'invoice_products s JOIN invoices i ON i.id = s.invoice_id';

@@ -5,9 +5,9 @@
 
 import { str } from '../../db/cells.js';
 import type { PgDb, Query } from '../../db/postgres/db.js';
+import { lockKeys } from '../../db/postgres/engine.js';
 import { SANDBOX_IDENTITY } from '../location.js';
 import { MIGRATIONS, SCHEMA, SCHEMA_VERSION } from './schema.js';
-import { lockKeys } from './writer.js';
 
 export class PostgresMirrorOfAnotherKey extends Error {
   constructor(where: string) {

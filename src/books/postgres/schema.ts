@@ -4,39 +4,27 @@
 // service's text, and each summed one has a `numeric` twin (`<name>_n`, null when the text is not a plain
 // decimal), which SQL compares and adds exactly at any size.
 
-import { SUMMED_INVOICE_AMOUNTS, TYPED_COLUMNS } from '../sql/columns.js';
+import { Decimal } from '../../api/decimal.js';
+import { LOCKS_TABLE } from '../../db/postgres/engine.js';
+import { type EngineColumns, itemTableDdl, kindTableDdl } from '../sql/ddl.js';
 import { TASKS_TABLE } from '../sql/tasks.js';
-import { MIRRORED_KINDS, type MirroredKind } from '../types.js';
+import { ALLOCATIONS, INVOICES, KIND_TABLES, LINES } from '../tables.js';
 
 export const SCHEMA_VERSION = 3;
-/** Where the processes on one mirror (one schema) hear that events were written. */
-export const eventsChannel = (schema: string): string => `${schema}_events`;
-
-const INTEGERS = new Set(['is_active', 'track_stock', 'low']);
-/** The invoice's fields kept beside its products' sums: those a sales question filters on. */
-export const INVOICE_PRODUCT_FIELDS = ['issue_date', 'status', 'customer_id', 'currency'] as const;
-const BIGINTS = new Set(['customer_id']);
-
-/** The numeric twins of an invoice's summed amounts, in SUMMED_INVOICE_AMOUNTS' order. */
-export const INVOICE_NUMERIC = SUMMED_INVOICE_AMOUNTS.map((a) => `${a === 'tax_total' ? 'tax' : a}_n`);
-
-/** The columns of each kind's table after `id` (then `stamp` and `raw`). */
-export const COLUMNS: Record<MirroredKind, readonly string[]> = {
-  ...TYPED_COLUMNS,
-  invoices: [...TYPED_COLUMNS.invoices, ...INVOICE_NUMERIC],
-};
 
 // Text compares and sorts byte for byte, as in SQLite (and lower() folds ASCII only), whatever the database's locale.
 const TEXT = 'text COLLATE "C"';
-const columnType = (name: string): string =>
-  name.endsWith('_n') ? 'numeric' : BIGINTS.has(name) ? 'bigint' : INTEGERS.has(name) ? 'integer' : TEXT;
 
-function kindTable(kind: MirroredKind): string {
-  const cols = COLUMNS[kind].map((c) => `${c} ${columnType(c)}`).join(', ');
-  // lines_stamp: the invoice's stamp when its lines were stored (lines match the header when equal).
-  const extra = kind === 'invoices' ? `, lines_stamp ${TEXT}` : '';
-  return `CREATE TABLE IF NOT EXISTS ${kind} (id bigint PRIMARY KEY, ${cols}, stamp ${TEXT}, raw text NOT NULL${extra})`;
-}
+/** Postgres' names for the column types; each summed amount's `numeric` twin (`<as>_n`). */
+export const POSTGRES_COLUMNS: EngineColumns = {
+  types: { text: TEXT, id: 'bigint', int: 'integer', raw: 'text' },
+  exactColumns: (as) => [[`${as}_n`, 'numeric']],
+  // The text itself when it is a plain decimal, else null (the text stays).
+  exactCells: (amount) => [Decimal.read(amount) === null ? null : amount],
+};
+
+/** The invoice's fields kept beside its products' sums: those a sales question filters on. */
+export const INVOICE_PRODUCT_FIELDS = ['issue_date', 'status', 'customer_id', 'currency'] as const;
 
 /**
  * Receivable: not draft or void, and a balance above zero; a balance that is not a plain decimal is judged by
@@ -47,7 +35,8 @@ export const receivable = (p = ''): string =>
 
 export const SCHEMA: readonly string[] = [
   'CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL)',
-  ...MIRRORED_KINDS.map(kindTable),
+  // lines_stamp: the invoice's stamp when its lines were stored (lines match the header when equal).
+  ...Object.values(KIND_TABLES).map((t) => kindTableDdl(t, POSTGRES_COLUMNS, t === INVOICES ? `, lines_stamp ${TEXT}` : '')),
   'CREATE INDEX IF NOT EXISTS invoices_issue ON invoices (issue_date)',
   'CREATE INDEX IF NOT EXISTS invoices_status ON invoices (status)',
   'CREATE INDEX IF NOT EXISTS invoices_customer ON invoices (customer_id)',
@@ -61,26 +50,22 @@ export const SCHEMA: readonly string[] = [
   // One customer's payments and quotes (report_customer, and the answers' customer_id).
   'CREATE INDEX IF NOT EXISTS payments_customer ON payments (customer_id)',
   'CREATE INDEX IF NOT EXISTS quotes_customer ON quotes (customer_id)',
-  `CREATE TABLE IF NOT EXISTS lines (invoice_id bigint NOT NULL, position integer NOT NULL, description ${TEXT}, quantity ${TEXT},
-     unit_price ${TEXT}, tax_amount ${TEXT}, line_total ${TEXT}, product_id bigint, total_n numeric, tax_n numeric, quantity_n numeric,
-     PRIMARY KEY (invoice_id, position))`,
+  itemTableDdl(LINES, POSTGRES_COLUMNS),
   // Each invoice's lines summed per product, with the invoice fields a sales question filters on (version 2):
   // sales by product add these rows of the range alone, no join with the invoices, no distinct count
   // (line-sums.ts). Written from the lines with them; the invoice's fields again when its header changes.
   `CREATE TABLE IF NOT EXISTS invoice_products (invoice_id bigint NOT NULL, product_id bigint, first_position integer NOT NULL,
      total_n numeric, tax_n numeric, quantity_n numeric, unsummable integer NOT NULL,
-     ${INVOICE_PRODUCT_FIELDS.map((c) => `${c} ${columnType(c)}`).join(', ')})`,
+     ${INVOICE_PRODUCT_FIELDS.map((c) => `${c} ${POSTGRES_COLUMNS.types[INVOICES.columns[c].type]}`).join(', ')})`,
   'CREATE INDEX IF NOT EXISTS invoice_products_invoice ON invoice_products (invoice_id)',
   'CREATE INDEX IF NOT EXISTS invoice_products_issue ON invoice_products (issue_date)',
-  `CREATE TABLE IF NOT EXISTS allocations (payment_id bigint NOT NULL, position integer NOT NULL, invoice_id bigint,
-     invoice_number ${TEXT}, amount ${TEXT}, PRIMARY KEY (payment_id, position))`,
+  itemTableDdl(ALLOCATIONS, POSTGRES_COLUMNS),
   'CREATE INDEX IF NOT EXISTS allocations_invoice ON allocations (invoice_id)',
   'CREATE TABLE IF NOT EXISTS marks (kind text PRIMARY KEY, watermark text, synced_at text NOT NULL, synced_ms bigint NOT NULL)',
-  // Written with the records that made them, in the order they commit (see writer.ts): every process on the
+  // Written with the records that made them, in the order they commit (see ../sql/store.ts): every process on the
   // mirror publishes each once.
   'CREATE TABLE IF NOT EXISTS events (seq bigserial PRIMARY KEY, at_ms bigint NOT NULL, body text NOT NULL)',
-  // Who holds the sync lease, for `mirror status`: the lease itself is an advisory lock (lease.ts).
-  'CREATE TABLE IF NOT EXISTS lease (name text PRIMARY KEY, holder text NOT NULL)',
+  LOCKS_TABLE,
   'CREATE TABLE IF NOT EXISTS wants (kind text PRIMARY KEY, at_ms bigint NOT NULL)',
   // Tasks of long answers (MCP Tasks): made on any process, answered by any (a killed one's taken over).
   TASKS_TABLE('bigint', 'text'),

@@ -6,6 +6,7 @@ import type {
   AllocationRow,
   CustomerFilter,
   InvoiceFilter,
+  InvoiceRow,
   MirroredKind,
   MirrorReader,
   PaymentFilter,
@@ -14,13 +15,23 @@ import type {
   ProductRow,
   QuoteFilter,
 } from '../types.js';
-import { chunks, customerRows, invoiceRows, lineRows, PRODUCT_COLUMNS, paymentRows, productRow, quoteRows } from './rows.js';
+import { chunks, customerRows, invoiceRows, lineRows, paymentRows, productRows, quoteRows } from './rows.js';
 import { type Dialect, invoiceWhere, Where } from './where.js';
 
 /** Rows as arrays of their columns, in the SELECT's order; `?` placeholders. */
 export type RowsOf = (sql: string, args?: readonly Arg[]) => Promise<Cells[]>;
 
 export type PlainReads = Omit<MirrorReader, 'lineSums' | 'invoiceSums' | 'owing'>;
+
+/** What is owed's oldest invoices (OwingSums.oldest): the oldest due first, then by id, a page of them. */
+export async function oldestOwed(rows: RowsOf, w: Where, q: { limit: number; offset?: number | undefined }): Promise<InvoiceRow[]> {
+  const found = await rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY due_date, id LIMIT ? OFFSET ?`, [
+    ...w.args,
+    q.limit,
+    q.offset ?? 0,
+  ]);
+  return found.map(invoiceRows.row);
+}
 
 export function plainReads(rows: RowsOf, dialect: Dialect): PlainReads {
   async function allocationsOf(paymentIds: readonly number[]): Promise<Map<number, AllocationRow[]>> {
@@ -98,7 +109,7 @@ export function plainReads(rows: RowsOf, dialect: Dialect): PlainReads {
     },
     async products(filter: ProductFilter = {}) {
       const query = async (w: Where): Promise<ProductRow[]> =>
-        (await rows(`SELECT ${PRODUCT_COLUMNS} FROM products${w} ORDER BY id`, w.args)).map(productRow);
+        (await rows(`SELECT ${productRows.columns} FROM products${w} ORDER BY id`, w.args)).map(productRows.row);
       const base = (): Where => {
         const w = new Where(dialect);
         w.match(filter.match, ['sku', 'barcode']);

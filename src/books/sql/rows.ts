@@ -1,130 +1,70 @@
-// How the mirror's rows read back, the same on every engine: each kind's SELECT list and how its cells (an
-// array in the SELECT's order) are named. Amounts stay the stored strings; ids and counts become numbers.
-import { type Cell, type Cells, num, str, strOrNull } from '../../db/cells.js';
+// How the mirror's rows read back, the same on every engine: each table's SELECT list and how its cells (an
+// array in the SELECT's order) are named, both from the table's definition (../tables.ts). Amounts stay the
+// stored strings; ids and counts become numbers.
+import { type Cell, type Cells, num, str } from '../../db/cells.js';
+import { CUSTOMERS, INVOICES, type KindTable, LINES, PAYMENTS, PRODUCTS, QUOTES, type Table } from '../tables.js';
 import type { CustomerRow, InvoiceRow, LineRow, PaymentRow, ProductRow, QuoteRow } from '../types.js';
 
-// How each typed column reads back: as text, as text or null, or as a number (ids).
-type Reading = 'text' | 'nullable' | 'number' | 'numberOrNull';
-const read = {
-  text: str,
-  nullable: strOrNull,
-  number: num,
-  numberOrNull: (v: Cell | undefined) => (v === null || v === undefined ? null : num(v)),
-} as const;
-
 export interface RowReader<T> {
-  /** The SELECT list, in the spec's order (`updated_at` is the `stamp` column). */
+  /** The SELECT list, in the row's order (`updated_at` is the `stamp` column). */
   columns: string;
   row: (r: Cells) => T;
 }
 
-/** A kind's row as a spec of [field, reading]: the columns to select and how to name what comes back. */
-function rowReader<T>(spec: readonly (readonly [string, Reading])[]): RowReader<T> {
+/** A table's rows: its key (numbers), the columns it shows, and the stamp as `updated_at` when it carries it. */
+function rowReader<T>(table: Table | KindTable): RowReader<T> {
+  const fields: (readonly [string, (cell: Cell | undefined) => unknown])[] = [
+    ...table.key.map((k) => [k, num] as const),
+    ...Object.entries(table.columns).flatMap(([name, c]) => (c.read === null ? [] : [[name, c.read] as const])),
+    ...('stamped' in table && table.stamped ? [['updated_at', str] as const] : []),
+  ];
   return {
-    columns: spec.map(([field]) => (field === 'updated_at' ? 'stamp' : field)).join(', '),
+    columns: fields.map(([field]) => (field === 'updated_at' ? 'stamp' : field)).join(', '),
     row: (r) => {
       const row: Record<string, unknown> = {};
-      spec.forEach(([field, reading], i) => {
-        row[field] = read[reading](r[i]);
+      fields.forEach(([field, read], i) => {
+        row[field] = read(r[i]);
       });
       return row as T;
     },
   };
 }
 
-export const customerRows = rowReader<CustomerRow>([
-  ['id', 'number'],
-  ['code', 'text'],
-  ['name', 'text'],
-  ['email', 'nullable'],
-  ['status', 'text'],
-  ['updated_at', 'text'],
-]);
+export const customerRows = rowReader<CustomerRow>(CUSTOMERS);
+export const invoiceRows = rowReader<InvoiceRow>(INVOICES);
+export const quoteRows = rowReader<QuoteRow>(QUOTES);
+export const paymentRows = rowReader<Omit<PaymentRow, 'allocations'>>(PAYMENTS);
+export const lineRows = rowReader<LineRow>(LINES);
 
-export const invoiceRows = rowReader<InvoiceRow>([
-  ['id', 'number'],
-  ['number', 'text'],
-  ['status', 'text'],
-  ['customer_id', 'number'],
-  ['customer_name', 'text'],
-  ['issue_date', 'text'],
-  ['due_date', 'text'],
-  ['currency', 'text'],
-  ['subtotal', 'text'],
-  ['tax_total', 'text'],
-  ['total', 'text'],
-  ['balance', 'text'],
-  ['sales_channel', 'nullable'],
-  ['updated_at', 'text'],
-]);
-
-export const quoteRows = rowReader<QuoteRow>([
-  ['id', 'number'],
-  ['number', 'text'],
-  ['status', 'text'],
-  ['customer_id', 'number'],
-  ['customer_name', 'text'],
-  ['issue_date', 'text'],
-  ['valid_until', 'text'],
-  ['total', 'text'],
-  ['currency', 'nullable'],
-  ['accepted_at', 'nullable'],
-  ['updated_at', 'text'],
-]);
-
-export const paymentRows = rowReader<Omit<PaymentRow, 'allocations'>>([
-  ['id', 'number'],
-  ['customer_id', 'number'],
-  ['customer_name', 'text'],
-  ['amount', 'text'],
-  ['currency', 'text'],
-  ['payment_date', 'text'],
-  ['method', 'text'],
-  ['reference', 'text'],
-]);
-
-export const lineRows = rowReader<LineRow>([
-  ['invoice_id', 'number'],
-  ['position', 'number'],
-  ['description', 'text'],
-  ['quantity', 'text'],
-  ['unit_price', 'text'],
-  ['tax_amount', 'text'],
-  ['line_total', 'text'],
-  ['product_id', 'numberOrNull'],
-]);
-
-export const PRODUCT_COLUMNS = 'id, name, sku, barcode, type, default_price, is_active, track_stock, low, stamp, raw';
+const products = rowReader<Omit<ProductRow, 'stock'>>(PRODUCTS);
+const stockAt = products.columns.split(', ').length;
 
 /** A product's stock is read from its raw JSON (branches have no columns), and only when it has stock. */
-export function productRow(r: Cells): ProductRow {
-  const hasStock = r[8] !== null && r[8] !== undefined;
-  const stock = hasStock ? ((JSON.parse(str(r[10])) as Record<string, unknown>).stock as Record<string, unknown> | null) : null;
-  const branches = Array.isArray(stock?.branches) ? (stock.branches as Record<string, unknown>[]) : [];
-  return {
-    id: num(r[0]),
-    name: str(r[1]),
-    sku: strOrNull(r[2]),
-    barcode: strOrNull(r[3]),
-    type: str(r[4]),
-    default_price: str(r[5]),
-    is_active: num(r[6]) === 1,
-    track_stock: num(r[7]) === 1,
-    stock: stock
-      ? {
-          on_hand: String(stock.on_hand ?? ''),
-          reorder_level: String(stock.reorder_level ?? ''),
-          low: stock.low === true,
-          branches: branches.map((b) => ({
-            branch_id: Number(b.branch_id),
-            branch: String(b.branch ?? ''),
-            on_hand: String(b.on_hand ?? ''),
-          })),
-        }
-      : null,
-    updated_at: str(r[9]),
-  };
-}
+export const productRows: RowReader<ProductRow> = {
+  columns: `${products.columns}, low, raw`,
+  row(r) {
+    const { updated_at, ...base } = products.row(r);
+    const hasStock = r[stockAt] !== null && r[stockAt] !== undefined;
+    const stock = hasStock ? ((JSON.parse(str(r[stockAt + 1])) as Record<string, unknown>).stock as Record<string, unknown> | null) : null;
+    const branches = Array.isArray(stock?.branches) ? (stock.branches as Record<string, unknown>[]) : [];
+    return {
+      ...base,
+      stock: stock
+        ? {
+            on_hand: String(stock.on_hand ?? ''),
+            reorder_level: String(stock.reorder_level ?? ''),
+            low: stock.low === true,
+            branches: branches.map((b) => ({
+              branch_id: Number(b.branch_id),
+              branch: String(b.branch ?? ''),
+              on_hand: String(b.on_hand ?? ''),
+            })),
+          }
+        : null,
+      updated_at,
+    };
+  },
+};
 
 const CHUNK = 500;
 export function* chunks<T>(items: readonly T[]): Generator<T[]> {

@@ -1,10 +1,11 @@
 // What a mirror file holds, read without changing it (for `invoicing-mcp mirror status` and `forget`).
 
 import { Db, type SqlValue } from '../../db/sqlite/db.js';
+import { sqliteEngine } from '../../db/sqlite/engine.js';
 import { holderIsGone, localPid } from '../lease-holder.js';
+import { countsIn, coverageIn, marksIn } from '../sql/store.js';
 import type { MirrorBooksReport } from '../store.js';
 import { SCHEMA_VERSION } from './schema.js';
-import { sqliteWriter } from './writer.js';
 
 export interface MirrorFileReport extends MirrorBooksReport {
   /** Epoch ms until which a live server holds the sync lease; null when none does. */ leaseUntil: number | null;
@@ -33,14 +34,14 @@ export async function inspectMirrorFile(path: string): Promise<MirrorFileReport>
     const leaseUntil = gone ? null : expires;
     const goneHolderPid = gone ? localPid(holder) : null;
     if (!current) return { identity, schemaVersion, current, counts: null, coverage: null, marks: new Map(), leaseUntil, goneHolderPid };
-    const store = sqliteWriter(db);
+    const { query } = sqliteEngine(db);
     return {
       identity,
       schemaVersion,
       current,
-      counts: await store.counts(),
-      coverage: await store.coverage(),
-      marks: await store.marks(),
+      counts: await countsIn(query),
+      coverage: await coverageIn(query),
+      marks: await marksIn(query),
       leaseUntil,
       goneHolderPid,
     };

@@ -1,9 +1,11 @@
 // The mirror's tables. SCHEMA_VERSION changes whenever they do: a file of another version is rebuilt,
 // never misread. Amounts, dates and stamps are TEXT exactly as the service sent them.
 
+import { LOCKS_TABLE } from '../../db/sqlite/engine.js';
+import { itemTableDdl, kindTableDdl } from '../sql/ddl.js';
 import { TASKS_TABLE } from '../sql/tasks.js';
-import { MIRRORED_KINDS } from '../types.js';
-import { COLUMNS, INTEGER_COLUMNS } from './columns.js';
+import { ALLOCATIONS, KIND_TABLES, LINES } from '../tables.js';
+import { SQLITE_COLUMNS } from './columns.js';
 
 export const SCHEMA_VERSION = 2;
 
@@ -14,18 +16,10 @@ export const SCHEMA_VERSION = 2;
 export const receivable = (prefix = ''): string =>
   `${prefix}status NOT IN ('draft', 'void') AND ${prefix}balance NOT LIKE '-%' AND ${prefix}balance GLOB '*[1-9]*'`;
 
-const columnType = (name: string): string => (INTEGER_COLUMNS.has(name) ? 'INTEGER' : 'TEXT');
-
-function kindTable(kind: (typeof MIRRORED_KINDS)[number]): string {
-  const cols = COLUMNS[kind].map((c) => `${c} ${columnType(c)}`).join(', ');
-  // lines_stamp: the invoice's stamp when its lines were stored (lines match the header when equal).
-  const extra = kind === 'invoices' ? ', lines_stamp TEXT' : '';
-  return `CREATE TABLE IF NOT EXISTS ${kind} (id INTEGER PRIMARY KEY, ${cols}, stamp TEXT, raw TEXT NOT NULL${extra})`;
-}
-
 export const SCHEMA: readonly string[] = [
   'CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)',
-  ...MIRRORED_KINDS.map(kindTable),
+  // lines_stamp: the invoice's stamp when its lines were stored (lines match the header when equal).
+  ...Object.values(KIND_TABLES).map((t) => kindTableDdl(t, SQLITE_COLUMNS, t === KIND_TABLES.invoices ? ', lines_stamp TEXT' : '')),
   'CREATE INDEX IF NOT EXISTS invoices_issue ON invoices (issue_date)',
   'CREATE INDEX IF NOT EXISTS invoices_status ON invoices (status)',
   'CREATE INDEX IF NOT EXISTS invoices_customer ON invoices (customer_id)',
@@ -42,12 +36,8 @@ export const SCHEMA: readonly string[] = [
   'CREATE INDEX IF NOT EXISTS quotes_customer ON quotes (customer_id)',
   // Each summed amount also as whole units of its last decimal place (exact-sums.ts), null when not plain.
   // Kept in invoice order (WITHOUT ROWID), so an invoice's lines are read together.
-  `CREATE TABLE IF NOT EXISTS lines (invoice_id INTEGER NOT NULL, position INTEGER NOT NULL, description TEXT, quantity TEXT,
-     unit_price TEXT, tax_amount TEXT, line_total TEXT, product_id INTEGER,
-     total_units INTEGER, total_places INTEGER, tax_units INTEGER, tax_places INTEGER, quantity_units INTEGER, quantity_places INTEGER,
-     PRIMARY KEY (invoice_id, position)) WITHOUT ROWID`,
-  `CREATE TABLE IF NOT EXISTS allocations (payment_id INTEGER NOT NULL, position INTEGER NOT NULL, invoice_id INTEGER,
-     invoice_number TEXT, amount TEXT, PRIMARY KEY (payment_id, position))`,
+  itemTableDdl(LINES, SQLITE_COLUMNS, ' WITHOUT ROWID'),
+  itemTableDdl(ALLOCATIONS, SQLITE_COLUMNS),
   'CREATE INDEX IF NOT EXISTS allocations_invoice ON allocations (invoice_id)',
   // One row per kind once its first full read is complete: the watermark and the last complete read, both
   // in the service's clock.
@@ -55,7 +45,7 @@ export const SCHEMA: readonly string[] = [
   // The events the sync derived, written with the records that made them: every process on the file
   // publishes them once, and none is lost between the write and the publish.
   'CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, at_ms INTEGER NOT NULL, body TEXT NOT NULL)',
-  'CREATE TABLE IF NOT EXISTS lease (name TEXT PRIMARY KEY, holder TEXT NOT NULL, expires_ms INTEGER NOT NULL)',
+  LOCKS_TABLE,
   // Kinds a process without the lease needs fresh: the lease holder reads them at once.
   'CREATE TABLE IF NOT EXISTS wants (kind TEXT PRIMARY KEY, at_ms INTEGER NOT NULL)',
   // Tasks of long answers (MCP Tasks): made on any process, answered by any.

@@ -1,28 +1,22 @@
-// The embedded SQLite engine of the mirror's store (libsql): a file, or memory.
+// The embedded SQLite engine of the mirror's store (libsql): a file, or memory. The store's logic is the
+// one above every engine (../sql/store.ts); SQLite adds each summed amount as whole units of its last place.
 
 import type { Db } from '../../db/sqlite/db.js';
+import { sqliteEngine } from '../../db/sqlite/engine.js';
 import { messageOf } from '../../db/sqlite/failure.js';
-import { taskTable } from '../sql/tasks.js';
+import { type EngineBooks, sqlStore } from '../sql/store.js';
 import type { MirrorStore, OpenStoreOptions } from '../store.js';
+import { SQLITE_COLUMNS } from './columns.js';
 import { openMemory, openMirrorFile, rebuildWhenDamaged } from './open.js';
-import { sqliteReader } from './reader.js';
-import { sqliteWriter } from './writer.js';
+import { receivable } from './schema.js';
+import { sqliteSums } from './sums.js';
 
-/**
- * Every method of the writer (its reads too: a sync compares what it stores against them) waits for a read
- * snapshot to close, then runs its statements in the same turn: none lands inside a snapshot's transaction.
- */
-function writesAfterSnapshots<W extends object>(db: Db, writer: W): W {
-  return Object.fromEntries(
-    (Object.entries(writer) as [string, (...args: never[]) => Promise<unknown>][]).map(([name, method]) => [
-      name,
-      async (...args: never[]) => {
-        for (let wait = db.snapshotWait(); wait; wait = db.snapshotWait()) await wait;
-        return method(...args);
-      },
-    ]),
-  ) as W;
-}
+/** Each summed amount beside it as whole units and places (exact-sums.ts); the reader sums those. */
+export const SQLITE_BOOKS: EngineBooks = {
+  receivable,
+  columns: SQLITE_COLUMNS,
+  sums: sqliteSums,
+};
 
 /**
  * Opens the store. Never throws for a bad file: a damaged file is set aside and rebuilt; a file of another key,
@@ -45,16 +39,5 @@ export async function openSqliteStore(options: OpenStoreOptions): Promise<Mirror
     }
   } else db = openMemory(identity);
   if (path !== null) rebuildWhenDamaged(db, identity, warn, limits);
-  const read = sqliteReader(db);
-  return {
-    read,
-    path,
-    ...writesAfterSnapshots(db, sqliteWriter(db)),
-    tasks: writesAfterSnapshots(
-      db,
-      taskTable(async (sql, args) => db.rows(sql, args)),
-    ),
-    snapshot: (work) => db.snapshot(() => work(read)),
-    close: async () => db.close(),
-  };
+  return sqlStore(sqliteEngine(db), SQLITE_BOOKS, { path, close: async () => db.close() });
 }

@@ -3,8 +3,9 @@
 // the SQL shared with SQLite is, and numbered here. Rows come back as arrays; numeric and bigint values as
 // strings, which the readers keep (amounts) or count with (ids). No error leaves here with the password.
 import pg from 'pg';
-import type { Arg, Cells } from '../cells.js';
+import type { Cells } from '../cells.js';
 import { DatabaseError } from '../db-error.js';
+import type { Query, QueryArg } from '../engine.js';
 import { MirrorStoreFull } from '../store-full.js';
 import { DatabaseUnreachable, isUnreachable } from '../unreachable.js';
 import { checkedSchemaName, SCHEMA_NAME } from './schema-name.js';
@@ -48,8 +49,8 @@ export function numbered(sql: string): string {
 }
 
 /** A query's argument: a value, or an array (for `= ANY(?)`). */
-export type PgArg = Arg | readonly number[];
-export type Query = (sql: string, args?: readonly PgArg[]) => Promise<Cells[]>;
+export type PgArg = QueryArg;
+export type { Query };
 
 /**
  * A pool whose connections are listened to while they are held. pg-pool stops listening for a connection's

@@ -90,6 +90,21 @@ export class Db {
     return this.rows(sql, args)[0]?.[0] ?? null;
   }
 
+  /** Any statement: its rows when it returns some (a SELECT, a RETURNING), else none. */
+  execute(sql: string, args: readonly SqlValue[] = []): SqlValue[][] {
+    return this.#watched(() => {
+      const statement = this.#prepared(sql);
+      if (statement.reader) return statement.all(...args) as SqlValue[][];
+      statement.run(...args);
+      return [];
+    });
+  }
+
+  /** Whether the statement returns rows (a SELECT, a RETURNING). */
+  returnsRows(sql: string): boolean {
+    return this.#watched(() => this.#prepared(sql).reader);
+  }
+
   run(sql: string, args: readonly SqlValue[] = []): void {
     this.#watched(() => this.#prepared(sql).run(...args));
   }

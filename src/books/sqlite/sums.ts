@@ -1,42 +1,33 @@
-// The mirror's queries (MirrorReader) over SQLite: the plain reads shared by every engine (../sql/), and the
-// sums, which SQLite adds in 64-bit whole units (exact-sums.ts). Rows come back as arrays in the SELECT's order.
+// The mirror's sums over SQLite, added in 64-bit whole units of each amount's last place (exact-sums.ts).
+// Rows come back as arrays in the SELECT's order.
 
-import { type Cells, num, str } from '../../db/cells.js';
-import type { Db, SqlValue } from '../../db/sqlite/db.js';
-import { plainReads } from '../sql/plain-reads.js';
-import { invoiceRows } from '../sql/rows.js';
+import { num, str } from '../../db/cells.js';
+import type { Query } from '../../db/engine.js';
+import { oldestOwed } from '../sql/plain-reads.js';
+import type { Sums } from '../sql/store.js';
 import { type Dialect, invoiceWhere, type Where } from '../sql/where.js';
-import type { CurrencySums, LineSums, MirrorReader, ProductLineSums } from '../types.js';
+import type { CurrencySums, LineSums, ProductLineSums } from '../types.js';
 import { fromScaled } from './exact-sums.js';
-import { receivable } from './schema.js';
-
-/** SQLite folds the letter case of ASCII only; LIKE does so already. */
-const SQLITE: Dialect = {
-  equalsNoCase: (expression) => `${expression} = ? COLLATE NOCASE`,
-  likeNoCase: (column) => `${column} LIKE ? ESCAPE '\\'`,
-  receivable,
-};
 
 /** SQLite's sum() stops with "integer overflow" rather than round: then the caller sums the rows itself. */
-function exactly<T>(read: () => T): T | null {
+async function exactly<T>(read: () => Promise<T>): Promise<T | null> {
   try {
-    return read();
+    return await read();
   } catch (err) {
     if (/integer overflow/i.test(String(err))) return null;
     throw err;
   }
 }
 
-export function sqliteReader(db: Db): MirrorReader {
-  const rows = async (sql: string, args: readonly SqlValue[] = []): Promise<Cells[]> => db.rows(sql, args);
+export function sqliteSums(rows: Query, dialect: Dialect): Sums {
+  const value = async (sql: string, args: Parameters<Query>[1]) => (await rows(sql, args))[0]?.[0] ?? null;
   return {
-    ...plainReads(rows, SQLITE),
     async lineSums(filter) {
       const from = (w: Where): string => `FROM lines l JOIN invoices i ON i.id = l.invoice_id${w}`;
-      const w = invoiceWhere(SQLITE, filter, 'i.');
+      const w = invoiceWhere(dialect, filter, 'i.');
       const places = 'l.total_places, l.tax_places, l.quantity_places';
-      const parts = exactly(() =>
-        db.rows(
+      const parts = await exactly(() =>
+        rows(
           `SELECT l.product_id, i.currency, ${places}, CAST(SUM(l.total_units) AS TEXT), CAST(SUM(l.tax_units) AS TEXT), CAST(SUM(l.quantity_units) AS TEXT),
                   COUNT(DISTINCT l.invoice_id), SUM(l.total_units IS NULL OR l.tax_units IS NULL OR l.quantity_units IS NULL),
                   MIN(l.invoice_id * 1000000 + l.position), l.description
@@ -70,7 +61,7 @@ export function sqliteReader(db: Db): MirrorReader {
       // A product whose amounts were written with more than one number of places spans several groups:
       // its invoices are counted apart, once each.
       if ([...products.values()].some((p) => p.parts > 1)) {
-        for (const [productId, currency, invoices] of db.rows(
+        for (const [productId, currency, invoices] of await rows(
           `SELECT l.product_id, i.currency, COUNT(DISTINCT l.invoice_id) ${from(w)} GROUP BY l.product_id, i.currency`,
           w.args,
         )) {
@@ -80,14 +71,14 @@ export function sqliteReader(db: Db): MirrorReader {
       }
       // The invoices of the range that have lines, each found by the lines' key: no distinct over every line.
       w.add('EXISTS (SELECT 1 FROM lines l WHERE l.invoice_id = i.id)');
-      const withLines = num(db.value(`SELECT COUNT(*) FROM invoices i${w}`, w.args));
+      const withLines = num(await value(`SELECT COUNT(*) FROM invoices i${w}`, w.args));
       return { products: [...products.values()].map(({ first: _first, parts: _parts, ...sums }) => sums), withLines } satisfies LineSums;
     },
     async invoiceSums(filter) {
-      const w = invoiceWhere(SQLITE, filter);
+      const w = invoiceWhere(dialect, filter);
       const amounts = ['subtotal', 'tax', 'total'];
-      const parts = exactly(() =>
-        db.rows(
+      const parts = await exactly(() =>
+        rows(
           `SELECT currency, COUNT(*), SUM(${amounts.map((a) => `${a}_units IS NULL`).join(' OR ')}),
                   ${amounts.map((a) => `${a}_places, CAST(SUM(${a}_units) AS TEXT)`).join(', ')}
            FROM invoices${w} GROUP BY currency, ${amounts.map((a) => `${a}_places`).join(', ')}`,
@@ -108,28 +99,28 @@ export function sqliteReader(db: Db): MirrorReader {
       return [...sums.values()];
     },
     async owing(q) {
-      const w = invoiceWhere(SQLITE, { receivable: true, ...(q.customerId !== undefined ? { customerId: q.customerId } : {}) });
+      const w = invoiceWhere(dialect, { receivable: true, ...(q.customerId !== undefined ? { customerId: q.customerId } : {}) });
       if (q.dueBefore !== undefined) w.add('due_date < ?', q.dueBefore);
-      const mixed = db.value(
+      const mixed = await value(
         `SELECT COUNT(*) FROM (SELECT currency FROM invoices${w} GROUP BY currency HAVING COUNT(balance_units) < COUNT(*) OR COUNT(DISTINCT balance_places) > 1)`,
         w.args,
       );
       if (num(mixed) > 0) return null;
-      return exactly(() => {
-        const byDueDate = db
-          .rows(
+      return exactly(async () => {
+        const byDueDate = (
+          await rows(
             `SELECT currency, due_date, COUNT(*), CAST(SUM(balance_units) AS TEXT), MAX(balance_places) FROM invoices${w} GROUP BY currency, due_date`,
             w.args,
           )
-          .map(([currency, due, count, units, places]) => ({
-            currency: str(currency),
-            due_date: str(due),
-            count: num(count),
-            balance: fromScaled(str(units), num(places)),
-          }));
+        ).map(([currency, due, count, units, places]) => ({
+          currency: str(currency),
+          due_date: str(due),
+          count: num(count),
+          balance: fromScaled(str(units), num(places)),
+        }));
         // Within a currency every balance has the same places, so the whole units compare as the amounts do.
-        const topCustomers = db
-          .rows(
+        const topCustomers = (
+          await rows(
             `SELECT g.currency, g.customer_id, i.customer_name, g.n, g.units, g.places, g.oldest FROM (
                SELECT currency, customer_id, COUNT(*) AS n, CAST(SUM(balance_units) AS TEXT) AS units, MAX(balance_places) AS places,
                       MIN(due_date) AS oldest, MIN(id) AS first_id,
@@ -138,21 +129,15 @@ export function sqliteReader(db: Db): MirrorReader {
              JOIN invoices i ON i.id = g.first_id WHERE g.place <= ? ORDER BY g.currency, g.place`,
             [...w.args, q.top],
           )
-          .map(([currency, customerId, name, count, units, places, oldest]) => ({
-            currency: str(currency),
-            customer_id: num(customerId),
-            customer_name: str(name),
-            count: num(count),
-            balance: fromScaled(str(units), num(places)),
-            oldest_due: str(oldest),
-          }));
-        const oldest = db
-          .rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY due_date, id LIMIT ? OFFSET ?`, [
-            ...w.args,
-            q.limit,
-            q.offset ?? 0,
-          ])
-          .map(invoiceRows.row);
+        ).map(([currency, customerId, name, count, units, places, oldest]) => ({
+          currency: str(currency),
+          customer_id: num(customerId),
+          customer_name: str(name),
+          count: num(count),
+          balance: fromScaled(str(units), num(places)),
+          oldest_due: str(oldest),
+        }));
+        const oldest = await oldestOwed(rows, w, q);
         return { byDueDate, topCustomers, oldest };
       });
     },

@@ -1,40 +1,20 @@
-// The mirror's queries (MirrorReader) over Postgres: the plain reads shared by every engine (../sql/), and
-// the sums, which Postgres adds in `numeric`, exactly at any size, and hands back as decimal strings (the
-// products' in line-sums.ts).
+// The mirror's sums over Postgres, added in `numeric`, exactly at any size, and handed back as decimal strings
+// (the products' in line-sums.ts).
 
-import type { Cells } from '../../db/cells.js';
 import { num, str } from '../../db/cells.js';
-import type { PgArg, Query } from '../../db/postgres/db.js';
-import { plainReads } from '../sql/plain-reads.js';
-import { invoiceRows } from '../sql/rows.js';
+import type { Query } from '../../db/engine.js';
+import { oldestOwed } from '../sql/plain-reads.js';
+import type { Sums } from '../sql/store.js';
 import { type Dialect, invoiceWhere } from '../sql/where.js';
-import type { CurrencySums, MirrorReader } from '../types.js';
+import type { CurrencySums } from '../types.js';
 import { postgresLineSums } from './line-sums.js';
-import { receivable } from './schema.js';
 
-/** Letter case aside as SQLite's NOCASE takes it (the shared WHERE folds ASCII texts only). */
-const POSTGRES: Dialect = {
-  equalsNoCase: (expression) => `lower(${expression}) = lower(?::text)`,
-  likeNoCase: (column) => `${column} ILIKE ? ESCAPE '\\'`,
-  receivable,
-};
-
-/** What the reader queries through: the pool, or one connection's snapshot. */
-export interface PgReads {
-  rows: Query;
-  value(sql: string, args?: readonly PgArg[]): Promise<Cells[number]>;
-}
-
-/** Reads through a snapshot's connection. */
-export const readsOf = (query: Query): PgReads => ({ rows: query, value: async (sql, args) => (await query(sql, args))[0]?.[0] ?? null });
-
-export function postgresReader(db: PgReads): MirrorReader {
+export function postgresSums(rows: Query, dialect: Dialect): Sums {
   return {
-    ...plainReads(db.rows, POSTGRES),
-    lineSums: (filter, top) => postgresLineSums(db.rows, POSTGRES, filter, top),
+    lineSums: (filter, top) => postgresLineSums(rows, dialect, filter, top),
     async invoiceSums(filter) {
-      const w = invoiceWhere(POSTGRES, filter);
-      const groups = await db.rows(
+      const w = invoiceWhere(dialect, filter);
+      const groups = await rows(
         `SELECT currency, COUNT(*), COUNT(*) FILTER (WHERE subtotal_n IS NULL OR tax_n IS NULL OR total_n IS NULL),
                 SUM(subtotal_n)::text, SUM(tax_n)::text, SUM(total_n)::text
          FROM invoices${w} GROUP BY currency`,
@@ -52,12 +32,12 @@ export function postgresReader(db: PgReads): MirrorReader {
       );
     },
     async owing(q) {
-      const w = invoiceWhere(POSTGRES, { receivable: true, ...(q.customerId !== undefined ? { customerId: q.customerId } : {}) });
+      const w = invoiceWhere(dialect, { receivable: true, ...(q.customerId !== undefined ? { customerId: q.customerId } : {}) });
       if (q.dueBefore !== undefined) w.add('due_date < ?', q.dueBefore);
       // As on SQLite: a balance that is not plain, or a currency's balances written with different places, is
       // summed from the rows (the answer then says each balance with the places it was written with). Told from
       // the same scan as the sums: each group's plain balances and their places.
-      const groups = await db.rows(
+      const groups = await rows(
         `SELECT currency, due_date, COUNT(*), SUM(balance_n)::text, COUNT(balance_n), MIN(scale(balance_n)), MAX(scale(balance_n))
          FROM invoices${w} GROUP BY currency, due_date`,
         w.args,
@@ -77,7 +57,7 @@ export function postgresReader(db: PgReads): MirrorReader {
         balance: str(balance),
       }));
       const topCustomers = (
-        await db.rows(
+        await rows(
           // The name is looked up for the customers shown only (a join let the planner hash every invoice).
           `SELECT g.currency, g.customer_id, (SELECT i.customer_name FROM invoices i WHERE i.id = g.first_id), g.n, g.balance, g.oldest FROM (
              SELECT currency, customer_id, COUNT(*) AS n, SUM(balance_n)::text AS balance, MIN(due_date) AS oldest, MIN(id) AS first_id,
@@ -94,13 +74,7 @@ export function postgresReader(db: PgReads): MirrorReader {
         balance: str(balance),
         oldest_due: str(oldest),
       }));
-      const oldest = (
-        await db.rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY due_date, id LIMIT ? OFFSET ?`, [
-          ...w.args,
-          q.limit,
-          q.offset ?? 0,
-        ])
-      ).map(invoiceRows.row);
+      const oldest = await oldestOwed(rows, w, q);
       return { byDueDate, topCustomers, oldest };
     },
   };

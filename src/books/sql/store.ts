@@ -1,0 +1,224 @@
+// The mirror's store (MirrorStore) written once above the engines (src/db/engine.ts): records and their
+// allocations, lines, events, marks, the lease, other processes' wants and the shared rate hold, each in the
+// same SQL on every engine but for its dialect. What an engine adds for exact sums (SQLite whole units,
+// Postgres `numeric` and its products' sums) comes in as its additions (EngineBooks): the columns and cells it
+// keeps beside the amounts, the statements that keep them, and the reader's sums.
+import { num, str } from '../../db/cells.js';
+import type { Engine, Query, QueryArg } from '../../db/engine.js';
+import type { BooksEvent } from '../../events/event.js';
+import { type Rec, stampOf } from '../record.js';
+import type { KindMark, MirrorStore, StoredEvent } from '../store.js';
+import { ALLOCATIONS, cellWriter, itemsOf, KIND_TABLES, LINES } from '../tables.js';
+import type { LinesCoverage, MirroredKind, MirrorReader } from '../types.js';
+import { type EngineColumns, writtenColumns } from './ddl.js';
+import { plainReads } from './plain-reads.js';
+import { READ_RATE_HOLD, SHARE_RATE_HOLD } from './rate-hold.js';
+import { chunks } from './rows.js';
+import { taskTable } from './tasks.js';
+import type { Dialect } from './where.js';
+
+export type Sums = Pick<MirrorReader, 'lineSums' | 'invoiceSums' | 'owing'>;
+
+/** What an engine adds to the store for its exact sums. */
+export interface EngineBooks {
+  /** Not draft or void, and a balance above zero, in the engine's columns. */
+  receivable(prefix?: string): string;
+  /** Its names for the column types, and the columns it keeps beside each summed amount. */
+  columns: EngineColumns;
+  /** After invoices' headers were written, in the same transaction (Postgres: their products' sums follow them). */
+  invoicesWritten?(query: Query, ids: readonly number[]): Promise<void>;
+  /** Deletes an invoice's lines (by default the lines alone; Postgres: their products' sums too, in one statement). */
+  clearLines?(query: Query, invoiceId: number): Promise<void>;
+  /** The statement that inserts lines, given the plain insert (Postgres: summed per product in the same statement). */
+  insertingLines?(insert: string): string;
+  /** The reader's sums, done in the engine's exact arithmetic. */
+  sums(query: Query, dialect: Dialect): Sums;
+}
+
+/** One row per record: one statement may not touch a row twice, and the last of a record sent twice wins. */
+const lastOfEach = (records: readonly Rec[]): Rec[] => [...new Map(records.map((r) => [r.id, r])).values()];
+
+export function storeReader(query: Query, dialect: Dialect, books: EngineBooks): MirrorReader {
+  return { ...plainReads(query, dialect), ...books.sums(query, dialect) };
+}
+
+/** The counts of each kind's rows and lines (`mirror status` too). */
+export async function countsIn(query: Query): Promise<Record<MirroredKind | 'lines', number>> {
+  const tables = ['customers', 'invoices', 'quotes', 'payments', 'products', 'lines'] as const;
+  const [row = []] = await query(`SELECT ${tables.map((t) => `(SELECT COUNT(*) FROM ${t})`).join(', ')}`);
+  return Object.fromEntries(tables.map((t, i) => [t, num(row[i] ?? 0)])) as Record<MirroredKind | 'lines', number>;
+}
+
+export async function coverageIn(query: Query): Promise<LinesCoverage> {
+  const [[n, w] = []] = await query('SELECT COUNT(*), SUM(CASE WHEN lines_stamp = stamp THEN 1 ELSE 0 END) FROM invoices');
+  return { invoices: num(n ?? 0), withLines: num(w ?? 0) };
+}
+
+export async function marksIn(query: Query): Promise<Map<MirroredKind, KindMark>> {
+  return new Map(
+    (await query('SELECT kind, watermark, synced_at, synced_ms FROM marks')).map(([kind, watermark, syncedAt, syncedMs]) => [
+      str(kind) as MirroredKind,
+      { watermark: watermark === null ? null : str(watermark), syncedAt: str(syncedAt), syncedMs: num(syncedMs) },
+    ]),
+  );
+}
+
+/** The store on an engine. `path`: where it lives (the file, the URL without its password); null in memory. */
+export function sqlStore(engine: Engine, books: EngineBooks, where: { path: string | null; close: () => Promise<void> }): MirrorStore {
+  const { query, dialect: engineDialect } = engine;
+  const dialect: Dialect = { ...engineDialect, receivable: books.receivable };
+  const read = storeReader(engine.read, dialect, books);
+
+  const exact = books.columns.exactCells;
+  const lineCells = cellWriter(LINES, exact);
+  const allocationCells = cellWriter(ALLOCATIONS, exact);
+
+  async function upsert(q: Query, kind: MirroredKind, records: readonly Rec[]): Promise<void> {
+    const last = lastOfEach(records);
+    const table = KIND_TABLES[kind];
+    const cellsOf = cellWriter(table, exact);
+    const cols = ['id', ...writtenColumns(table, books.columns), 'stamp', 'raw'];
+    const updates = cols
+      .slice(1)
+      .map((c) => `${c} = excluded.${c}`)
+      .join(', ');
+    await engine.insert(
+      q,
+      (values) => `INSERT INTO ${kind} (${cols.join(', ')}) VALUES ${values} ON CONFLICT (id) DO UPDATE SET ${updates}`,
+      last.map((r) => [r.id, ...cellsOf(r), stampOf(r), JSON.stringify(r)]),
+    );
+    const ids = last.map((r) => r.id);
+    if (kind === 'invoices') await books.invoicesWritten?.(q, ids);
+    if (kind !== 'payments') return;
+    for (const chunk of chunks(ids)) {
+      const any = engineDialect.anyOf('payment_id', chunk);
+      await q(`DELETE FROM allocations WHERE ${any.sql}`, any.args);
+    }
+    await engine.insert(
+      q,
+      (values) => `INSERT INTO allocations (${allocationColumns}) VALUES ${values}`,
+      last.flatMap((p) => itemsOf(p.allocations).map((a, i): QueryArg[] => [p.id, i, ...allocationCells(a)])),
+    );
+  }
+
+  const clearLines =
+    books.clearLines ?? (async (q: Query, invoiceId: number) => void (await q('DELETE FROM lines WHERE invoice_id = ?', [invoiceId])));
+  const lineColumns = [...LINES.key, ...writtenColumns(LINES, books.columns)].join(', ');
+  const allocationColumns = [...ALLOCATIONS.key, ...writtenColumns(ALLOCATIONS, books.columns)].join(', ');
+  const insertLines = (values: string): string => {
+    const insert = `INSERT INTO lines (${lineColumns}) VALUES ${values}`;
+    return books.insertingLines ? books.insertingLines(insert) : insert;
+  };
+
+  return {
+    read,
+    // Tasks read and write their rows on their own (UPDATE ... RETURNING), never inside a store's write.
+    tasks: taskTable(query),
+    path: where.path,
+    snapshot: (work) => engine.snapshot((q) => work(storeReader(q, dialect, books))),
+
+    async stored(kind, ids) {
+      const found = new Map<number, Rec>();
+      for (const chunk of chunks(ids)) {
+        const any = engineDialect.anyOf('id', chunk);
+        for (const [raw] of await query(`SELECT raw FROM ${kind} WHERE ${any.sql}`, any.args)) {
+          const rec = JSON.parse(str(raw)) as Rec;
+          found.set(rec.id, rec);
+        }
+      }
+      return found;
+    },
+
+    /**
+     * One transaction: the records, the events their diffs made, and the kind's new mark. Events are numbered
+     * in the order they commit (a write with events waits its turn), so a process that has read event n has
+     * seen every event before it; the processes listening are told at the commit.
+     */
+    async write(kind, records, events: readonly BooksEvent[], mark?: KindMark) {
+      if (records.length === 0 && events.length === 0 && !mark) return;
+      await engine.write(async (q) => {
+        if (events.length > 0) await engine.inTurn(q, 'events');
+        if (records.length > 0) await upsert(q, kind, records);
+        if (events.length > 0) {
+          const at = Date.now();
+          await engine.insert(
+            q,
+            (values) => `INSERT INTO events (at_ms, body) VALUES ${values}`,
+            events.map((e) => [at, JSON.stringify(e)]),
+          );
+          await engine.notify(q, 'events');
+        }
+        if (mark)
+          await q(
+            `INSERT INTO marks (kind, watermark, synced_at, synced_ms) VALUES (?, ?, ?, ?)
+             ON CONFLICT (kind) DO UPDATE SET watermark = excluded.watermark, synced_at = excluded.synced_at, synced_ms = excluded.synced_ms`,
+            [kind, mark.watermark, mark.syncedAt, mark.syncedMs],
+          );
+      });
+    },
+
+    async setLines(invoiceId, stamp, items) {
+      await engine.write(async (q) => {
+        // The stamp first: on Postgres it locks the invoice's row, so a second writer of its lines (an answer
+        // and the background may fetch the same one) waits here, then deletes what the first wrote.
+        await q('UPDATE invoices SET lines_stamp = ? WHERE id = ?', [stamp, invoiceId]);
+        await clearLines(q, invoiceId);
+        const rows = itemsOf(items).map((l, i): QueryArg[] => [invoiceId, i, ...lineCells(l)]);
+        await engine.insert(q, insertLines, rows);
+      });
+    },
+
+    async linesWanted(limit) {
+      const rows = await query(
+        'SELECT id, stamp FROM invoices WHERE lines_stamp IS NULL OR lines_stamp <> stamp ORDER BY id DESC LIMIT ?',
+        [limit],
+      );
+      return rows.map(([id, stamp]) => ({ id: num(id), stamp: str(stamp) }));
+    },
+
+    coverage: () => coverageIn(query),
+    counts: () => countsIn(query),
+    marks: () => marksIn(query),
+
+    async eventsAfter(seq): Promise<StoredEvent[]> {
+      const rows = await query('SELECT seq, body FROM events WHERE seq > ? ORDER BY seq LIMIT 500', [seq]);
+      return rows.map(([n, body]) => ({ seq: num(n), event: JSON.parse(str(body)) as BooksEvent }));
+    },
+    async lastEventSeq() {
+      const [[seq] = []] = await query('SELECT COALESCE(MAX(seq), 0) FROM events');
+      return num(seq ?? 0);
+    },
+    async pruneEvents(olderThanMs) {
+      await query('DELETE FROM events WHERE at_ms < ?', [olderThanMs]);
+    },
+    ...(engine.listen ? { watchEvents: (onWritten: () => void) => engine.listen!('events', onWritten) } : {}),
+
+    takeLease: (name, holder, ttlMs, nowMs) => engine.locks.take(name, holder, ttlMs, nowMs),
+    releaseLease: (name, holder) => engine.locks.release(name, holder),
+    leaseHolder: (name) => engine.locks.holder(name),
+
+    async requestSync(kinds, atMs) {
+      if (kinds.length === 0) return;
+      await engine.write((q) =>
+        engine.insert(
+          q,
+          (values) => `INSERT INTO wants (kind, at_ms) VALUES ${values} ON CONFLICT (kind) DO UPDATE SET at_ms = excluded.at_ms`,
+          kinds.map((kind) => [kind, atMs]),
+        ),
+      );
+    },
+    async takeWants() {
+      return (await query('DELETE FROM wants RETURNING kind')).map(([kind]) => str(kind) as MirroredKind);
+    },
+
+    async shareRateHold(untilMs) {
+      await query(SHARE_RATE_HOLD, [String(Math.round(untilMs))]);
+    },
+    async rateHold() {
+      const [[until] = []] = await query(READ_RATE_HOLD);
+      return Number(until ?? 0);
+    },
+
+    close: where.close,
+  };
+}
