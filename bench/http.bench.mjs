@@ -27,8 +27,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startSandboxProcess } from './sandbox-process.mjs';
 import { runLoad } from './support/mcp-load.mjs';
+import { startOurHttpServer } from './support/our-http-server.mjs';
 
-const cli = new URL('../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
 const bareServer = new URL('./support/bare-http-server.mjs', import.meta.url).pathname;
 const REPS = 3;
 const RUN_MS = 2000;
@@ -40,22 +40,6 @@ const median = (xs) => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-
-function startOurs(env, args) {
-  const child = spawn(process.execPath, [cli, '--http', '--port', '0', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    child.stderr.on('data', (chunk) => {
-      seen += chunk;
-      const m = /Streamable HTTP at (http:\/\/[^\s,]+)/.exec(seen);
-      if (m && !resolve.done) {
-        resolve.done = true;
-        resolve({ url: m[1], pid: child.pid, child });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`our server exited with ${code}: ${seen}`)));
-  });
-}
 
 async function startBare(env) {
   const child = spawn(process.execPath, [bareServer], { env, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -87,7 +71,10 @@ const env = sb.serverEnv(scratch);
 const servers = {};
 
 try {
-  [servers.ours, servers.bare] = await Promise.all([startOurs({ ...env, SVC_POLL_SECONDS: '0' }, ['--mirror', 'off']), startBare(env)]);
+  [servers.ours, servers.bare] = await Promise.all([
+    startOurHttpServer({ ...env, SVC_POLL_SECONDS: '0' }, ['--mirror', 'off']),
+    startBare(env),
+  ]);
   const total = await invoiceCount();
   // Each side walks the invoices in its own order; ours never meets an id again within its cache's 30 s.
   const cursors = { ours: 0, bare: Math.floor(total / 2) };
@@ -145,7 +132,10 @@ try {
   // the two have not done the same work: in a fixed time the faster side answered more calls (up to twice as
   // many), and V8 grows a heap with the rate it allocates at. That figure is reported too.
   await Promise.all([stop(servers.ours), stop(servers.bare)]);
-  [servers.ours, servers.bare] = await Promise.all([startOurs({ ...env, SVC_POLL_SECONDS: '0' }, ['--mirror', 'off']), startBare(env)]);
+  [servers.ours, servers.bare] = await Promise.all([
+    startOurHttpServer({ ...env, SVC_POLL_SECONDS: '0' }, ['--mirror', 'off']),
+    startBare(env),
+  ]);
   const rss = {};
   for (const side of ['bare', 'ours']) {
     await load(side, { mode: 'stateless', clients: 32, tool: 'get_invoice' }, { ms: Infinity, calls: RSS_CALLS });
@@ -153,7 +143,7 @@ try {
   }
 
   await stop(servers.ours);
-  servers.ours = await startOurs(env, ['--mirror', join(scratch, 'mirror.db')]);
+  servers.ours = await startOurHttpServer(env, ['--mirror', join(scratch, 'mirror.db')]);
   const mirrorRows = [];
   for (const mode of ['stateless', 'session']) mirrorRows.push(await compare({ mode, tool: 'get_invoice', clients: 8 }));
   await load('ours', { mode: 'stateless', clients: 32, tool: 'get_invoice' }, { ms: Infinity, calls: RSS_CALLS });

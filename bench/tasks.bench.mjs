@@ -9,13 +9,12 @@
 //     rounds                                                                                  goal <= 1.1x
 //   - the same tools/call with the extension declared on the warm mirror (whole within the short wait, so
 //     answered at once, no task) against the one without                                    goal <= 1.1x
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandboxProcess } from './sandbox-process.mjs';
+import { startOurHttpServer } from './support/our-http-server.mjs';
 
-const cli = new URL('../dist/bin/invoicing-mcp.mjs', import.meta.url).pathname;
 const REVISION = '2026-07-28';
 const TASKS = 'io.modelcontextprotocol/tasks';
 const GOAL = 1.1;
@@ -36,22 +35,6 @@ const admin = async (method, path) => {
 };
 const lineReads = async () =>
   (await admin('GET', '/logs?kind=requests')).data.filter((e) => /^\/api\/v1\/invoices\/\d+$/.test(e.path) && e.status === 200).length;
-
-function startServer(env, args) {
-  const child = spawn(process.execPath, [cli, '--http', '--port', '0', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    child.stderr.on('data', (chunk) => {
-      seen += chunk;
-      const m = /Streamable HTTP at (http:\/\/[^\s,]+)/.exec(seen);
-      if (m && !resolve.done) {
-        resolve.done = true;
-        resolve({ url: m[1], child });
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${seen}`)));
-  });
-}
 
 let id = 0;
 /** One stateless 2026-07-28 request; with `tasks`, the extension declared on it. */
@@ -97,7 +80,7 @@ async function rpc(url, method, params, tasks) {
 
 const dir = mkdtempSync(join(tmpdir(), 'tasks-bench-'));
 const env = { ...sb.serverEnv(dir), SVC_POLL_SECONDS: '0' };
-const server = await startServer(env, ['--mirror', join(dir, 'books.sqlite')]);
+const server = await startOurHttpServer(env, ['--mirror', join(dir, 'books.sqlite')]);
 try {
   // The question's range, from the raw API: its invoices, not draft or void (every one's lines are missing).
   const before = await lineReads();

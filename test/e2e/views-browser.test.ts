@@ -253,7 +253,7 @@ describe('figures that are not whole', () => {
         expect(await host.axeViolations(asked, theme === 'dark' ? COLOUR_RULES : undefined), theme).toEqual([]);
       }
       expect(calls).toEqual([]);
-      await host.skip(waitMs);
+      await host.advanceClock(waitMs);
       await host.redrawn(asked, 'dark', async () => newer !== null);
       expect(calls).toEqual([expect.objectContaining({ name: 'report_sales', arguments: args })]);
       const later = newer.structuredContent;
@@ -268,7 +268,7 @@ describe('figures that are not whole', () => {
       await host.sendResult(asked, 'dark', whole);
       expect(await asked.locator('p.again').count()).toBe(0);
       expect(await asked.getByRole('alert').count()).toBe(0);
-      await host.skip(60_000);
+      await host.advanceClock(60_000);
       expect(calls).toHaveLength(1);
     } finally {
       await cold.close();

@@ -25,7 +25,7 @@ export interface Harness {
   /**
    * Shows a result with the host naming `tool` and letting the view call it: each call the view makes is
    * answered by `answer` (the test's client, to the real server). The page's clock is the test's from then on
-   * (running on, moved on by `skip`), so the view's own waits pass at once.
+   * (running on, moved on by `advanceClock`), so the view's own waits pass at once.
    */
   showCalling(
     html: string,
@@ -36,7 +36,7 @@ export interface Harness {
     answer: (params: { name: string; arguments?: Record<string, unknown> }) => Promise<unknown>,
   ): Promise<Frame>;
   /** Moves the page's clock on (after showCalling). */
-  skip(ms: number): Promise<void>;
+  advanceClock(ms: number): Promise<void>;
   /** Waits until the view has drawn again in the theme (after a call of its own). */
   redrawn(frame: Frame, theme: Theme, check: () => Promise<boolean>): Promise<void>;
   /** The same with the arguments only, as while a long call runs: resolves once the view says it waits. */
@@ -159,7 +159,7 @@ export async function startHarness(): Promise<Harness> {
       await settled(frame, theme);
       return frame;
     },
-    async skip(ms) {
+    async advanceClock(ms) {
       await page.clock.fastForward(ms);
     },
     async redrawn(frame, theme, check) {
