@@ -171,41 +171,34 @@ function refuseHostedOnlyFlags(values: Record<string, unknown>): void {
   if (stray) throw new ConfigError(`--${stray}`, `--${stray} is for hosted mode: add --hosted`);
 }
 
-function readGrantRateLimit(values: Record<string, unknown>, env: Env): number {
-  const v = flagOrEnv(values, env, 'grant-rate-limit');
-  if (v === undefined) return 600;
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1_000_000) {
-    throw new ConfigError(
-      '--grant-rate-limit',
-      `--grant-rate-limit must be a whole number of requests a minute from 1 to 1000000, not "${String(v)}"`,
-    );
+/** A whole-number flag (or its variable) from `min` to `max`; `fallback` when neither is given. */
+function readWholeNumber(
+  values: Record<string, unknown>,
+  env: Env,
+  flag: string,
+  { fallback, min, max, what }: { fallback: number; min: number; max: number; what: string },
+): number {
+  const v = flagOrEnv(values, env, flag);
+  if (v === undefined) return fallback;
+  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < min || Number(v) > max) {
+    throw new ConfigError(`--${flag}`, `--${flag} must be ${what}, from ${min} to ${max}, not "${String(v)}"`);
   }
   return Number(v);
 }
 
-function readTenantIdleMinutes(values: Record<string, unknown>, env: Env): number {
-  const v = flagOrEnv(values, env, 'tenant-idle-minutes');
-  if (v === undefined) return 30;
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) > 10_080) {
-    throw new ConfigError(
-      '--tenant-idle-minutes',
-      `--tenant-idle-minutes must be a whole number of minutes from 0 to 10080, not "${String(v)}"`,
-    );
-  }
-  return Number(v);
-}
+const readGrantRateLimit = (values: Record<string, unknown>, env: Env): number =>
+  readWholeNumber(values, env, 'grant-rate-limit', { fallback: 600, min: 1, max: 1_000_000, what: 'a whole number of requests a minute' });
 
-function readServiceSignIns(values: Record<string, unknown>, env: Env): number {
-  const v = flagOrEnv(values, env, 'service-sign-ins');
-  if (v === undefined) return 10;
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < 2 || Number(v) > 1_000_000) {
-    throw new ConfigError(
-      '--service-sign-ins',
-      `--service-sign-ins must be the whole number of sign-ins a minute the service allows from one address, from 2 to 1000000, not "${String(v)}"`,
-    );
-  }
-  return Number(v);
-}
+const readTenantIdleMinutes = (values: Record<string, unknown>, env: Env): number =>
+  readWholeNumber(values, env, 'tenant-idle-minutes', { fallback: 30, min: 0, max: 10_080, what: 'a whole number of minutes' });
+
+const readServiceSignIns = (values: Record<string, unknown>, env: Env): number =>
+  readWholeNumber(values, env, 'service-sign-ins', {
+    fallback: 10,
+    min: 2,
+    max: 1_000_000,
+    what: 'the whole number of sign-ins a minute the service allows from one address',
+  });
 
 function readClientIdDocuments(values: Record<string, unknown>, env: Env): boolean {
   const v = flagOrEnv(values, env, 'client-id-documents');
@@ -214,17 +207,13 @@ function readClientIdDocuments(values: Record<string, unknown>, env: Env): boole
   throw new ConfigError('--client-id-documents', `--client-id-documents must be on or off, not "${String(v)}"`);
 }
 
-function readRegistrationsPerHour(values: Record<string, unknown>, env: Env): number {
-  const v = flagOrEnv(values, env, 'registrations-per-hour');
-  if (v === undefined) return 20;
-  if (typeof v !== 'string' || !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1_000_000) {
-    throw new ConfigError(
-      '--registrations-per-hour',
-      `--registrations-per-hour must be a whole number of client registrations an hour from one address, from 1 to 1000000, not "${String(v)}"`,
-    );
-  }
-  return Number(v);
-}
+const readRegistrationsPerHour = (values: Record<string, unknown>, env: Env): number =>
+  readWholeNumber(values, env, 'registrations-per-hour', {
+    fallback: 20,
+    min: 1,
+    max: 1_000_000,
+    what: 'a whole number of client registrations an hour from one address',
+  });
 
 export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   const { values } = parseArgs({
