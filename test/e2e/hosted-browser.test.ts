@@ -18,7 +18,7 @@ import { eventually, type Json, listAll, signIn, signInRaw, wrongSecret } from '
 import { launchChromium } from '../support/chromium.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
 import { deploymentSecrets, dumpTables, secretsIn } from './support/hosted-leaks.js';
 import {
   deliveryTaken,
@@ -176,7 +176,7 @@ beforeAll(async () => {
   sb = started;
   callback = listening;
   const [hosted, launched] = await Promise.all([
-    spawnHostedServer({
+    startHostedServer({
       sandbox: sb,
       database: (database = await postgresDatabase('hosted_browser')),
       vaultKey,

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
 import { authorizationRequest } from './support/pkce-flow.js';
 
 let sb: TestSandbox;
@@ -52,8 +52,8 @@ beforeAll(async () => {
   sb = await startTestSandbox();
   const database = await postgresDatabase('hosted_client_documents');
   [server, documentsOff] = await Promise.all([
-    spawnHostedServer({ sandbox: sb, database, vaultKey: newVaultKey() }),
-    spawnHostedServer({
+    startHostedServer({ sandbox: sb, database, vaultKey: newVaultKey() }),
+    startHostedServer({
       sandbox: sb,
       database: await postgresDatabase('hosted_client_documents_off'),
       vaultKey: newVaultKey(),

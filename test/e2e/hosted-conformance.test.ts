@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../support/chromium.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
 import { fillKey } from './support/oauth-client.js';
 import { freePort, stopChild } from './support/server.js';
 
@@ -50,7 +50,7 @@ beforeAll(async () => {
   sb = started;
   callbackPort = port;
   [server, browser] = await Promise.all([
-    spawnHostedServer({
+    startHostedServer({
       sandbox: sb,
       database: await postgresDatabase('hosted_conformance'),
       vaultKey: newVaultKey(),

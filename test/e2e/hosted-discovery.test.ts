@@ -11,7 +11,7 @@ import { signInRaw, wrongSecret } from '../contract/sandbox-http.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { openSignIn, signInByForms } from './support/form-sign-in.js';
-import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
 import { MemoryOAuthProvider, oauthClient, startFlow } from './support/oauth-client.js';
 import { CLI, serverEnv } from './support/server.js';
 
@@ -37,7 +37,7 @@ let server: HostedServer;
 beforeAll(async () => {
   // The service's own sign-in limit (10 a minute from one address): the last test reaches it.
   sb = await startTestSandbox({ signInLimit: 10 });
-  server = await spawnHostedServer({
+  server = await startHostedServer({
     sandbox: sb,
     database: await postgresDatabase('hosted_discovery'),
     vaultKey: newVaultKey(),

@@ -14,7 +14,7 @@ import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { connectClient } from './support/clients.js';
 import { invoiceFigures } from './support/expect.js';
 import { openSignIn } from './support/form-sign-in.js';
-import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
 
 const WEB_CALLBACK = 'http://127.0.0.1:6274/oauth/callback';
 const CLI_CALLBACK = 'http://127.0.0.1:6276/oauth/callback';
@@ -26,7 +26,7 @@ let clientId: string;
 
 beforeAll(async () => {
   sb = await startTestSandbox();
-  server = await spawnHostedServer({ sandbox: sb, database: await postgresDatabase('hosted_inspector'), vaultKey: newVaultKey() });
+  server = await startHostedServer({ sandbox: sb, database: await postgresDatabase('hosted_inspector'), vaultKey: newVaultKey() });
 });
 
 afterAll(async () => {

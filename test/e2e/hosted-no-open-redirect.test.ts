@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
 import { authorizationRequest, registerClient } from './support/pkce-flow.js';
 
 const PHISH = 'https://phish.example/login';
@@ -17,7 +17,7 @@ let clientId: string;
 
 beforeAll(async () => {
   sb = await startTestSandbox();
-  server = await spawnHostedServer({ sandbox: sb, database: await postgresDatabase('hosted_no_open_redirect'), vaultKey: newVaultKey() });
+  server = await startHostedServer({ sandbox: sb, database: await postgresDatabase('hosted_no_open_redirect'), vaultKey: newVaultKey() });
   clientId = await registerClient(server.origin, PHISH);
 });
 

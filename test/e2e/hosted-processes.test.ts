@@ -16,7 +16,7 @@ import { eventually, type Json, listAll, signIn, wrongSecret } from '../contract
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { openSignIn } from './support/form-sign-in.js';
-import { type HostedServer, newVaultKey, resealVault, spawnHostedServer } from './support/hosted.js';
+import { type HostedServer, newVaultKey, resealVault, spawnHostedProcess } from './support/hosted.js';
 import { deploymentSecrets, dumpTables, ResponseLog, secretsIn, sessionTokensIn } from './support/hosted-leaks.js';
 import {
   deliveryTaken,
@@ -74,7 +74,7 @@ async function start(vaultKey: string, processes = 2, args: string[] = []): Prom
 
 /** A process logging at trace level, kept for the scan of its log. */
 async function spawn(vaultKey: string, url?: string, args: string[] = []): Promise<HostedServer> {
-  const server = await spawnHostedServer({
+  const server = await spawnHostedProcess({
     sandbox: sb,
     database,
     vaultKey,

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
 import { publicClient, register } from './support/pkce-flow.js';
 
 let sb: TestSandbox;
@@ -13,7 +13,7 @@ let server: HostedServer;
 
 beforeAll(async () => {
   sb = await startTestSandbox();
-  server = await spawnHostedServer({ sandbox: sb, database: await postgresDatabase('hosted_registration'), vaultKey: newVaultKey() });
+  server = await startHostedServer({ sandbox: sb, database: await postgresDatabase('hosted_registration'), vaultKey: newVaultKey() });
 });
 
 afterAll(async () => {

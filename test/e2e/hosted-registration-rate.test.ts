@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
 import { codeFor, publicClient } from './support/pkce-flow.js';
 
 const PER_HOUR = 20;
@@ -21,7 +21,7 @@ let database: string;
 beforeAll(async () => {
   sb = await startTestSandbox();
   database = await postgresDatabase('hosted_registration_rate');
-  server = await spawnHostedServer({
+  server = await startHostedServer({
     sandbox: sb,
     database,
     vaultKey: newVaultKey(),

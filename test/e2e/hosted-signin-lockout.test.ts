@@ -11,7 +11,7 @@ import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { openSignIn } from './support/form-sign-in.js';
 import { heldPost } from './support/held-request.js';
-import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
 import { MemoryOAuthProvider, type Signer, startFlow } from './support/oauth-client.js';
 import { type Attempt, attemptOf, forwardedFor, newBusiness, REDIRECT, signInPerson, wrongSecretsAtOnce } from './support/page-sign-in.js';
 
@@ -23,7 +23,7 @@ let owner: Signer;
 
 /** A deployment of one process on a database of its own; behind a proxy at 127.0.0.1 when `trusting`. */
 async function deployment(label: string, trusting: boolean): Promise<HostedServer> {
-  const server = await spawnHostedServer({
+  const server = await startHostedServer({
     sandbox: sb,
     database: await postgresDatabase(label),
     vaultKey: newVaultKey(),

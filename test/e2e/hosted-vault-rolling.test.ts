@@ -11,7 +11,7 @@ import { signPayload } from '../../src/events/signature.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { openSignIn, signInByForms } from './support/form-sign-in.js';
-import { type HostedServer, newVaultKey, resealVault, spawnHostedServer } from './support/hosted.js';
+import { type HostedServer, newVaultKey, resealVault, startHostedServer } from './support/hosted.js';
 import { registerWebhook } from './support/hosted-webhooks.js';
 import { MemoryOAuthProvider, oauthClient, type Signer, startFlow } from './support/oauth-client.js';
 
@@ -28,7 +28,7 @@ let publicUrl: string;
 const running: HostedServer[] = [];
 
 async function start(vaultKey: string, publicAt?: string): Promise<HostedServer> {
-  const server = await spawnHostedServer({ sandbox: sb, database, vaultKey, ...(publicAt ? { publicUrl: publicAt } : {}) });
+  const server = await startHostedServer({ sandbox: sb, database, vaultKey, ...(publicAt ? { publicUrl: publicAt } : {}) });
   running.push(server);
   return server;
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Json } from '../contract/sandbox-http.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { ALL_SCOPES, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { type HostedServer, newVaultKey, spawnHostedServer } from './support/hosted.js';
+import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
 import { codeFor, codeForm, tokenRequest } from './support/pkce-flow.js';
 import { connectTaskClient, type TaskClient } from './support/task-client.js';
 
@@ -16,7 +16,7 @@ let server: HostedServer;
 const clients: TaskClient[] = [];
 beforeAll(async () => {
   sb = await startTestSandbox({ scale: 10, today: TODAY, rateLimit: 120, rateWindowSeconds: 0.25 });
-  server = await spawnHostedServer({ sandbox: sb, database: await postgresDatabase('tasks_owners'), vaultKey: newVaultKey() });
+  server = await startHostedServer({ sandbox: sb, database: await postgresDatabase('tasks_owners'), vaultKey: newVaultKey() });
 }, 60_000);
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => undefined);

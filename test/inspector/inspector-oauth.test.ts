@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { listAll, signIn } from '../contract/sandbox-http.js';
 import { invoiceFigures } from '../e2e/support/expect.js';
-import { type HostedServer, newVaultKey, spawnHostedServer } from '../e2e/support/hosted.js';
+import { type HostedServer, newVaultKey, startHostedServer } from '../e2e/support/hosted.js';
 import { fillKey, type Signer } from '../e2e/support/oauth-client.js';
 import { launchChromium } from '../support/chromium.js';
 import { postgresDatabase } from '../support/postgres.js';
@@ -37,7 +37,7 @@ async function newBusiness(): Promise<{ name: string; signer: Signer }> {
 
 beforeAll(async () => {
   sb = await startTestSandbox();
-  server = await spawnHostedServer({ sandbox: sb, database: await postgresDatabase('inspector_oauth'), vaultKey: newVaultKey() });
+  server = await startHostedServer({ sandbox: sb, database: await postgresDatabase('inspector_oauth'), vaultKey: newVaultKey() });
   [inspector, browser] = await Promise.all([startInspectorWeb(inject('inspector').launcher, server.url, home), launchChromium()]);
   const context = await browser.newContext();
   // Its page asks for web fonts from elsewhere: nothing leaves loopback.

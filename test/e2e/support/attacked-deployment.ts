@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { type KillablePostgres, startKillablePostgres } from '../../support/postgres-server.js';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
 import { openSignIn } from './form-sign-in.js';
-import { type HostedServer, newVaultKey, spawnHostedServer } from './hosted.js';
+import { type HostedServer, newVaultKey, spawnHostedProcess } from './hosted.js';
 import { MemoryOAuthProvider, oauthClient, type Signer, startFlow } from './oauth-client.js';
 import { freePort } from './server.js';
 
@@ -49,8 +49,8 @@ export async function startAttackedDeployment(args: string[] = []): Promise<Atta
     INVOICING_MCP_SERVICE_SIGN_INS: String(SIGN_INS_A_MINUTE),
     INVOICING_MCP_TRUST_PROXY: '127.0.0.1',
   };
-  const first = await spawnHostedServer({ sandbox: sb, database: postgres.url, vaultKey, args, env });
-  const second = await spawnHostedServer({ sandbox: sb, database: postgres.url, vaultKey, args, env, publicUrl: first.url });
+  const first = await spawnHostedProcess({ sandbox: sb, database: postgres.url, vaultKey, args, env });
+  const second = await spawnHostedProcess({ sandbox: sb, database: postgres.url, vaultKey, args, env, publicUrl: first.url });
   const servers: [HostedServer, HostedServer] = [first, second];
   return {
     sb,

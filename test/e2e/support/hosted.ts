@@ -1,10 +1,12 @@
-// A hosted server (--http --hosted) as it ships, on a database of the test file's own and a sandbox: its
-// public URL is its loopback address (known before it starts), its vault key drawn for the test.
+// A hosted server (--http --hosted) of the built bundle, on a database of the test file's own and a sandbox: its
+// public URL is its loopback address (known before it starts), its vault key drawn for the test. It runs inside
+// the test worker (`startHostedServer`) unless the test needs a process of its own (`spawnHostedProcess`: two
+// processes of one deployment, a process killed or its exit read).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { TestSandbox } from '../../support/sandbox.js';
-import { CLI, type Env, freePort, serverEnv, stopChild } from './server.js';
+import { CLI, type Env, freePort, SERVE_IN_PROCESS, serverEnv, stopChild } from './server.js';
 
 export interface HostedServer {
   /** The canonical URL of /mcp. */
@@ -42,13 +44,9 @@ export const hostedArgs = (port: number, url: string, database: string): string[
   database,
 ];
 
-/** Starts `invoicing-mcp --http --hosted` and resolves once it listens. */
-export async function spawnHostedServer(options: HostedOptions): Promise<HostedServer> {
-  const port = await freePort();
-  const direct = `http://127.0.0.1:${port}/mcp`;
-  const url = options.publicUrl ?? direct;
-  const args = [CLI, ...hostedArgs(port, url, options.database)];
-  const env = serverEnv({
+/** The environment a hosted server of the tests starts with. */
+function hostedEnv(options: HostedOptions): Env {
+  return serverEnv({
     SVC_BASE_URL: options.sandbox.baseUrl,
     INVOICING_MCP_VAULT_KEY: options.vaultKey,
     // The test sandbox allows 1000 sign-ins a minute unless a test says otherwise (then so does its server).
@@ -57,6 +55,34 @@ export async function spawnHostedServer(options: HostedOptions): Promise<HostedS
     INVOICING_MCP_REGISTRATIONS_PER_HOUR: '1000',
     ...options.env,
   });
+}
+
+/**
+ * `invoicing-mcp --http --hosted` from the built bundle, started inside the test worker: the same flags,
+ * environment (given, never the worker's own) and server, without a Node start (and the OAuth library's load)
+ * for each server.
+ */
+export async function startHostedServer(options: HostedOptions): Promise<HostedServer> {
+  const { hostedInProcess } = (await import(SERVE_IN_PROCESS)) as typeof import('../../../src/cli/serve-in-process.js');
+  const port = await freePort();
+  const direct = `http://127.0.0.1:${port}/mcp`;
+  const url = options.publicUrl ?? direct;
+  let stderr = '';
+  const write = (text: string) => void (stderr += text.endsWith('\n') ? text : `${text}\n`);
+  const serving = await hostedInProcess([...hostedArgs(port, url, options.database), ...(options.args ?? [])], hostedEnv(options), {
+    stderr: write,
+    logDestination: { write },
+  });
+  return { url, origin: new URL(url).origin, direct, stderr: () => stderr, close: () => serving.stop() };
+}
+
+/** Starts `invoicing-mcp --http --hosted` as a process of its own and resolves once it listens. */
+export async function spawnHostedProcess(options: HostedOptions): Promise<HostedServer> {
+  const port = await freePort();
+  const direct = `http://127.0.0.1:${port}/mcp`;
+  const url = options.publicUrl ?? direct;
+  const args = [CLI, ...hostedArgs(port, url, options.database)];
+  const env = hostedEnv(options);
   const child: ChildProcess = spawn(process.execPath, [...args, ...(options.args ?? [])], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   await new Promise<void>((resolve, reject) => {
