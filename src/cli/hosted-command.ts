@@ -2,6 +2,7 @@
 // business's own key (MCP authorization). No key in the environment; the desktop paths are not involved.
 import type { Timers } from '../api/timers.js';
 import { planBooksMirror } from '../books/books-mirror.js';
+import type { HostedServing } from '../hosted/serve-hosted.js';
 import { deferredLogger } from '../log/deferred-logger.js';
 import type { LoggerOptions } from '../log/logger.js';
 import { createNoticeBoard } from '../log/notices.js';
@@ -19,11 +20,7 @@ export interface HostedIo {
   timers?: Timers;
 }
 
-/** A hosted server started by `startHostedServe`: where it listens, and how to drain and stop it. */
-export interface HostedServing {
-  readonly url: string;
-  stop(): Promise<void>;
-}
+export type { HostedServing };
 
 export async function runHostedServe(options: ServeOptions, env: ServiceEnv, stderr: (text: string) => void): Promise<void> {
   const serving = await startHostedServe(options, env, { stderr });
@@ -42,8 +39,8 @@ export async function startHostedServe(options: ServeOptions, env: ServiceEnv, i
     ...(io.logDestination ? { destination: io.logDestination } : {}),
   });
   const logger = await logs.load();
-  const [{ startHosted }, { serveHttp }] = await Promise.all([import('../hosted/serve-hosted.js'), import('../transports/serve-http.js')]);
-  const hosted = await startHosted(
+  const { serveHosted } = await import('../hosted/serve-hosted.js');
+  const serving = await serveHosted(
     {
       resource: config.resource,
       mirrorUrl: config.mirrorUrl,
@@ -70,29 +67,12 @@ export async function startHostedServe(options: ServeOptions, env: ServiceEnv, i
       ...(io.now ? { now: io.now } : {}),
       ...(io.timers ? { timers: io.timers } : {}),
     },
+    options,
     logger,
     logs.sink,
   );
-  // The public name is ours, and so is the sign-in page's origin (its forms post back to it).
-  const publicHost = new URL(config.resource).hostname;
-  const http = await serveHttp(hosted.factory, {
-    ...options,
-    allowedHosts: [...options.allowedHosts, publicHost],
-    allowedOrigins: [...options.allowedOrigins, publicHost],
-    logger: logs.sink,
-    events: null,
-    resourceServer: hosted.resourceServer,
-    readiness: hosted.readiness,
-  });
   stderr(
-    `invoicing-mcp: hosted MCP server at ${config.resource} (listening on ${http.url}); people sign in with their business's key on the service at ${config.serviceUrl}.`,
+    `invoicing-mcp: hosted MCP server at ${config.resource} (listening on ${serving.url}); people sign in with their business's key on the service at ${config.serviceUrl}.`,
   );
-  let stopped: Promise<void> | null = null;
-  const stop = (): Promise<void> =>
-    (stopped ??= (async () => {
-      await http.drain(options.drainTimeoutMs).catch(() => undefined);
-      await http.close().catch(() => undefined);
-      await hosted.close().catch(() => undefined);
-    })());
-  return { url: http.url, stop };
+  return serving;
 }

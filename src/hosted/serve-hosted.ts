@@ -1,7 +1,8 @@
-// Hosted mode put together: the vault and the authorization server on Postgres, the sign-in page, the
-// resource server that leads each /mcp request from its token to its grant's tenant (one business and
-// key), whose own client, server factory and events answer it, and each tenant's webhook endpoint. Several
-// processes on one Postgres share grants, secrets and signing keys.
+// Hosted mode put together, top to bottom: the vault and the authorization server on Postgres, the sign-in
+// page, the resource server that leads each /mcp request from its token to its grant's tenant (one business
+// and key), whose own client, server factory and events answer it, each tenant's webhook endpoint, and the
+// listener they all answer on (`serveHosted`). Several processes on one Postgres share grants, secrets and
+// signing keys.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
@@ -18,7 +19,7 @@ import type { Logger } from '../log/logger.js';
 import type { ToolSelection } from '../mcp/select-tools.js';
 import { createServerFactory, type ServerFactory } from '../mcp/server.js';
 import type { EventFeed } from '../transports/feed-handlers.js';
-import type { ResourceServer } from '../transports/serve-http.js';
+import { type HttpServeOptions, type ResourceServer, serveHttp } from '../transports/serve-http.js';
 import { FailedSignIns } from './limits/failed-sign-ins.js';
 import { Registrations } from './limits/registrations.js';
 import { ServiceSignIns, signInFigures } from './limits/service-sign-ins.js';
@@ -307,4 +308,52 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
       await db.close();
     },
   };
+}
+
+/** The listener's own settings (flags): the rest of what it serves comes from hosted mode. */
+export type HostedListener = Omit<
+  HttpServeOptions,
+  'logger' | 'events' | 'eventsWanted' | 'resourceServer' | 'readiness' | 'extraRoutes'
+> & {
+  /** How long a stop waits for the calls in flight (ms). */
+  drainTimeoutMs: number;
+};
+
+/** A hosted deployment's process serving: where it listens, and how to drain and stop it (once, whoever asks). */
+export interface HostedServing {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+/** Hosted mode on its listener: the parts above, then /mcp, the sign-in and the webhooks on one HTTP server. */
+export async function serveHosted(
+  settings: HostedSettings,
+  listener: HostedListener,
+  logger: Logger,
+  sink: LogSink,
+): Promise<HostedServing> {
+  const hosted = await startHosted(settings, logger, sink);
+  // The public name is ours, and so is the sign-in page's origin (its forms post back to it).
+  const publicHost = new URL(settings.resource).hostname;
+  const http = await serveHttp(hosted.factory, {
+    ...listener,
+    allowedHosts: [...listener.allowedHosts, publicHost],
+    allowedOrigins: [...listener.allowedOrigins, publicHost],
+    logger: sink,
+    events: null,
+    resourceServer: hosted.resourceServer,
+    readiness: hosted.readiness,
+  }).catch(async (err: unknown) => {
+    // A listener that cannot start (its port taken) leaves no database connection or timer behind.
+    await hosted.close().catch(() => undefined);
+    throw err;
+  });
+  let stopped: Promise<void> | null = null;
+  const stop = (): Promise<void> =>
+    (stopped ??= (async () => {
+      await http.drain(listener.drainTimeoutMs).catch(() => undefined);
+      await http.close().catch(() => undefined);
+      await hosted.close().catch(() => undefined);
+    })());
+  return { url: http.url, stop };
 }
