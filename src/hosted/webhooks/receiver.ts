@@ -1,9 +1,9 @@
-// Each tenant's webhook endpoint, POST /webhooks/<id>: checked by the desktop's receiver (signature of the raw
-// body, the five-minute window, event ids done) with the signing secret the person gave on the sign-in page,
-// kept in memory while its tenant is live (tenants.ts says when it is read again from the vault). Its events
-// go to the tenant's bus once its mirror is open, so they reach the mirror and the tenant's subscribers. An id
-// that names no tenant, or a tenant without a signing secret, is refused as a wrong signature is: nothing tells
-// which tenants exist.
+// Each tenant's webhook endpoint, POST /webhooks/<id>, checked by the desktop's receiver with the signing secret
+// the person gave on the sign-in page. The checks: the signature of the raw body, the five-minute window, event
+// ids done. The secret is kept in memory while its tenant is live (tenants.ts says when it is read again from
+// the vault). Its events go to the tenant's bus once its mirror is open, so they reach the mirror and the
+// tenant's subscribers. An id that names no tenant, or a tenant without a signing secret, is refused as a wrong
+// signature is: nothing tells which tenants exist.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerWebhookRoute, type WebhookTarget } from '../../events/receiver.js';
 import type { Logger } from '../../log/logger.js';
