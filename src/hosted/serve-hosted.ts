@@ -35,7 +35,7 @@ import { STYLE_HASH } from './signin/html.js';
 import { errorPage } from './signin/pages.js';
 import { registerSignIn } from './signin/routes.js';
 import { signInChecker } from './signin/sign-in-check.js';
-import { prepareHostedSchema } from './store/schema.js';
+import { prepareHostedSchema, WEBHOOKS_CHANGED } from './store/schema.js';
 import { keyEnder } from './tenants/end-key.js';
 import { GrantLog } from './tenants/grant-log.js';
 import { KeyWatch } from './tenants/key-watch.js';
@@ -144,23 +144,29 @@ function tenantMaker(settings: HostedSettings, { logger, sink, ended, shared, bu
         signInAllowance: () => budget.take('renewal', settings.clientOptions?.maxWaitMs ?? RENEWAL_WAIT_MS),
       },
     );
-    const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
+    const bus = createEventBus({ invalidate: api.invalidate });
     const place = { schema: tenantSchema(api.baseUrl, api.keyId), shared };
     const mirror = restingMirror(() => settings.planMirror(api, bus, place));
     // A mirror that cannot open leaves the bus to the webhooks this process receives.
-    const wanted = (): Promise<void> =>
-      mirror.start().catch((err: unknown) => {
-        logger.warn(
-          { err: err instanceof Error ? err.message : String(err) },
-          "a tenant's mirror could not open: its events come from webhooks only",
-        );
-      });
+    const openMirror = (): Promise<boolean> =>
+      mirror.start().then(
+        () => true,
+        (err: unknown) => {
+          logger.warn(
+            { err: err instanceof Error ? err.message : String(err) },
+            "a tenant's mirror could not open: its events come from webhooks only",
+          );
+          return false;
+        },
+      );
+    const wanted = async (): Promise<void> => void (await openMirror());
     const live = mirror.syncing || webhooks;
     const factories = new Map<boolean, Promise<ServerFactory>>();
     return {
       record,
       api,
       events: { bus, wanted },
+      openMirror,
       live,
       keyStillWorks: () => watch.stillWorks(),
       factory(writes) {
@@ -243,7 +249,20 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     tenantMaker(settings, { logger, sink, ended, shared, budget }),
     settings.tenantIdleMs,
     settings.timers,
+    settings.now,
   );
+  // Told of every change to an endpoint's secret, and of the connection lost (nothing is kept until it is made
+  // again: what changed meanwhile was not heard).
+  await shared.session
+    .listen(
+      WEBHOOKS_CHANGED,
+      () => tenants.webhooksChanged(true),
+      () => tenants.webhooksChanged(false),
+    )
+    .then(
+      () => tenants.webhooksChanged(true),
+      () => undefined,
+    );
   const checkKey = signInChecker({
     serviceUrl: settings.serviceUrl,
     tenants: tenants.store,

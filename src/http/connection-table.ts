@@ -12,7 +12,6 @@
 // sender) is closed to make room, with a 408 once its head is in. A connection answering a whole request (a call, a notification stream) is never closed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { clientOf } from './per-client.js';
 
 export interface ConnectionTableOptions {
   /** Open connections at most. */
@@ -33,6 +32,11 @@ export interface ConnectionTableOptions {
   /** How often waiting newcomers look for a place freed by the grace passing (ms). */
   tickMs: number;
   now: () => number;
+  /**
+   * Behind trusted proxies, whose each request is (a connection carries its clients' requests in turn, and
+   * counts as the current one's). Unset: the socket's address, known from the connection alone.
+   */
+  clientOf?: ((req: IncomingMessage) => string) | undefined;
 }
 
 export const DEFAULT_DISPLACE_GRACE_MS = 1_000;
@@ -107,8 +111,7 @@ export class ConnectionTable {
     conn.req = req;
     conn.res = res;
     conn.since = this.options.now();
-    // Behind a trusted proxy a connection carries its clients' requests in turn: it counts as the current one's.
-    this.holdAs(conn, clientOf(req));
+    if (this.options.clientOf) this.holdAs(conn, this.options.clientOf(req));
     // While newcomers wait, every answer to the address holding the most closes its connection after it.
     // From half the cap on, a short keep-alive to the others, after which their idle socket may be closed.
     if (this.waiting.size > 0 && !conn.closing && this.heaviest(conn.address)) conn.closing = true;

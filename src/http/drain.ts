@@ -2,7 +2,7 @@
 // gets 503 with Retry-After and its connection closed, while the requests already in flight are answered,
 // up to a time limit. Long streams are not waited for: their owners end them with a retry hint.
 import type { ServerResponse } from 'node:http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { rpcError, SERVER_REFUSAL } from './json-rpc-errors.js';
 
 /** Seconds a client refused while the server stops is asked to wait before it tries again. */
@@ -26,18 +26,13 @@ export class Drain {
     });
   }
 
-  /** A fastify onRequest hook: while draining, 503 to everything but `exempt` paths. */
-  refuseWhileDraining(exempt: (path: string) => boolean) {
-    return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-      if (!this.#draining || exempt(request.url)) return;
-      await reply
-        .code(503)
-        .header('retry-after', String(DRAIN_RETRY_AFTER_S))
-        .header('connection', 'close')
-        .send(
-          rpcError(SERVER_REFUSAL, 'This server is shutting down: try again, and another instance (or this one restarted) will answer.'),
-        );
-    };
+  /** The answer to a request that comes while draining: 503, try again. */
+  async refuse(reply: FastifyReply): Promise<void> {
+    await reply
+      .code(503)
+      .header('retry-after', String(DRAIN_RETRY_AFTER_S))
+      .header('connection', 'close')
+      .send(rpcError(SERVER_REFUSAL, 'This server is shutting down: try again, and another instance (or this one restarted) will answer.'));
   }
 
   /** Starts draining; resolves when nothing is in flight or `timeoutMs` has passed (then false). */

@@ -10,6 +10,7 @@ import type { ThrottledLog } from '../log/throttle.js';
 import { type ClientAddress, stampClient } from './client-address.js';
 import { type CapAction, ConnectionTable, type ConnectionTableOptions, DEFAULT_DISPLACE_GRACE_MS } from './connection-table.js';
 import { NO_SCHEMA_COMPILERS } from './no-schema-compilers.js';
+import { clientOf } from './per-client.js';
 
 export interface HttpLimits {
   /** Time allowed for the request line and headers, from the connection's start or previous response. */
@@ -58,7 +59,7 @@ export const MCP_BODY_LIMIT = 1024 * 1024;
 /** Told when the cap closes a connection: a quiet one to make room, or a newcomer that waited longest. */
 export type AtCapacity = (action: CapAction) => void;
 
-/** An HTTP server for fastify's `serverFactory`, with the limits applied; `table` overrides the cap's timing (tests). */
+/** An HTTP server for fastify's `serverFactory`, with the limits applied; `table`: whose requests are, or the cap's timing (tests). */
 export function createLimitedServer(
   handler: RequestListener,
   limits: HttpLimits,
@@ -152,7 +153,13 @@ export async function limitedFastify(options: LimitedAppOptions): Promise<Fastif
             handler(req, res);
           }
         : handler;
-      return createLimitedServer(stamping, options.limits, capacityLog(options));
+      return createLimitedServer(
+        stamping,
+        options.limits,
+        capacityLog(options),
+        // Behind trusted proxies each request is counted as its client's; otherwise as its socket's, as it connected.
+        clientAddress ? { clientOf } : {},
+      );
     },
   });
   app.addHook('onSend', async (_request, reply, payload) => {

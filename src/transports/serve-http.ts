@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EventBus } from '../events/bus.js';
 import { clientAddressOf } from '../http/client-address.js';
 import { Drain } from '../http/drain.js';
-import { isHealthPath, type ReadinessProbe, registerHealthRoutes } from '../http/health.js';
+import { HEALTH_PATHS, type ReadinessProbe, registerHealthRoutes } from '../http/health.js';
 import { hostGuardHook } from '../http/host-guard.js';
 import { boundedJsonParser } from '../http/json-body.js';
 import { PARSE_ERROR, rpcError, rpcErrorHandler } from '../http/json-rpc-errors.js';
@@ -129,15 +129,18 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
     clientAddress: options.trustProxy?.length ? clientAddressOf(options.trustProxy) : undefined,
   });
   const drain = new Drain();
-  app.addHook('onRequest', drain.refuseWhileDraining(isHealthPath));
-  // Every request but /mcp's (which counts its calls, not its streams) is answered before the process stops:
-  // a sign-in, an OAuth endpoint, a webhook delivery.
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.url !== '/mcp') drain.track(reply.raw);
-  });
   const guardHost = hostGuardHook(options);
-  // A load balancer's health checks name the address they reach, whatever --allowed-hosts says.
-  app.addHook('onRequest', async (request, reply) => (isHealthPath(request.url) ? undefined : guardHost(request, reply)));
+  const healthPaths = HEALTH_PATHS;
+  app.addHook('onRequest', async (request, reply) => {
+    // A load balancer's health checks are answered while draining, and name the address they reach, whatever
+    // --allowed-hosts says.
+    const health = healthPaths.has(request.url.split('?')[0] ?? request.url);
+    if (drain.draining && !health) return drain.refuse(reply);
+    // Every request but /mcp's (which counts its calls, not its streams) is answered before the process stops:
+    // a sign-in, an OAuth endpoint, a webhook delivery.
+    if (request.routeOptions.url !== '/mcp') drain.track(reply.raw);
+    if (!health) await guardHost(request, reply);
+  });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (drain.draining) reply.header('connection', 'close');
     return payload;

@@ -72,19 +72,26 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
   const exact = books.columns.exactCells;
   const lineCells = cellWriter(LINES, exact);
   const allocationCells = cellWriter(ALLOCATIONS, exact);
+  // Each kind's upsert, made once: its statement around the rows' values, and what writes a record's cells.
+  const upserts = Object.fromEntries(
+    Object.entries(KIND_TABLES).map(([kind, table]) => {
+      const cols = ['id', ...writtenColumns(table, books.columns), 'stamp', 'raw'];
+      const updates = cols
+        .slice(1)
+        .map((c) => `${c} = excluded.${c}`)
+        .join(', ');
+      const sqlOf = (values: string): string =>
+        `INSERT INTO ${kind} (${cols.join(', ')}) VALUES ${values} ON CONFLICT (id) DO UPDATE SET ${updates}`;
+      return [kind, { sqlOf, cellsOf: cellWriter(table, exact) }];
+    }),
+  ) as Record<MirroredKind, { sqlOf: (values: string) => string; cellsOf: ReturnType<typeof cellWriter> }>;
 
   async function upsert(q: Query, kind: MirroredKind, records: readonly Rec[]): Promise<void> {
     const last = lastOfEach(records);
-    const table = KIND_TABLES[kind];
-    const cellsOf = cellWriter(table, exact);
-    const cols = ['id', ...writtenColumns(table, books.columns), 'stamp', 'raw'];
-    const updates = cols
-      .slice(1)
-      .map((c) => `${c} = excluded.${c}`)
-      .join(', ');
+    const { sqlOf, cellsOf } = upserts[kind];
     await engine.insert(
       q,
-      (values) => `INSERT INTO ${kind} (${cols.join(', ')}) VALUES ${values} ON CONFLICT (id) DO UPDATE SET ${updates}`,
+      sqlOf,
       last.map((r) => [r.id, ...cellsOf(r), stampOf(r), JSON.stringify(r)]),
     );
     const ids = last.map((r) => r.id);

@@ -28,6 +28,8 @@ export class PgSession {
   #attempts = 0;
   /** Who listens, by channel (each mirror's schema has its own). */
   readonly #listeners = new Map<string, Set<() => void>>();
+  /** Who is told when the connection is lost (what is notified meanwhile goes unheard). */
+  readonly #lostListeners = new Set<() => void>();
   /** The channels the current connection listens on. */
   #listening = new Set<string>();
   /** The session's queries, one at a time (pg refuses a second while one runs). */
@@ -100,6 +102,7 @@ export class PgSession {
     this.#listening = new Set();
     client.removeAllListeners('notification');
     void client.end().catch(() => undefined);
+    for (const listener of this.#lostListeners) listener();
     this.#reconnectSoon();
   }
 
@@ -156,13 +159,18 @@ export class PgSession {
     });
   }
 
-  /** Calls back when a process on the mirror of `channel` (this one too) wrote events; the connection is made now. */
-  listen(channel: string, onWritten: () => void): Promise<() => void> {
+  /**
+   * Calls back when a process on the mirror of `channel` (this one too) wrote events; the connection is made now.
+   * `onLost`, when given, is told each time the connection is lost, before it is made again.
+   */
+  listen(channel: string, onWritten: () => void, onLost?: () => void): Promise<() => void> {
     const set = this.#listeners.get(channel) ?? new Set();
     set.add(onWritten);
     this.#listeners.set(channel, set);
+    if (onLost) this.#lostListeners.add(onLost);
     const stop = (): void => {
       set.delete(onWritten);
+      if (onLost) this.#lostListeners.delete(onLost);
       if (set.size > 0 || this.#listeners.get(channel) !== set) return;
       this.#listeners.delete(channel);
       const client = this.#client;
@@ -174,8 +182,8 @@ export class PgSession {
         throw err;
       });
       if (!this.#listening.has(channel)) {
-        this.#listening.add(channel);
         await this.#query(client, `LISTEN ${channel}`);
+        if (this.#client === client) this.#listening.add(channel);
       }
       return stop;
     });

@@ -5,6 +5,21 @@ import type { PgDb } from '../../db/postgres/db.js';
 
 export const HOSTED_SCHEMA = 'invoicing_mcp_hosted';
 
+/**
+ * Where every process hears that an endpoint's signing secret or its tenant changed (given, replaced, forgotten):
+ * the database says it at the commit of the change, whichever process (or version of the code) made it.
+ */
+export const WEBHOOKS_CHANGED = `${HOSTED_SCHEMA}_webhooks`;
+
+/** A row trigger that says so on WEBHOOKS_CHANGED, made once (`CREATE TRIGGER` has no IF NOT EXISTS). */
+const changeTrigger = (name: string, table: string, events: string, when = ''): string =>
+  `DO $$ BEGIN
+     IF NOT EXISTS (SELECT FROM pg_trigger WHERE tgname = '${name}' AND tgrelid = '${HOSTED_SCHEMA}.${table}'::regclass) THEN
+       CREATE TRIGGER ${name} AFTER ${events} ON ${HOSTED_SCHEMA}.${table} FOR EACH ROW ${when}
+         EXECUTE FUNCTION ${HOSTED_SCHEMA}.webhooks_changed();
+     END IF;
+   END $$`;
+
 const STATEMENTS = [
   `CREATE SCHEMA IF NOT EXISTS ${HOSTED_SCHEMA}`,
   // Named secrets: a business key's secret, a webhook signing secret.
@@ -50,6 +65,12 @@ const STATEMENTS = [
   // Each key's webhook URL names it by this id (webhooks/webhook-ids.ts); its signing secret is in `secrets`.
   `ALTER TABLE ${HOSTED_SCHEMA}.tenants ADD COLUMN IF NOT EXISTS webhook_id text`,
   `CREATE UNIQUE INDEX IF NOT EXISTS tenants_webhook ON ${HOSTED_SCHEMA}.tenants (webhook_id)`,
+  // Every process keeps its endpoints' secrets in memory (tenants/tenants.ts) and drops them when told here.
+  `CREATE OR REPLACE FUNCTION ${HOSTED_SCHEMA}.webhooks_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+     BEGIN PERFORM pg_notify('${WEBHOOKS_CHANGED}', ''); RETURN NULL; END $$`,
+  changeTrigger('webhook_secret_set', 'secrets', 'INSERT OR UPDATE', "WHEN (NEW.name LIKE 'webhook:%')"),
+  changeTrigger('webhook_secret_gone', 'secrets', 'DELETE', "WHEN (OLD.name LIKE 'webhook:%')"),
+  changeTrigger('webhook_tenant_changed', 'tenants', 'UPDATE OR DELETE'),
   `CREATE INDEX IF NOT EXISTS oauth_uid ON ${HOSTED_SCHEMA}.oauth (model, uid_hash)`,
   `CREATE INDEX IF NOT EXISTS oauth_grant ON ${HOSTED_SCHEMA}.oauth (grant_id)`,
   `CREATE INDEX IF NOT EXISTS oauth_expires ON ${HOSTED_SCHEMA}.oauth (expires_at)`,

@@ -4,8 +4,16 @@
 // client of the service (its session and its pacing: the key's calls a minute shared by every grant of the key) and its own server factories (reading only,
 // or reading and creating drafts, as the grant allows), and its own events: the bus its mirror, its webhooks
 // and its subscribers share. Nothing is shared between tenants.
+//
+// A live tenant's webhook endpoint is kept in memory (its key, its bus, its signing secret unsealed, whether its
+// mirror is open), so that a delivery costs no query and no unsealing. Kept only while this process hears every
+// change to the endpoints (the database notifies each process at the commit of a secret given, replaced or
+// forgotten, whichever process made it: store/schema.ts), and for WEBHOOK_TARGET_TTL_MS at most; dropped at
+// once on any such change, when the tenant rests or is forgotten, and when the notifying connection is lost.
 import type { ApiClient } from '../../api/client.js';
 import { REAL_TIMERS, type Timers } from '../../api/timers.js';
+import type { EventBus } from '../../events/bus.js';
+import type { WebhookTarget } from '../../events/receiver.js';
 import type { Readiness } from '../../http/health.js';
 import type { ServerFactory } from '../../mcp/server.js';
 import type { EventFeed } from '../../transports/feed-handlers.js';
@@ -17,6 +25,8 @@ export interface Tenant {
   api: ApiClient;
   /** Its events; `wanted` opens its mirror, whose sync and outbox feed the bus. */
   events: EventFeed;
+  /** Opens its mirror if it is not open: true once it is, false when it could not open (said in the log). */
+  openMirror(): Promise<boolean>;
   /** Whether subscriptions are offered: something feeds the bus (background syncs, or webhooks). */
   live: boolean;
   /** Whether its key still works at the service, confirmed within the last 30 s (key-watch.ts); false once refused. */
@@ -39,9 +49,31 @@ interface Use {
 
 export type MakeTenant = (record: TenantRecord, secret: string, webhooks: boolean) => Tenant;
 
+/**
+ * How long an endpoint's target is kept without a word from the database: the bound on an old secret in a
+ * process whose notifying connection died without its socket saying so (the notice itself comes at once).
+ */
+export const WEBHOOK_TARGET_TTL_MS = 30_000;
+
+/** An endpoint kept in memory. */
+interface KeptTarget {
+  tenant: Tenant;
+  secret: string;
+  bus: EventBus;
+  /** Its tenant's mirror is open: a delivery need not ask for it (it is dropped when the tenant rests). */
+  open: boolean;
+  until: number;
+}
+
 export class Tenants {
   readonly #byKey = new Map<string, Promise<Tenant | null>>();
   readonly #uses = new Map<string, Use>();
+  /** The endpoints kept, by webhook id. */
+  readonly #targets = new Map<string, KeptTarget>();
+  /** Counts the changes heard: a target read before one is not kept. */
+  #changes = 0;
+  /** Whether this process hears now every change to the endpoints (its LISTEN is up): nothing is kept until it does. */
+  #hearing = false;
 
   constructor(
     readonly store: TenantStore,
@@ -50,7 +82,56 @@ export class Tenants {
     readonly idleMs: number,
     /** The timers of the key confirmations while a tenant is in use. */
     readonly timers: Timers = REAL_TIMERS,
+    /** The clock of the endpoints kept. */
+    readonly now: () => number = Date.now,
   ) {}
+
+  /** The endpoint of a webhook id, kept in memory; null when it is not (then `loadTarget` reads it). */
+  keptTarget(webhookId: string): WebhookTarget | null {
+    const kept = this.#targets.get(webhookId);
+    if (!kept) return null;
+    if (this.#hearing && kept.until > this.now()) return this.#target(kept);
+    this.#targets.delete(webhookId);
+    return null;
+  }
+
+  /** The endpoint of a webhook id from the store (its key's signing secret unsealed), kept; null when none. */
+  async loadTarget(webhookId: string): Promise<WebhookTarget | null> {
+    const changes = this.#changes;
+    const keyId = await this.store.keyOfWebhook(webhookId);
+    const secret = keyId === undefined ? undefined : await this.store.webhookSecret(keyId);
+    const tenant = keyId === undefined || secret === undefined ? null : await this.get(keyId);
+    if (!tenant || secret === undefined) return null;
+    const kept: KeptTarget = { tenant, secret, bus: tenant.events.bus, open: false, until: this.now() + WEBHOOK_TARGET_TTL_MS };
+    // Only what no change can have outdated: read while this process heard every change, none since.
+    if (changes === this.#changes && this.#hearing) this.#targets.set(webhookId, kept);
+    return this.#target(kept);
+  }
+
+  #target(kept: KeptTarget): WebhookTarget {
+    const target = { id: kept.tenant.record.keyId, secret: kept.secret, bus: kept.bus };
+    if (kept.open) return target;
+    return {
+      ...target,
+      ready: async () => {
+        kept.open = await kept.tenant.openMirror();
+      },
+    };
+  }
+
+  /**
+   * An endpoint's secret or tenant may have changed (a notice, or the notifying connection made again after a
+   * loss): none kept is trusted. `hearing`: whether this process hears every change from now on.
+   */
+  webhooksChanged(hearing: boolean): void {
+    this.#hearing = hearing;
+    this.#changes++;
+    this.#targets.clear();
+  }
+
+  #dropTargets(keyId: string): void {
+    for (const [id, kept] of this.#targets) if (kept.tenant.record.keyId === keyId) this.#targets.delete(id);
+  }
 
   /**
    * Marks a use of the key's tenant begun (a request, a webhook delivery); the function returned marks it
@@ -96,6 +177,7 @@ export class Tenants {
     const use = this.#uses.get(keyId);
     if (!use || use.inFlight > 0 || use.timer !== undefined) return;
     this.#uses.delete(keyId);
+    this.#dropTargets(keyId);
     await (await this.#byKey.get(keyId)?.catch(() => null))?.rest();
   }
 
@@ -132,6 +214,8 @@ export class Tenants {
   async forget(keyId: string): Promise<void> {
     const tenant = this.#byKey.get(keyId);
     this.#byKey.delete(keyId);
+    this.#changes++;
+    this.#dropTargets(keyId);
     clearTimeout(this.#uses.get(keyId)?.timer);
     this.timers.clear(this.#uses.get(keyId)?.confirm);
     this.#uses.delete(keyId);
@@ -142,6 +226,7 @@ export class Tenants {
   async close(): Promise<void> {
     const all = [...this.#byKey.values()];
     this.#byKey.clear();
+    this.webhooksChanged(false);
     for (const use of this.#uses.values()) {
       clearTimeout(use.timer);
       this.timers.clear(use.confirm);

@@ -1,0 +1,120 @@
+// Two hosted processes on one database keep each endpoint's signing secret in memory once a delivery has read
+// it; a secret replaced or forgotten through the other process, or by any writer of the database, stops
+// verifying at once, and so does every secret kept while the process's notifying connection is lost (what
+// changed meanwhile went unheard). The deliveries are signed here, of a kind the receiver acknowledges
+// without acting on (204 once the signature holds, 400 when it does not), posted to the second process.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Serving } from '../../src/cli/serve-in-process.js';
+import { signPayload } from '../../src/events/signature.js';
+import { postgresDatabase } from '../support/postgres.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { openSignIn } from './support/form-sign-in.js';
+import { hostedArgs, newVaultKey } from './support/hosted.js';
+import { MemoryOAuthProvider, type Signer, startFlow } from './support/oauth-client.js';
+import { freePort, serverEnv } from './support/server.js';
+
+const REDIRECT = 'http://127.0.0.1:9/callback';
+const quiet = { stderr: () => undefined, logDestination: { write: () => undefined } };
+const newSecret = (): string => `whsec_${randomBytes(24).toString('base64url')}`;
+
+let sb: TestSandbox;
+let database: string;
+const servers: Serving[] = [];
+/** The first process's /mcp (the deployment's public URL) and the second's own origin. */
+let publicUrl = '';
+let second = '';
+let signer: Signer;
+/** The business's webhook path, as the sign-in page shows it. */
+let hookPath = '';
+
+/** Signs the business in through the first process's forms, giving `secret` as its webhook signing secret. */
+async function signInWith(secret: string): Promise<void> {
+  const provider = new MemoryOAuthProvider(REDIRECT, 'Webhook secrets');
+  const flow = await startFlow(publicUrl, provider);
+  const forms = await openSignIn(provider.authorizationUrl as URL, REDIRECT, new URL(publicUrl).origin);
+  const page = await forms.continueWith(signer);
+  hookPath = new URL(/id="webhook_url">([^<]+)</.exec(page)?.[1] as string).pathname;
+  await flow.transport.finishAuth(await forms.allow(page, 'read', { webhook_secret: secret }));
+}
+
+/** A delivery to the second process signed with `secret`; its status. */
+async function deliver(secret: string): Promise<number> {
+  const body = JSON.stringify({
+    id: `evt_${randomBytes(8).toString('hex')}`,
+    event: 'test.ping',
+    created_at: new Date().toISOString(),
+    data: {},
+  });
+  const res = await fetch(`${second}${hookPath}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-signature': signPayload(secret, Math.floor(Date.now() / 1000), body) },
+    body,
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+async function onDatabase(sql: string, args: unknown[] = []): Promise<void> {
+  const client = new pg.Client({ connectionString: database });
+  await client.connect();
+  try {
+    await client.query(sql, args);
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  sb = await startTestSandbox();
+  database = await postgresDatabase('webhook_secrets');
+  const { hostedInProcess } = await import('../../src/cli/serve-in-process.js');
+  const env = serverEnv({ SVC_BASE_URL: sb.baseUrl, INVOICING_MCP_VAULT_KEY: newVaultKey() });
+  const [portA, portB] = [await freePort(), await freePort()];
+  publicUrl = `http://127.0.0.1:${portA}/mcp`;
+  second = `http://127.0.0.1:${portB}`;
+  servers.push(await hostedInProcess(hostedArgs(portA, publicUrl, database), env, quiet));
+  servers.push(await hostedInProcess(hostedArgs(portB, publicUrl, database), env, quiet));
+  const made = await sb.admin('POST', '/businesses', {});
+  sb.secrets.push(made.body.keys.live.secret, made.body.keys.test.secret);
+  signer = { keyId: made.body.keys.live.key_id, secret: made.body.keys.live.secret };
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  await sb?.close();
+});
+
+describe("a hosted endpoint's signing secret, kept in memory", () => {
+  it('stops verifying in the other process at once when replaced or forgotten', async () => {
+    const [first, replaced] = [newSecret(), newSecret()];
+    await signInWith(first);
+    // Read once, then kept: both verify with it.
+    expect(await deliver(first)).toBe(204);
+    expect(await deliver(first)).toBe(204);
+    expect(await deliver(replaced)).toBe(400);
+    // Replaced through the first process: the second refuses the old one with no wait.
+    await signInWith(replaced);
+    expect(await deliver(first)).toBe(400);
+    expect(await deliver(replaced)).toBe(204);
+    expect(await deliver(replaced)).toBe(204);
+    // Forgotten by another writer of the database (as a key that stopped working is): refused at once.
+    await onDatabase("DELETE FROM invoicing_mcp_hosted.secrets WHERE name LIKE 'webhook:%'");
+    expect(await deliver(replaced)).toBe(400);
+  });
+
+  it('is not trusted while the connection that hears of changes is lost', async () => {
+    const secret = newSecret();
+    await signInWith(secret);
+    expect(await deliver(secret)).toBe(204);
+    expect(await deliver(secret)).toBe(204);
+    // Every connection of the processes cut, then the secret forgotten before any is made again: the notice
+    // goes unheard, and the kept secret is not trusted.
+    await onDatabase(
+      'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+    );
+    await onDatabase("DELETE FROM invoicing_mcp_hosted.secrets WHERE name LIKE 'webhook:%'");
+    expect(await deliver(secret)).not.toBe(204);
+  });
+});
