@@ -9,7 +9,6 @@ const EVERY_READER_METHOD: Record<keyof MirrorReader, true> = {
   customer: true,
   invoices: true,
   lines: true,
-  linesMissing: true,
   quotes: true,
   payments: true,
   products: true,
