@@ -70,6 +70,8 @@ export interface ApiClientDeps {
   dispatcher?: Dispatcher;
   /** Clock for session expiry and pacing (ms since epoch). */
   now?: () => number;
+  /** Where the Dates of its answers go; a new one on `now` unless given (a client loaded on first use gives its own). */
+  serviceTime?: ServiceTime;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The pacer's timers (waits for the rate limit); real ones unless given. */
@@ -113,6 +115,8 @@ export interface ApiClient {
   ping(options?: { signal?: AbortSignal }): Promise<Ping>;
   /** Signs in if needed; mode, scopes and business of the key. */
   session(options?: { signal?: AbortSignal }): Promise<SessionInfo>;
+  /** The service's clock as the Dates of its answers tell it (read without a call; null before any answer). */
+  readonly serviceTime: ServiceTime;
   /** The service's time now (ms since the epoch) as the Date of its latest answers tells it; null before any. */
   serviceNow(): number | null;
   /** The service's time at its first answer to this client (its Date); null before any. */
@@ -144,7 +148,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? realSleep;
   const logger = deps.logger.child({ component: 'api' });
-  const serviceTime = new ServiceTime(now);
+  const serviceTime = deps.serviceTime ?? new ServiceTime(now);
   const transport = new Transport(baseUrl, {
     serviceTime,
     dispatcher: deps.dispatcher,
@@ -229,6 +233,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
         serviceExpiresAt: grant?.expires_at ?? null,
       };
     },
+    serviceTime,
     serviceNow: () => serviceTime.serviceNow(),
     serviceSince: () => serviceTime.firstHeard(),
     invalidate,

@@ -24,6 +24,11 @@ export interface BooksMirror {
   readonly location: MirrorLocation;
   /** The banner's line, true before the store is opened. */
   readonly line: string;
+  /**
+   * Whether `start` opens the store: something feeds the bus, off the embedded sandbox. Otherwise it does
+   * nothing, and a tool's first question opens it.
+   */
+  readonly opensAtStart: boolean;
   /** Opens the store and starts the sync when something feeds the bus; otherwise a tool's first question does. */
   start(): Promise<void>;
   /** For /readyz: the mirror's state, whether its store answers, and whether this process holds the sync lease. */
@@ -194,8 +199,9 @@ export function planBooksMirror(
   }
 
   return {
-    books: off ? null : booksThrough(async () => (await open()).books),
+    books: off ? null : booksThrough(async () => (await open()).books, { stays: true }),
     syncing,
+    opensAtStart: openAtStart,
     location,
     line: bannerLine(),
     start,

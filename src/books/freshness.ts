@@ -1,6 +1,6 @@
 // The answer to ensureFresh: the as-of time of the kinds asked for (the oldest of their last reads, in the
 // service's clock) and the business's today then.
-import type { MirrorStore } from './store.js';
+import type { KindMark, MirrorStore } from './store.js';
 import type { Freshness, FreshProgress, MirroredKind } from './types.js';
 
 const WAIT_FOR_HOLDER_MS = 120_000;
@@ -43,11 +43,17 @@ export async function holderCaughtUp(
 export async function freshness(
   store: MirrorStore,
   kinds: readonly MirroredKind[],
-  options: { signal?: AbortSignal; onProgress?: ((u: FreshProgress) => void) | undefined; lookEveryMs?: number | undefined },
+  options: {
+    signal?: AbortSignal;
+    onProgress?: ((u: FreshProgress) => void) | undefined;
+    lookEveryMs?: number | undefined;
+    /** The marks the caller has just read, when it read no kind since: not read again. */
+    marks?: Map<MirroredKind, KindMark> | undefined;
+  },
 ): Promise<Freshness> {
   // Another process holds the sync lease and has not finished the first read of a kind yet: wait for it.
   const until = Date.now() + WAIT_FOR_HOLDER_MS;
-  let marks = await store.marks();
+  let marks = options.marks ?? (await store.marks());
   while (kinds.some((k) => !marks.has(k))) {
     options.signal?.throwIfAborted();
     if (Date.now() > until)

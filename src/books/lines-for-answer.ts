@@ -56,7 +56,7 @@ export async function linesForAnswer(
 ): Promise<Freshness['linesPending'] | null> {
   const { store, budget, reads } = deps;
   const mark = reads.mark();
-  const missing = await store.read.linesMissing(filter);
+  const missing = await store.linesMissing(filter);
   if (missing.length === 0) return null;
   if (!whole && missing.length > callsThatFit(deps)) {
     await deps.queueFirst(missing);

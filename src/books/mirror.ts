@@ -258,7 +258,13 @@ class MirrorRuntime {
         return { ...fresh, warning: `${full.message}: the mirror is not being updated, so this answer is as of ${fresh.asOf}` };
       }
     }
-    const fresh = await freshness(store, wanted, { signal, onProgress, lookEveryMs: this.options.lookEveryMs });
+    // Nothing read since the marks were: they are the as-of's.
+    const fresh = await freshness(store, wanted, {
+      signal,
+      onProgress,
+      lookEveryMs: this.options.lookEveryMs,
+      ...(stale.length === 0 ? { marks } : {}),
+    });
     if (!opts.lines || !this.lines) return fresh;
     const limitNow = (): number | null => this.options.api.stats().rateLimit.limit;
     const linesWords = (done: number, of: number): string =>

@@ -35,7 +35,7 @@ export class ServiceClock {
   /** The service's time now (ms) as its answers so far tell it; null when none has (this process made no call). */
   heard(): number | null {
     const offset = this.#sessionOffsetMs;
-    return this.api.serviceNow() ?? (offset === null ? null : this.ourNow() + offset);
+    return this.api.serviceTime.serviceNow() ?? (offset === null ? null : this.ourNow() + offset);
   }
 
   learnZone(stamp: string): void {

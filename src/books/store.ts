@@ -6,7 +6,7 @@ import type { SharedConnections } from '../db/shared-connections.js';
 import type { BooksEvent } from '../events/event.js';
 import type { MirrorLocation } from './location.js';
 import type { Rec } from './record.js';
-import type { LinesCoverage, MirroredKind, MirrorReader, TaskTable } from './types.js';
+import type { InvoiceFilter, LinesCoverage, MirroredKind, MirrorReader, TaskTable } from './types.js';
 
 export type { StoredTask, TaskTable } from './types.js';
 
@@ -44,6 +44,8 @@ export interface MirrorStore {
   setLines(invoiceId: number, stamp: string, items: unknown): Promise<void>;
   /** Invoices whose header changed since their lines were stored (or that have none), newest first. */
   linesWanted(limit: number): Promise<{ id: number; stamp: string }[]>;
+  /** The same of the invoices the filter picks (an answer's range), every one: the lines an answer lacks. */
+  linesMissing(filter: InvoiceFilter): Promise<{ id: number; stamp: string }[]>;
   coverage(): Promise<LinesCoverage>;
   counts(): Promise<Record<MirroredKind | 'lines', number>>;
   marks(): Promise<Map<MirroredKind, KindMark>>;

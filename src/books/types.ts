@@ -148,8 +148,6 @@ export interface MirrorReader {
   invoices(filter?: InvoiceFilter): Promise<InvoiceRow[]>;
   /** The stored lines of the invoices the filter picks (those with lines stored), in invoice then position order. */
   lines(filter: InvoiceFilter & { ids?: readonly number[] }): Promise<LineRow[]>;
-  /** The invoices the filter picks whose lines are not stored for their current header (their id and stamp). */
-  linesMissing(filter: InvoiceFilter): Promise<{ id: number; stamp: string }[]>;
   quotes(filter?: QuoteFilter): Promise<QuoteRow[]>;
   payments(filter?: PaymentFilter): Promise<PaymentRow[]>;
   products(filter?: ProductFilter): Promise<ProductRow[]>;

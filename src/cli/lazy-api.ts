@@ -2,6 +2,7 @@
 // the pacing) to load, so the server answers its first requests as fast as a bare one.
 import type { ApiClient, ApiClientDeps, ClientConfig } from '../api/client.js';
 import type { ReadResource } from '../api/endpoints/resource.js';
+import { ServiceTime } from '../api/service-time.js';
 import type { Logger } from '../log/logger.js';
 
 type Resource = 'customers' | 'invoices' | 'quotes' | 'payments' | 'products';
@@ -16,9 +17,11 @@ export function lazyApiClient(
   // Told to the client once it loads: who listens for its holds, and a hold another process met before then.
   const holdListeners = new Set<(untilMs: number) => void>();
   let heldUntil = 0;
+  // The service's clock is kept here and handed to the client: read without loading it or going through it.
+  const serviceTime = new ServiceTime(deps.now ?? Date.now);
   const load = (): Promise<ApiClient> =>
     (loading ??= Promise.all([import('../api/client.js'), loadLogger()]).then(([{ createApiClient }, logger]) => {
-      const client = createApiClient(config, { ...deps, logger });
+      const client = createApiClient(config, { ...deps, logger, serviceTime });
       client.rateLimitHold.onHeld((untilMs) => {
         for (const listener of holdListeners) listener(untilMs);
       });
@@ -59,8 +62,9 @@ export function lazyApiClient(
     products: resource('products'),
     ping: async (options) => (await load()).ping(options),
     session: async (options) => (await load()).session(options),
-    serviceNow: () => loaded?.serviceNow() ?? null,
-    serviceSince: () => loaded?.serviceSince() ?? null,
+    serviceTime,
+    serviceNow: () => serviceTime.serviceNow(),
+    serviceSince: () => serviceTime.firstHeard(),
     invalidate: (kind, id) => loaded?.invalidate(kind, id),
     clearCache: () => loaded?.clearCache(),
     stats: () =>

@@ -108,8 +108,8 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
   let stop: () => Promise<void>;
   // HTTP: new requests get 503 while the calls in flight finish and open streams end with a retry hint.
   let drain = async (): Promise<void> => undefined;
-  // Counts the server's traffic, so the mirror opens once the first requests are answered.
-  let watch: (quiet: WhenQuiet) => void;
+  // Counts the server's traffic, so the mirror opens once the first requests are answered; stops counting then.
+  let watch: (quiet: WhenQuiet) => () => void;
   let background: WhenQuiet | null = null;
   let eventLines: string[];
   let url: string | null = null;
@@ -160,14 +160,17 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
   const serving: Serving = { url, stop: shutdown };
   stderr([...eventLines, mirror.line].join('\n'));
   if (stopped) return serving;
-  background = whenQuiet(
-    () =>
-      void mirror
-        .start()
-        .catch((err: unknown) =>
-          stderr(`Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`),
-        ),
-  );
-  watch(background);
+  // A mirror that does not open at start has nothing to wait for: a tool's first question opens it.
+  if (!mirror.opensAtStart) return serving;
+  let unwatch = (): void => undefined;
+  background = whenQuiet(() => {
+    unwatch();
+    void mirror
+      .start()
+      .catch((err: unknown) =>
+        stderr(`Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`),
+      );
+  });
+  unwatch = watch(background);
   return serving;
 }

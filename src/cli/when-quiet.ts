@@ -3,7 +3,7 @@
 // which `initialize` and `tools/list` would otherwise wait for. It starts once no message has come in or
 // gone out for a short moment after the last one, after a second when no client speaks at all, or after a
 // few seconds at the latest when a client never pauses. A tool that needs the mirror earlier opens it itself.
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/server';
 import { isHealthPath } from '../http/health.js';
@@ -64,21 +64,28 @@ export function whenQuiet(run: () => void, options: QuietOptions = {}): WhenQuie
   };
 }
 
-/** Counts what a stdio transport reads and writes as traffic. */
-export function watchStdio(transport: Transport, stdin: Readable, quiet: WhenQuiet): void {
+/** Counts what a stdio transport reads and writes as traffic, until the returned function stops it. */
+export function watchStdio(transport: Transport, stdin: Readable, quiet: WhenQuiet): () => void {
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     quiet.traffic();
     return send(message, options);
   };
-  stdin.on('data', () => quiet.traffic());
+  const onData = (): void => quiet.traffic();
+  stdin.on('data', onData);
+  return () => {
+    transport.send = send;
+    stdin.off('data', onData);
+  };
 }
 
-/** Counts each HTTP request, and its end, as traffic; a load balancer's health checks are not. */
-export function watchHttp(server: HttpServer, quiet: WhenQuiet): void {
-  server.on('request', (request, response) => {
+/** Counts each HTTP request, and its end, as traffic (a load balancer's health checks are not), until the returned function stops it. */
+export function watchHttp(server: HttpServer, quiet: WhenQuiet): () => void {
+  const onRequest = (request: IncomingMessage, response: ServerResponse): void => {
     if (isHealthPath(request.url ?? '')) return;
     quiet.traffic();
     response.once('close', () => quiet.traffic());
-  });
+  };
+  server.on('request', onRequest);
+  return () => void server.off('request', onRequest);
 }

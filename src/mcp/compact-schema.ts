@@ -4,7 +4,6 @@
 // ids' lower bounds and patterns whose description already names the format. Outputs keep each record's own fields and types
 // (nested objects and arrays by type alone), no descriptions or required lists; a list's `data` items are
 // the records its get tool describes.
-import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 
 type Json = Record<string, unknown>;
@@ -96,19 +95,4 @@ function mapValues(props: Json, output: boolean): Json {
 export function advertisedJson(schema: z.ZodType, kind: 'input' | 'output'): Json {
   const json = compact(z.toJSONSchema(schema, { io: kind, unrepresentable: 'any' }), kind === 'output') as Json;
   return kind === 'output' ? compactList(shallow(json)) : json;
-}
-
-/**
- * A schema the SDK can advertise (`json`, from the manifest) and validate with: `load` brings the zod
- * schema in on first use, so nothing is built before the first call needs it.
- */
-export function deferredSchema(json: Json, load: () => Promise<z.ZodType>): StandardSchemaWithJSON<Record<string, unknown>> {
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'invoicing-mcp',
-      validate: async (value: unknown) => (await load())['~standard'].validate(value),
-      jsonSchema: { input: () => json, output: () => json },
-    },
-  } as StandardSchemaWithJSON<Record<string, unknown>>;
 }

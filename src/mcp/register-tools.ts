@@ -1,6 +1,8 @@
 // Puts the selected tools on server instances: what tools/list shows comes from the manifest; the tool
 // modules load on the first call. Every call goes through the one error boundary, and creates through
-// the confirmation step when --confirm-writes is on.
+// the confirmation step when --confirm-writes is on. A call whose request opts into MCP Tasks goes to the
+// instance's tasks (tasks/serve-tasks.ts), and a task it made is the tools/call's answer; every other call
+// runs as it always did, without touching them.
 import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import {
   type CallToolResult,
@@ -10,13 +12,15 @@ import {
   type ServerContext,
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
+import type * as z from 'zod/v4';
 import type { ToolContext } from '../../tools/context.js';
 import type { ToolDefinition } from '../../tools/index.js';
 import { VIEWS } from '../views/catalog.js';
 import { advertisedHints } from './advertised-hints.js';
-import { deferredSchema } from './compact-schema.js';
 import { logToolFailure } from './refusals.js';
 import { strictInput } from './strict-args.js';
+import { TASKS_EXTENSION } from './tasks/task-words.js';
+import { wrapToolsCall } from './tasks/tools-call-seam.js';
 import type { ToolManifestEntry } from './tool-manifest.js';
 
 // Loaded with the first call, like the tools themselves.
@@ -25,16 +29,36 @@ const errorResultOf = async (err: unknown, name: string, args: Record<string, un
 
 type Schema = StandardSchemaWithJSON<Record<string, unknown>>;
 
+/**
+ * A schema the SDK can advertise (`json`, from the manifest) and validate with: `load` brings the zod
+ * schema in on first use, so nothing is built before the first call needs it.
+ */
+function deferredSchema(json: Record<string, unknown>, load: () => Promise<z.ZodType>): Schema {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'invoicing-mcp',
+      validate: async (value: unknown) => (await load())['~standard'].validate(value),
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  } as Schema;
+}
+
 export interface ToolRuntime {
   context: ToolContext;
   confirmWrites: boolean;
 }
 
-/**
- * A call a client asked to run as a task where it may (tasks/serve-tasks.ts): given the tool and its checked
- * arguments, it answers at once or makes the task; the placeholder it then returns is replaced by the task.
- */
-export type TaskSlot = (tool: ToolDefinition, args: Record<string, unknown>, views: boolean) => Promise<CallToolResult>;
+/** One server instance's tasks (tasks/serve-tasks.ts), for the calls whose request opts into them. */
+export interface TaskCalls {
+  /** The tools whose answers may become tasks. */
+  tools: ReadonlySet<string>;
+  /** Runs the call with its checked arguments as a task: its result when it ends within the short wait, else the task's handle. */
+  start(tool: ToolDefinition, args: Record<string, unknown>, views: boolean): Promise<{ result: CallToolResult } | { task: unknown }>;
+}
+
+/** What a call that became a task returns to McpServer's handler, which the task's handle then replaces. */
+const PLACEHOLDER: CallToolResult = { content: [], isError: true };
 
 let registry: Promise<Map<string, ToolDefinition>> | null = null;
 
@@ -48,15 +72,22 @@ export function loadTool(name: string): Promise<ToolDefinition> {
   });
 }
 
+/** What the client declared on this request itself (2026-07-28 carries its capabilities on each). */
+const declaredOn = (ctx: ServerContext): ClientCapabilities | undefined =>
+  (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+
 /**
  * The client of this request renders MCP Apps views: it declared the extension with the views' MIME type, in
  * the request itself (2026-07-28) or when it initialized (2025 era).
  */
 function rendersViews(server: McpServer, ctx: ServerContext): boolean {
-  const declared = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
-    | ClientCapabilities
-    | undefined;
-  return getUiCapability(declared ?? server.server.getClientCapabilities())?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
+  return getUiCapability(declaredOn(ctx) ?? server.server.getClientCapabilities())?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
+}
+
+/** The request opts into MCP Tasks: it declares the extension itself (revision 2026-07-28). */
+function asksForTask(ctx: ServerContext): boolean {
+  const mine = (declaredOn(ctx) as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[TASKS_EXTENSION];
+  return mine !== null && typeof mine === 'object' && !Array.isArray(mine);
 }
 
 /** The context of one call: with a progress hook when the client sent a progress token. */
@@ -123,12 +154,16 @@ async function call(
   runtime: ToolRuntime,
   args: Record<string, unknown>,
   ctx: ServerContext,
-  taskSlot: ((ctx: ServerContext) => TaskSlot | undefined) | undefined,
+  tasks: { calls: TaskCalls; made: Map<unknown, unknown> } | undefined,
 ) {
   const tool = await loadTool(entry.name);
   const views = tool.view !== undefined && rendersViews(server, ctx);
-  const slot = taskSlot?.(ctx);
-  if (slot) return slot(tool, args, views);
+  if (tasks?.calls.tools.has(entry.name) && asksForTask(ctx)) {
+    const started = await tasks.calls.start(tool, args, views);
+    if ('result' in started) return started.result;
+    tasks.made.set(ctx.mcpReq.id, started.task);
+    return PLACEHOLDER;
+  }
   if (runtime.confirmWrites && tool.write) {
     const write = tool.write;
     const { confirmWrite } = await import('./confirm.js');
@@ -153,7 +188,7 @@ type ToolConfig = Pick<ToolManifestEntry, 'title' | 'description' | 'annotations
 export function toolRegistrar(
   entries: readonly ToolManifestEntry[],
   runtime: ToolRuntime,
-): (server: McpServer, only?: string, taskSlot?: (ctx: ServerContext) => TaskSlot | undefined) => void {
+): (server: McpServer, only?: string, tasks?: TaskCalls) => void {
   const configs = entries.map((entry): [ToolManifestEntry, ToolConfig] => [
     entry,
     {
@@ -168,15 +203,28 @@ export function toolRegistrar(
       annotations: advertisedHints(entry.annotations),
     },
   ]);
-  return (server, only, taskSlot) => {
+  return (server, only, calls) => {
+    // The handles of the tasks this instance's calls made, by request id, until McpServer's handler returns.
+    const tasks = calls && { calls, made: new Map<unknown, unknown>() };
     for (const [entry, config] of configs) {
       if (only !== undefined && entry.name !== only) continue;
-      const handler = (args: unknown, ctx: ServerContext) => call(server, entry, runtime, args as Record<string, unknown>, ctx, taskSlot);
+      const handler = (args: unknown, ctx: ServerContext) => call(server, entry, runtime, args as Record<string, unknown>, ctx, tasks);
       // A host that renders MCP Apps shows the tool's view with its result; other hosts never read _meta. Only
       // the extension's current key: its helper (registerAppTool) also writes the deprecated "ui/resourceUri",
       // which hosts read as the same thing, and which every conversation would pay for in tokens (78 in all).
       const meta = entry.view ? { _meta: { ui: { resourceUri: VIEWS[entry.view].uri } } } : {};
       server.registerTool(entry.name, { ...config, ...meta }, handler);
     }
+    if (!tasks) return;
+    const { made } = tasks;
+    wrapToolsCall(server, (inner) => async (request, ctx) => {
+      const id = ctx.mcpReq.id;
+      try {
+        const result = await inner(request, ctx);
+        return made.get(id) ?? result;
+      } finally {
+        made.delete(id);
+      }
+    });
   };
 }

@@ -74,10 +74,8 @@ export async function createServerFactory(ctx: ToolContext, options: ServerOptio
   return (unit) => {
     const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, serverOptions);
     const surface = unit.lifetime === 'request' ? surfaceFor(unit.message, toolNames) : EVERYTHING;
-    let slot: Parameters<typeof registerTools>[2];
-    const taskSlot: Parameters<typeof registerTools>[2] = (c) => slot?.(c);
-    if (surface.tools !== 'none') registerTools(server, surface.tools === 'all' ? undefined : surface.tools.only, taskSlot);
-    slot = serveTasks(server, { runs, runtime, taskTools, owner: ownerOf(unit) });
+    const tasks = serveTasks(server, { runs, runtime, taskTools, owner: ownerOf(unit) });
+    if (surface.tools !== 'none') registerTools(server, surface.tools === 'all' ? undefined : surface.tools.only, tasks);
     if (surface.resources) registerResources(server);
     if (surface.prompts) registerPrompts(server);
     if (live) serveSubscriptions(server, bus, unit, wanted);

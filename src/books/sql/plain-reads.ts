@@ -61,14 +61,6 @@ export function plainReads(rows: RowsOf, dialect: Dialect): PlainReads {
       const [r] = await rows(`SELECT ${customerRows.columns} FROM customers WHERE id = ?`, [id]);
       return r ? customerRows.row(r) : null;
     },
-    async linesMissing(filter) {
-      const w = invoiceWhere(dialect, filter);
-      w.add('(lines_stamp IS NULL OR lines_stamp <> stamp)');
-      return (await rows(`SELECT id, stamp FROM invoices${w} ORDER BY id DESC`, w.args)).map(([id, stamp]) => ({
-        id: num(id),
-        stamp: str(stamp),
-      }));
-    },
     async invoices(filter: InvoiceFilter = {}) {
       const w = invoiceWhere(dialect, filter);
       return (await rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY id`, w.args)).map(invoiceRows.row);

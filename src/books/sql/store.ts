@@ -15,7 +15,7 @@ import { plainReads } from './plain-reads.js';
 import { READ_RATE_HOLD, SHARE_RATE_HOLD } from './rate-hold.js';
 import { chunks } from './rows.js';
 import { taskTable } from './tasks.js';
-import type { Dialect } from './where.js';
+import { type Dialect, invoiceWhere } from './where.js';
 
 export type Sums = Pick<MirrorReader, 'lineSums' | 'invoiceSums' | 'owing'>;
 
@@ -34,6 +34,9 @@ export interface EngineBooks {
   /** The reader's sums, done in the engine's exact arithmetic. */
   sums(query: Query, dialect: Dialect): Sums;
 }
+
+/** An invoice whose lines are not stored for its current header (or at all). */
+const LINES_NOT_STORED = '(lines_stamp IS NULL OR lines_stamp <> stamp)';
 
 /** One row per record: one statement may not touch a row twice, and the last of a record sent twice wins. */
 const lastOfEach = (records: readonly Rec[]): Rec[] => [...new Map(records.map((r) => [r.id, r])).values()];
@@ -122,7 +125,8 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
     // Tasks read and write their rows on their own (UPDATE ... RETURNING), never inside a store's write.
     tasks: taskTable(query),
     path: where.path,
-    snapshot: (work) => engine.snapshot((q) => work(storeReader(q, dialect, books))),
+    // A snapshot that reads through the engine's own reads (SQLite's one connection) reads with the store's reader.
+    snapshot: (work) => engine.snapshot((q) => work(q === engine.read ? read : storeReader(q, dialect, books))),
 
     async stored(kind, ids) {
       const found = new Map<number, Rec>();
@@ -176,10 +180,13 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
     },
 
     async linesWanted(limit) {
-      const rows = await query(
-        'SELECT id, stamp FROM invoices WHERE lines_stamp IS NULL OR lines_stamp <> stamp ORDER BY id DESC LIMIT ?',
-        [limit],
-      );
+      const rows = await query(`SELECT id, stamp FROM invoices WHERE ${LINES_NOT_STORED} ORDER BY id DESC LIMIT ?`, [limit]);
+      return rows.map(([id, stamp]) => ({ id: num(id), stamp: str(stamp) }));
+    },
+    async linesMissing(filter) {
+      const w = invoiceWhere(dialect, filter);
+      w.add(LINES_NOT_STORED);
+      const rows = await engine.read(`SELECT id, stamp FROM invoices${w} ORDER BY id DESC`, w.args);
       return rows.map(([id, stamp]) => ({ id: num(id), stamp: str(stamp) }));
     },
 

@@ -30,15 +30,34 @@ export function sqliteSums(rows: Query, dialect: Dialect): Sums {
         rows(
           `SELECT l.product_id, i.currency, ${places}, CAST(SUM(l.total_units) AS TEXT), CAST(SUM(l.tax_units) AS TEXT), CAST(SUM(l.quantity_units) AS TEXT),
                   COUNT(DISTINCT l.invoice_id), SUM(l.total_units IS NULL OR l.tax_units IS NULL OR l.quantity_units IS NULL),
-                  MIN(l.invoice_id * 1000000 + l.position), l.description
-           ${from(w)} GROUP BY l.product_id, i.currency, ${places}`,
+                  MIN(l.invoice_id * 1000000 + l.position), l.description, p.name
+           FROM lines l JOIN invoices i ON i.id = l.invoice_id LEFT JOIN products p ON p.id = l.product_id${w}
+           GROUP BY l.product_id, i.currency, ${places}`,
           w.args,
         ),
       );
       if (parts === null) return null;
       const products = new Map<string, ProductLineSums & { first: number; parts: number }>();
-      for (const [productId, currency, pTotal, pTax, pQuantity, total, tax, quantity, invoices, unsummable, first, description] of parts) {
+      // The products' names come with their sums (those the mirror holds): no second query for them. The
+      // description and the name are those of the row MIN() picks (SQLite's bare columns; one product a group).
+      const names = new Map<number, string>();
+      for (const [
+        productId,
+        currency,
+        pTotal,
+        pTax,
+        pQuantity,
+        total,
+        tax,
+        quantity,
+        invoices,
+        unsummable,
+        first,
+        description,
+        name,
+      ] of parts) {
         if (num(unsummable) > 0) return null;
+        if (productId !== null && name !== null && name !== undefined) names.set(num(productId), str(name));
         const key = `${String(productId)} ${str(currency)}`;
         const found = products.get(key) ?? {
           product_id: productId === null ? null : num(productId),
@@ -72,7 +91,11 @@ export function sqliteSums(rows: Query, dialect: Dialect): Sums {
       // The invoices of the range that have lines, each found by the lines' key: no distinct over every line.
       w.add('EXISTS (SELECT 1 FROM lines l WHERE l.invoice_id = i.id)');
       const withLines = num(await value(`SELECT COUNT(*) FROM invoices i${w}`, w.args));
-      return { products: [...products.values()].map(({ first: _first, parts: _parts, ...sums }) => sums), withLines } satisfies LineSums;
+      return {
+        products: [...products.values()].map(({ first: _first, parts: _parts, ...sums }) => sums),
+        withLines,
+        names,
+      } satisfies LineSums;
     },
     async invoiceSums(filter) {
       const w = invoiceWhere(dialect, filter);

@@ -1,18 +1,18 @@
 // MCP Tasks (the io.modelcontextprotocol/tasks extension, revision 2026-07-28) on one server instance: a
 // client that declares the extension on a tools/call of an answer tool gets a task when the answer is not
 // whole within the short wait; tasks/get and tasks/cancel answer from the books' store, for the task's owner
-// only. Other clients, and the 2025 era (whose task methods the SDK does not run), answer as they always did.
-import type { CallToolResult, McpServer, ServerContext } from '@modelcontextprotocol/server';
+// only. Other clients, and the 2025 era (whose task methods the SDK does not run), answer as they always did:
+// their calls never reach this file.
+import type { McpServer } from '@modelcontextprotocol/server';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import type { ToolContext } from '../../../tools/context.js';
 import type { ToolDefinition } from '../../../tools/index.js';
 import type { StoredTask } from '../../books/store.js';
 import type { Books, EnsureFreshOptions } from '../../books/types.js';
-import { loadTool, run, type TaskSlot, type ToolRuntime } from '../register-tools.js';
+import { loadTool, run, type TaskCalls, type ToolRuntime } from '../register-tools.js';
 import type { TaskRuns, TaskWork } from './task-runs.js';
-import { createdTask, detailedTask, optsIntoTasks } from './task-words.js';
-import { wrapToolsCall } from './tools-call-seam.js';
+import { createdTask, detailedTask } from './task-words.js';
 
 export interface TaskServing {
   runs: TaskRuns;
@@ -53,59 +53,40 @@ async function workOf(task: StoredTask, runtime: ToolRuntime): Promise<TaskWork>
   return taskWork(tool, runtime, task.args.arguments as Record<string, unknown>, task.args.views === true);
 }
 
-const PLACEHOLDER: CallToolResult = { content: [], isError: true };
-
 const unknownTask = (id: string) =>
   new ProtocolError(ProtocolErrorCode.InvalidParams, `No task ${id}: it is unknown, expired, or not yours`);
 
-export function serveTasks(server: McpServer, serving: TaskServing): (ctx: ServerContext) => TaskSlot | undefined {
+/**
+ * tasks/get and tasks/cancel on the instance, and what its calls that opt into tasks run (register-tools.ts
+ * asks, on such a call only); undefined without books to keep tasks in.
+ */
+export function serveTasks(server: McpServer, serving: TaskServing): TaskCalls | undefined {
   const { runs, runtime, owner } = serving;
   const books = runtime.context.books;
-  const made = new Map<string | number, Record<string, unknown>>();
-  const asked = new Set<string | number>();
-  if (books) {
-    const idParams = { params: z.object({ taskId: z.string().max(100) }).passthrough() };
-    server.server.setRequestHandler('tasks/get', idParams, async ({ taskId }) => {
-      const task = await books.tasks.get(taskId, runs.now());
-      if (!task || task.owner !== owner) throw unknownTask(taskId);
-      if (task.status === 'working' && (await runs.takeOver(books.tasks, task, await workOf(task, runtime)))) {
-        return detailedTask((await books.tasks.get(taskId, runs.now())) ?? task);
-      }
-      return detailedTask(task);
-    });
-    server.server.setRequestHandler('tasks/cancel', idParams, async ({ taskId }) => {
-      const task = await books.tasks.get(taskId, runs.now());
-      if (!task || task.owner !== owner) throw unknownTask(taskId);
-      if (!(await books.tasks.cancel(taskId, owner, runs.now()))) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} has ended (${task.status}): there is nothing to cancel`);
-      }
-      runs.stopHere(taskId);
-      return {};
-    });
-  }
-  if (books) {
-    wrapToolsCall(server, (inner) => async (request, ctx) => {
-      const name = (request as { params?: { name?: unknown } }).params?.name;
-      if (typeof name !== 'string' || !serving.taskTools.has(name) || !optsIntoTasks(ctx)) return inner(request, ctx);
-      const id = ctx.mcpReq.id;
-      asked.add(id);
-      try {
-        const result = await inner(request, ctx);
-        return made.get(id) ?? result;
-      } finally {
-        asked.delete(id);
-        made.delete(id);
-      }
-    });
-  }
-  return (ctx) => {
-    const id = ctx.mcpReq.id;
-    if (!books || !asked.has(id)) return undefined;
-    return async (tool, args, views) => {
+  if (!books) return undefined;
+  const idParams = { params: z.object({ taskId: z.string().max(100) }).passthrough() };
+  server.server.setRequestHandler('tasks/get', idParams, async ({ taskId }) => {
+    const task = await books.tasks.get(taskId, runs.now());
+    if (!task || task.owner !== owner) throw unknownTask(taskId);
+    if (task.status === 'working' && (await runs.takeOver(books.tasks, task, await workOf(task, runtime)))) {
+      return detailedTask((await books.tasks.get(taskId, runs.now())) ?? task);
+    }
+    return detailedTask(task);
+  });
+  server.server.setRequestHandler('tasks/cancel', idParams, async ({ taskId }) => {
+    const task = await books.tasks.get(taskId, runs.now());
+    if (!task || task.owner !== owner) throw unknownTask(taskId);
+    if (!(await books.tasks.cancel(taskId, owner, runs.now()))) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} has ended (${task.status}): there is nothing to cancel`);
+    }
+    runs.stopHere(taskId);
+    return {};
+  });
+  return {
+    tools: serving.taskTools,
+    async start(tool, args, views) {
       const started = await runs.start(books.tasks, owner, tool.name, callOf(args, views), taskWork(tool, runtime, args, views));
-      if ('result' in started) return started.result;
-      made.set(id, createdTask(started.task));
-      return PLACEHOLDER;
-    };
+      return 'result' in started ? { result: started.result } : { task: createdTask(started.task) };
+    },
   };
 }

@@ -1,20 +1,11 @@
 // The Tasks extension's words on the wire (io.modelcontextprotocol/tasks, protocol revision 2026-07-28), and
 // how a stored task reads as one: a task handle for tools/call, a detailed task for tasks/get.
-import { CLIENT_CAPABILITIES_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
 import type { StoredTask } from '../../books/store.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** How often a client is asked to poll (ms). */
 export const POLL_INTERVAL_MS = 2_000;
-
-/** The client declared the extension on this request (revision 2026-07-28 carries its capabilities on each). */
-export function optsIntoTasks(ctx: ServerContext): boolean {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
-  const mine = declared?.extensions?.[TASKS_EXTENSION];
-  return mine !== null && typeof mine === 'object' && !Array.isArray(mine);
-}
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
