@@ -1,13 +1,15 @@
 // Two hosted processes on one database keep each endpoint's signing secret in memory once a delivery has read
 // it; a secret replaced or forgotten through the other process, or by any writer of the database, stops
 // verifying at once, and so does every secret kept while the process's notifying connection is lost (what
-// changed meanwhile went unheard). The deliveries are signed here, of a kind the receiver acknowledges
+// changed meanwhile went unheard); a change whose notice never comes (a connection dead without a word) is
+// bounded by the time a secret is kept, on the processes' clock, moved here. The deliveries are signed here, of a kind the receiver acknowledges
 // without acting on (204 once the signature holds, 400 when it does not), posted to the second process.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Serving } from '../../src/cli/serve-in-process.js';
 import { signPayload } from '../../src/events/signature.js';
+import { WEBHOOK_TARGET_TTL_MS } from '../../src/hosted/tenants/tenants.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { openSignIn } from './support/form-sign-in.js';
@@ -28,6 +30,8 @@ let second = '';
 let signer: Signer;
 /** The business's webhook path, as the sign-in page shows it. */
 let hookPath = '';
+/** How far the processes' clock (their tenants' and kept endpoints') is ahead of the real one. */
+let skippedMs = 0;
 
 /** Signs the business in through the first process's forms, giving `secret` as its webhook signing secret. */
 async function signInWith(secret: string): Promise<void> {
@@ -74,8 +78,9 @@ beforeAll(async () => {
   const [portA, portB] = [await freePort(), await freePort()];
   publicUrl = `http://127.0.0.1:${portA}/mcp`;
   second = `http://127.0.0.1:${portB}`;
-  servers.push(await hostedInProcess(hostedArgs(portA, publicUrl, database), env, quiet));
-  servers.push(await hostedInProcess(hostedArgs(portB, publicUrl, database), env, quiet));
+  const io = { ...quiet, now: () => Date.now() + skippedMs };
+  servers.push(await hostedInProcess(hostedArgs(portA, publicUrl, database), env, io));
+  servers.push(await hostedInProcess(hostedArgs(portB, publicUrl, database), env, io));
   const made = await sb.admin('POST', '/businesses', {});
   sb.secrets.push(made.body.keys.live.secret, made.body.keys.test.secret);
   signer = { keyId: made.body.keys.live.key_id, secret: made.body.keys.live.secret };
@@ -102,6 +107,25 @@ describe("a hosted endpoint's signing secret, kept in memory", () => {
     // Forgotten by another writer of the database (as a key that stopped working is): refused at once.
     await onDatabase("DELETE FROM invoicing_mcp_hosted.secrets WHERE name LIKE 'webhook:%'");
     expect(await deliver(replaced)).toBe(400);
+  });
+
+  it('is kept no longer than its time when a change is never heard of', async () => {
+    const secret = newSecret();
+    await signInWith(secret);
+    expect(await deliver(secret)).toBe(204);
+    expect(await deliver(secret)).toBe(204);
+    // The database forgets the secret and says nothing (its notice switched off for this change alone), as when
+    // the notifying connection died with no word from its socket: the kept secret holds for its time, then not.
+    await onDatabase(`BEGIN;
+      ALTER TABLE invoicing_mcp_hosted.secrets DISABLE TRIGGER webhook_secret_gone;
+      DELETE FROM invoicing_mcp_hosted.secrets WHERE name LIKE 'webhook:%';
+      ALTER TABLE invoicing_mcp_hosted.secrets ENABLE TRIGGER webhook_secret_gone;
+      COMMIT`);
+    expect(await deliver(secret)).toBe(204);
+    skippedMs += WEBHOOK_TARGET_TTL_MS - 1_000;
+    expect(await deliver(secret)).toBe(204);
+    skippedMs += 2_000;
+    expect(await deliver(secret)).toBe(400);
   });
 
   it('is not trusted while the connection that hears of changes is lost', async () => {
