@@ -7,17 +7,14 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { ClientMetadata, JWK } from 'oidc-provider';
-import { createApiClient } from '../api/client.js';
 import { sleep } from '../api/http.js';
 import { REAL_TIMERS, type Timers } from '../api/timers.js';
 import { PgDb } from '../db/postgres/db.js';
 import { SharedPostgres } from '../db/postgres/shared.js';
-import { createEventBus } from '../events/bus.js';
 import type { ReadinessProbe } from '../http/health.js';
 import type { LogSink } from '../log/deferred-logger.js';
 import type { Logger } from '../log/logger.js';
-import type { ToolSelection } from '../mcp/select-tools.js';
-import { createServerFactory, type ServerFactory } from '../mcp/server.js';
+import type { ServerFactory } from '../mcp/server.js';
 import type { EventFeed } from '../transports/feed-handlers.js';
 import { type HttpServeOptions, type ResourceServer, serveHttp } from '../transports/serve-http.js';
 import { FailedSignIns } from './limits/failed-sign-ins.js';
@@ -38,19 +35,17 @@ import { signInChecker } from './signin/sign-in-check.js';
 import { prepareHostedSchema, WEBHOOKS_CHANGED } from './store/schema.js';
 import { keyEnder } from './tenants/end-key.js';
 import { GrantLog } from './tenants/grant-log.js';
-import { KeyWatch } from './tenants/key-watch.js';
-import { restingMirror } from './tenants/resting-mirror.js';
-import { type PlanTenantMirror, tenantSchema } from './tenants/tenant-mirror.js';
-import type { TenantRecord } from './tenants/tenant-store.js';
+import { type TenantSettings, tenantMaker } from './tenants/tenant-maker.js';
 import { TenantStore } from './tenants/tenant-store.js';
-import { type MakeTenant, Tenants } from './tenants/tenants.js';
+import { Tenants } from './tenants/tenants.js';
 import { Sealer } from './vault/sealer.js';
 import { Vault } from './vault/vault.js';
 import { readVaultKeys } from './vault/vault-keys.js';
 import { registerTenantWebhooks } from './webhooks/receiver.js';
 import { WebhookIds } from './webhooks/webhook-ids.js';
 
-export interface HostedSettings {
+/** Hosted mode's settings: its tenants' (tenant-maker.ts) and the deployment's own. */
+export interface HostedSettings extends TenantSettings {
   resource: string;
   mirrorUrl: string;
   serviceUrl: string;
@@ -58,10 +53,6 @@ export interface HostedSettings {
   clientsFile: string | null;
   /** Whether clients may be identified by the URL of their metadata document. */
   clientIdDocuments: boolean;
-  /** Plans a tenant's books mirror (as the desktop's is planned), in the place given. */
-  planMirror: PlanTenantMirror;
-  selection: Omit<ToolSelection, 'scopes' | 'books'>;
-  confirmWrites: boolean;
   /** Requests a minute one grant may send to /mcp, in each process. */
   grantRequestsPerMinute: number;
   /** How long a tenant goes without a request in flight before its books mirror rests (closes until needed). */
@@ -70,10 +61,6 @@ export interface HostedSettings {
   serviceSignInsPerMinute: number;
   /** Dynamic registrations one client address may make in an hour. */
   registrationsPerHour: number;
-  /** Options of each tenant's client of the service. */
-  clientOptions: Parameters<typeof createApiClient>[1]['options'];
-  /** The clock of each tenant's client and of its key's confirmations; the real one unless given. */
-  now?: () => number;
   /** The timers of the key confirmations while a tenant is in use (an open stream); real ones unless given. */
   timers?: Timers;
 }
@@ -99,8 +86,6 @@ async function readClients(file: string | null): Promise<ClientMetadata[]> {
   return parsed as ClientMetadata[];
 }
 
-type KeyEnded = (record: TenantRecord, words: string) => void;
-
 /** The log line of a secret sealed under a vault key this process lacks: its fingerprint (never the key), at most once a minute each. */
 function missingKeyLog(logger: Logger): (keyId: string) => void {
   const said = new Map<string, number>();
@@ -117,83 +102,6 @@ function missingKeyLog(logger: Logger): (keyId: string) => void {
 
 /** How long a person's sign-in waits for room in the deployment's budget before being told how long. */
 const PERSON_SIGN_IN_WAIT_MS = 5_000;
-/** How long a renewal of a tenant's service session waits for room (the client's own wait for the rate limit). */
-const RENEWAL_WAIT_MS = 30_000;
-
-interface TenantDeps {
-  logger: Logger;
-  sink: LogSink;
-  ended: KeyEnded;
-  shared: SharedPostgres;
-  budget: ServiceSignIns;
-}
-
-function tenantMaker(settings: HostedSettings, { logger, sink, ended, shared, budget }: TenantDeps): MakeTenant {
-  return (record, secret, webhooks) => {
-    const now = settings.now ?? Date.now;
-    const watch = new KeyWatch({ ping: () => api.ping(), onRefused: (words) => ended(record, words), now });
-    const api = createApiClient(
-      { baseUrl: record.baseUrl, keyId: record.keyId, secret },
-      {
-        logger,
-        options: settings.clientOptions,
-        ...(settings.now ? { now: settings.now } : {}),
-        onSignInRefused: (err) => watch.refuse(err.serviceMessage ?? err.message),
-        onKeyAccepted: (sentAt) => watch.confirmed(sentAt),
-        // Renewals come first in the deployment's budget: people's sign-ins leave room for them.
-        signInAllowance: () => budget.take('renewal', settings.clientOptions?.maxWaitMs ?? RENEWAL_WAIT_MS),
-      },
-    );
-    const bus = createEventBus({ invalidate: api.invalidate });
-    const place = { schema: tenantSchema(api.baseUrl, api.keyId), shared };
-    const mirror = restingMirror(() => settings.planMirror(api, bus, place));
-    // A mirror that cannot open leaves the bus to the webhooks this process receives.
-    const openMirror = (): Promise<boolean> =>
-      mirror.start().then(
-        () => true,
-        (err: unknown) => {
-          logger.warn(
-            { err: err instanceof Error ? err.message : String(err) },
-            "a tenant's mirror could not open: its events come from webhooks only",
-          );
-          return false;
-        },
-      );
-    const wanted = async (): Promise<void> => void (await openMirror());
-    const live = mirror.syncing || webhooks;
-    const factories = new Map<boolean, Promise<ServerFactory>>();
-    return {
-      record,
-      api,
-      events: { bus, wanted },
-      openMirror,
-      live,
-      keyStillWorks: () => watch.stillWorks(),
-      factory(writes) {
-        let made = factories.get(writes);
-        if (!made) {
-          const selection = { ...settings.selection, readOnly: settings.selection.readOnly || !writes, scopes: record.scopes };
-          made = createServerFactory(
-            { api, books: mirror.books, logger: sink },
-            { selection, confirmWrites: settings.confirmWrites, events: { bus, live, wanted } },
-          );
-          factories.set(writes, made);
-        }
-        return made;
-      },
-      readiness: () => mirror.readiness(),
-      async rest() {
-        // Its schema's name is a digest, not the key: safe to log.
-        if (await mirror.rest())
-          logger.debug({ schema: place.schema }, "a tenant's books mirror rests: no request of it for the idle time");
-      },
-      async close() {
-        await mirror.close();
-        await api.close();
-      },
-    };
-  };
-}
 
 export async function startHosted(settings: HostedSettings, logger: Logger, sink: LogSink): Promise<Hosted> {
   const db = new PgDb(settings.mirrorUrl);
