@@ -12,12 +12,16 @@ import type { Freshness, InvoiceFilter } from './types.js';
 /** How long an answer may wait for the lines it needs, at the key's pace, before it answers with what is stored. */
 const LINES_WAIT_MS = 30_000;
 const SIDE_BY_SIDE = 4;
+/** How often an answer looks whether the lines another process on the store is reading have landed. */
+const LANDED_LOOK_MS = 100;
 
 export interface LinesForAnswerDeps {
   api: ApiClient;
   store: MirrorStore;
   budget: BackgroundBudget;
   reads: LineReads;
+  /** Waits `ms` (or until `signal` aborts): between looks at lines another process on the store is reading. */
+  pause(ms: number, signal: AbortSignal): Promise<void>;
   /** Puts these invoices first in the background's queue, and starts it if this process may. */
   queueFirst(missing: { id: number; stamp: string }[]): Promise<void>;
 }
@@ -65,15 +69,45 @@ export async function linesForAnswer(
     return { invoices: missing.length, seconds };
   }
   let done = 0;
-  const queue = [...missing];
   if (whole) report?.(0, missing.length);
+  const tick = (): void => {
+    done++;
+    report?.(done, missing.length);
+  };
+  // Those another process on the store is reading are left to it, then looked for until they land; one whose
+  // claim ends without its lines (its holder stopped) is read here on the next look.
+  let elsewhere = await readSideBySide(reads, missing, mark, signal, tick);
+  while (elsewhere.length > 0 && !signal.aborted) {
+    await deps.pause(LANDED_LOOK_MS, signal);
+    const still = new Set((await store.linesMissing(filter)).map((w) => w.id));
+    for (const w of elsewhere) if (!still.has(w.id)) tick();
+    elsewhere = await readSideBySide(
+      reads,
+      elsewhere.filter((w) => still.has(w.id)),
+      reads.mark(),
+      signal,
+      tick,
+    );
+  }
+  return null;
+}
+
+/** Reads these invoices' lines, a few side by side: those another process is reading, returned (not read). */
+async function readSideBySide(
+  reads: LineReads,
+  wanted: readonly { id: number; stamp: string }[],
+  mark: number,
+  signal: AbortSignal,
+  tick: () => void,
+): Promise<{ id: number; stamp: string }[]> {
+  const queue = [...wanted];
+  const elsewhere: { id: number; stamp: string }[] = [];
   const worker = async (): Promise<void> => {
     for (let next = queue.shift(); next && !signal.aborted; next = queue.shift()) {
-      if (!reads.readSince(next.id, mark)) await reads.read(next, { background: false, signal });
-      done++;
-      report?.(done, missing.length);
+      if (reads.readSince(next.id, mark) || (await reads.read(next, { background: false, signal }))) tick();
+      else elsewhere.push(next);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(SIDE_BY_SIDE, missing.length) }, worker));
-  return null;
+  await Promise.all(Array.from({ length: Math.min(SIDE_BY_SIDE, wanted.length) }, worker));
+  return elsewhere;
 }

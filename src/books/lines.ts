@@ -55,8 +55,8 @@ export class LinesFetcher {
           tried.add(w.id);
           if (this.deps.reads.readSince(w.id, mark)) continue;
           await this.deps.budget.turn(signal);
-          this.calls++;
-          await this.deps.reads.read(w, { background: true, signal });
+          // One another process on the store is reading is left to it.
+          if (await this.deps.reads.read(w, { background: true, signal })) this.calls++;
         }
       }
     } while (this.#again && !signal.aborted);

@@ -100,7 +100,7 @@ class MirrorRuntime {
     this.#timers = options.timers ?? REAL_TIMERS;
     this.#budget = new BackgroundBudget(api, { now: this.#now, ...options.budget });
     this.lease = new SyncLease(store, this.#now, this.abort.signal);
-    this.lineReads = new LineReads(api, store);
+    this.lineReads = new LineReads(api, store, this.#now);
     const mayWrite = (): Promise<boolean> => this.lease.mayWrite();
     const pollMs = options.pollSeconds * 1000;
     const polledLook = pollMs > 0 ? Math.min(LOOK_EVERY_MS, pollMs) : LOOK_EVERY_MS;
@@ -279,6 +279,22 @@ class MirrorRuntime {
         store,
         budget: this.#budget,
         reads: this.lineReads,
+        pause: (ms, pauseSignal) =>
+          new Promise<void>((resolve) => {
+            const stop = (): void => {
+              this.#timers.clear(handle);
+              resolve();
+            };
+            const handle = this.#timers.set(
+              () => {
+                pauseSignal.removeEventListener('abort', stop);
+                resolve();
+              },
+              ms,
+              true,
+            );
+            pauseSignal.addEventListener('abort', stop, { once: true });
+          }),
         queueFirst: async (missing) => {
           this.lines?.prefer(missing);
           if (this.lines && (await this.lease.mayWrite()))

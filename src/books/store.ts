@@ -44,6 +44,8 @@ export interface MirrorStore {
   setLines(invoiceId: number, stamp: string, items: unknown): Promise<void>;
   /** Invoices whose header changed since their lines were stored (or that have none), newest first. */
   linesWanted(limit: number): Promise<{ id: number; stamp: string }[]>;
+  /** Whether the invoice's lines are stored for its current header (another process may just have read them). */
+  linesStored(invoiceId: number): Promise<boolean>;
   /** The same of the invoices the filter picks (an answer's range), every one: the lines an answer lacks. */
   linesMissing(filter: InvoiceFilter): Promise<{ id: number; stamp: string }[]>;
   coverage(): Promise<LinesCoverage>;

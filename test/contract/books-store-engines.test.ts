@@ -100,9 +100,11 @@ describe.each(ENGINES)('on %s, the store', (engine) => {
       await b.setLines(2, stamp(1), [line(4)]);
       expect((await a.read.lines({ ids: [2] })).map((l) => l.product_id)).toEqual([4]);
       expect(await a.coverage()).toEqual({ withLines: 1, invoices: 3 });
+      expect([await b.linesStored(2), await b.linesStored(3), await b.linesStored(99)]).toEqual([true, false, false]);
       expect((await a.linesWanted(5)).map((w) => w.id)).toEqual([3, 1]);
       await b.write('invoices', [invoice(2, 9)], []);
       expect(await a.coverage()).toEqual({ withLines: 0, invoices: 3 });
+      expect(await a.linesStored(2)).toBe(false);
       expect(await a.linesWanted(1)).toEqual([{ id: 3, stamp: stamp(1) }]);
       expect((await a.linesWanted(5)).find((w) => w.id === 2)).toEqual({ id: 2, stamp: stamp(9) });
       await a.setLines(2, stamp(9), []);

@@ -183,6 +183,9 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
       const rows = await query(`SELECT id, stamp FROM invoices WHERE ${LINES_NOT_STORED} ORDER BY id DESC LIMIT ?`, [limit]);
       return rows.map(([id, stamp]) => ({ id: num(id), stamp: str(stamp) }));
     },
+    async linesStored(invoiceId) {
+      return (await query(`SELECT 1 FROM invoices WHERE id = ? AND NOT ${LINES_NOT_STORED}`, [invoiceId])).length > 0;
+    },
     async linesMissing(filter) {
       const w = invoiceWhere(dialect, filter);
       w.add(LINES_NOT_STORED);
