@@ -130,11 +130,10 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
   });
   const drain = new Drain();
   const guardHost = hostGuardHook(options);
-  const healthPaths = HEALTH_PATHS;
   app.addHook('onRequest', async (request, reply) => {
     // A load balancer's health checks are answered while draining, and name the address they reach, whatever
     // --allowed-hosts says.
-    const health = healthPaths.has(request.url.split('?')[0] ?? request.url);
+    const health = HEALTH_PATHS.has(request.url.split('?')[0] ?? request.url);
     if (drain.draining && !health) return drain.refuse(reply);
     // Every request but /mcp's (which counts its calls, not its streams) is answered before the process stops:
     // a sign-in, an OAuth endpoint, a webhook delivery.
