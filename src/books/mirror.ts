@@ -15,7 +15,7 @@ import { LineReads } from './line-reads.js';
 import { LinesFetcher } from './lines.js';
 import { linesForAnswer, readingLinesMessage } from './lines-for-answer.js';
 import { EventOutbox, LOOK_EVERY_MS } from './outbox.js';
-import { type Rec, stampOf } from './record.js';
+import type { Rec } from './record.js';
 import { ServiceClock } from './service-clock.js';
 import type { KindMark, MirrorStore } from './store.js';
 import { KindSync, LeaseLost, type SyncStats } from './sync.js';
@@ -191,19 +191,15 @@ class MirrorRuntime {
 
   /**
    * A webhook's record goes into the store at once, with its event, so every process on the file announces it
-   * (each bus drops a change it heard already); its kind is synced soon after (it may touch others).
+   * (each bus drops a change it heard already); the store keeps neither when it holds the record stamped later.
+   * Its kind is synced soon after (it may touch others).
    */
   async onWebhook(event: BooksEvent): Promise<void> {
     if (event.source !== 'webhook' || this.outbox.isRelaying(event)) return;
     const kind = event.record.kind as MirroredKind;
     if (!this.#kinds.includes(kind) || typeof event.data.id !== 'number') return;
-    const { store } = this.options;
-    const incoming = event.data as Rec;
-    const stored = (await store.stored(kind, [incoming.id])).get(incoming.id);
-    if (!stored || (stampOf(incoming) ?? '') >= (stampOf(stored) ?? '')) {
-      await store.write(kind, [incoming], [event]);
-      void this.outbox.drain();
-    }
+    await this.options.store.write(kind, [event.data as Rec], [event]);
+    void this.outbox.drain();
     if (await this.lease.mayWrite())
       void this.sync.sync(kind, { background: true, signal: this.abort.signal }).catch(this.quiet('sync after a webhook'));
   }

@@ -165,6 +165,25 @@ describe.each(ENGINES)('two mirrors on one store (%s)', (engine) => {
       await sleep(5 * LOOK_EVERY_MS);
       expect([heardHook(holder), heardHook(reader)]).toEqual([1, 1]);
       expect((await holder.mirror.books.read.raw('invoices', invoice.id))?.status).toBe('paid');
+      // Webhooks are ordered by the instant their stamps name, not by their text (whose offset changes when
+      // daylight saving ends): a later change whose text sorts first is kept, an earlier one whose text sorts
+      // last is not.
+      const at = (n: number, stamp: string, reference: string): BooksEvent => ({
+        ...hook,
+        id: `evt_offset_${n}_${engine}`,
+        data: { ...hook.data, updated_at: stamp, reference },
+      });
+      reader.bus.publish(at(1, '2098-12-31T23:30:00+12:00', 'half an hour later'));
+      await eventually(
+        async () => ((await holder.mirror.books.read.raw('invoices', invoice.id))?.reference === 'half an hour later' ? true : undefined),
+        3000,
+      );
+      reader.bus.publish(at(2, '2099-01-01T00:10:00+13:00', 'ten minutes later'));
+      await sleep(5 * LOOK_EVERY_MS);
+      expect((await holder.mirror.books.read.raw('invoices', invoice.id))?.reference).toBe('half an hour later');
+      // The kept one reaches the other process; the refused one is not stored, so it reaches no other.
+      const heardOf = (m: MirrorUnderTest, n: number): number => m.heard.filter((h) => h.event.id === `evt_offset_${n}_${engine}`).length;
+      expect([heardOf(holder, 1), heardOf(holder, 2)]).toEqual([1, 0]);
     } finally {
       await a.close();
       await b.close();

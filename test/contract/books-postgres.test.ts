@@ -1,5 +1,5 @@
 // The Postgres engine's own rules, on the run's embedded Postgres (a database of this file's): a database of
-// another key is refused, one of version 1 migrated in place and one of another schema version rebuilt; the
+// another key is refused, ones of versions 1 and 3 migrated in place and one of another schema version rebuilt; the
 // password shows nowhere; the sync lease is one connection's advisory lock, let go of the moment that
 // connection ends; and every store on the database hears of events as they are committed (NOTIFY).
 import pg from 'pg';
@@ -79,6 +79,34 @@ describe('the database', () => {
     const five = before?.products.find((p) => p.product_id === 5);
     expect(five).toMatchObject({ invoices: 2, line_total: ['23.00'], tax_amount: ['4.50'], description: 'Item 5' });
     expect((await migrated.read.lineSums({ customerId: 8 }))?.withLines).toBe(1);
+    await migrated.close();
+  });
+
+  it("migrates a mirror of version 3 in place: each record's stamp as an instant, so an older write is refused", async () => {
+    await forgetMirror(url);
+    const mine = await open();
+    const nzdt = '2027-04-04T02:59:00+13:00';
+    await mine.write('invoices', [sampleInvoice(1, 7, nzdt), sampleInvoice(2, 7, 'not a time')], []);
+    await mine.write('customers', [customer(3)], []);
+    await mine.close();
+    // What version 3 held: stamps as the service wrote them, no instants.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    for (const table of ['customers', 'invoices', 'quotes', 'payments', 'products'])
+      await client.query(`ALTER TABLE invoicing_mcp.${table} DROP COLUMN stamp_ms`);
+    await client.query("UPDATE invoicing_mcp.meta SET value = '3' WHERE key = 'schema_version'");
+    const migrated = await open();
+    const rows = await client.query('SELECT id, stamp_ms::text AS ms FROM invoicing_mcp.invoices ORDER BY id');
+    await client.end();
+    expect(rows.rows).toEqual([
+      { id: '1', ms: String(Date.parse(nzdt)) },
+      { id: '2', ms: null },
+    ]);
+    expect((await migrated.counts()).customers).toBe(1);
+    // An hour later by the clock, though its text sorts first; then the older one again, refused.
+    await migrated.write('invoices', [{ ...sampleInvoice(1, 7, '2027-04-04T02:10:00+12:00'), status: 'paid' }], []);
+    await migrated.write('invoices', [sampleInvoice(1, 7, nzdt)], []);
+    expect((await migrated.stored('invoices', [1])).get(1)).toMatchObject({ status: 'paid' });
     await migrated.close();
   });
 

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { openMirrorStore } from '../../src/books/open-store.js';
 import type { Rec } from '../../src/books/record.js';
 import type { MirrorStore } from '../../src/books/store.js';
+import type { BooksEvent } from '../../src/events/event.js';
 import { ENGINES, engineStores } from '../support/postgres.js';
 import { pollEvent } from './poll-event.js';
 import { sampleCustomer, sampleInvoice, sampleLine } from './sample-records.js';
@@ -111,6 +112,37 @@ describe.each(ENGINES)('on %s, the store', (engine) => {
       expect(await b.read.lines({ ids: [2] })).toEqual([]);
       expect((await b.coverage()).withLines).toBe(1);
       expect((await b.counts()).lines).toBe(0);
+    });
+  });
+
+  it('never takes a record back to an older stamp, whichever process writes last; the older write keeps no event', async () => {
+    await closing(async (a, b) => {
+      const sent = (n: number, record: Rec): BooksEvent => ({ ...pollEvent(n), record: { kind: 'invoices', id: record.id }, data: record });
+      const seqs = async (): Promise<string[]> => (await b.eventsAfter(0)).map((e) => e.event.id);
+      // Each process read the invoice before it wrote: the later stamp is written first, the older after it.
+      await a.write('invoices', [invoice(1, 9)], [sent(1, invoice(1, 9))]);
+      await b.write('invoices', [invoice(1, 5)], [sent(2, invoice(1, 5))]);
+      expect((await a.stored('invoices', [1])).get(1)?.updated_at).toBe(stamp(9));
+      expect(await seqs()).toEqual(['poll_1']);
+      // The same stamp again is written (a webhook of what a sync just read), and so is a later one.
+      await b.write('invoices', [{ ...invoice(1, 9), status: 'paid' }], [sent(3, invoice(1, 9))]);
+      expect((await a.stored('invoices', [1])).get(1)?.status).toBe('paid');
+      await b.write('invoices', [invoice(1, 12)], [sent(4, invoice(1, 12))]);
+      expect((await a.stored('invoices', [1])).get(1)?.updated_at).toBe(stamp(12));
+      expect(await seqs()).toEqual(['poll_1', 'poll_3', 'poll_4']);
+      // Stamps carry the business's offset: when daylight saving ends (+13:00 to +12:00) the later change's text
+      // sorts first. The instant decides, both ways.
+      const atNzdt = { ...invoice(2), updated_at: '2027-04-04T02:59:00+13:00' };
+      const atNzst = { ...invoice(2), updated_at: '2027-04-04T02:10:00+12:00', status: 'paid' };
+      await a.write('invoices', [atNzdt], []);
+      await b.write('invoices', [atNzst], []);
+      await a.write('invoices', [atNzdt], []);
+      expect((await b.stored('invoices', [2])).get(2)).toMatchObject({ updated_at: atNzst.updated_at, status: 'paid' });
+      // A batch of a page writes each record by its own stamp: the newer of the page, not the older.
+      await a.write('invoices', [invoice(1, 10), invoice(3, 4)], [sent(5, invoice(1, 10)), sent(6, invoice(3, 4))]);
+      const page = await b.stored('invoices', [1, 3]);
+      expect([page.get(1)?.updated_at, page.get(3)?.updated_at]).toEqual([stamp(12), stamp(4)]);
+      expect(await seqs()).toEqual(['poll_1', 'poll_3', 'poll_4', 'poll_6']);
     });
   });
 

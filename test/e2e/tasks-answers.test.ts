@@ -93,7 +93,7 @@ describe('answers as tasks on a cold mirror at scale 10', () => {
       messages.join('\n'),
     ).toBe(true);
     const a = asked.result.structuredContent as Json;
-    expect(asked.result.isError).toBeFalsy();
+    expect(asked.result.isError, `${JSON.stringify(asked.result.content)}\n${server.stderr().slice(-3000)}`).toBeFalsy();
     expect(a.lines).toEqual({ with_lines: rows.length, invoices: rows.length });
     expect(a.lines_pending).toBeUndefined();
     const text = (asked.result.content as { text: string }[])[0]!.text;
@@ -126,6 +126,7 @@ describe('answers as tasks on a cold mirror at scale 10', () => {
     expect(asked.kind, JSON.stringify(asked.result).slice(0, 600)).toBe('task');
     const a = asked.result.structuredContent as Json;
     const text = (asked.result.content as { text: string }[])[0]!.text;
+    expect(asked.result.isError, `${text}\n${server.stderr().slice(-3000)}`).toBeFalsy();
     expect(text).not.toContain('PARTIAL');
     expect(a.lines).toEqual({ with_lines: rows.length, invoices: rows.length });
     // Each invoice of the year whose lines were missing read once; none of those read for the first question again.

@@ -10,7 +10,7 @@ import { type EngineColumns, itemTableDdl, kindTableDdl } from '../sql/ddl.js';
 import { TASKS_TABLE } from '../sql/tasks.js';
 import { ALLOCATIONS, INVOICES, KIND_TABLES, LINES } from '../tables.js';
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 // Text compares and sorts byte for byte, as in SQLite (and lower() folds ASCII only), whatever the database's locale.
 const TEXT = 'text COLLATE "C"';
@@ -79,10 +79,21 @@ export const sumInvoiceProducts = (lines: string): string => `
   FROM ${lines} l JOIN invoices i ON i.id = l.invoice_id
   GROUP BY l.invoice_id, l.product_id, ${INVOICE_PRODUCT_FIELDS.map((c) => `i.${c}`).join(', ')}`;
 
+/**
+ * Version 4 added each record's stamp as an instant (`stamp_ms`), which orders its writes: worked out from the
+ * stamps stored. A stamp that is not a timestamp is left without one (its record is written as it comes).
+ */
+const STAMP_INSTANTS: readonly string[] = Object.values(KIND_TABLES).flatMap((t) => [
+  `ALTER TABLE ${t.name} ADD COLUMN IF NOT EXISTS stamp_ms bigint`,
+  `UPDATE ${t.name} SET stamp_ms = floor(extract(epoch FROM stamp::timestamptz) * 1000)
+   WHERE stamp ~ '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d(:\\d\\d(\\.\\d+){0,1}){0,1}(Z|[+-]\\d\\d(:{0,1}\\d\\d){0,1})$'`,
+]);
+
 /** What brings a mirror of an older version to this one in place (after SCHEMA's statements), keeping what it read. */
 export const MIGRATIONS: Readonly<Record<string, readonly string[]>> = {
   // Version 2 added invoice_products: summed from the lines already stored.
-  '1': [sumInvoiceProducts('lines')],
+  '1': [sumInvoiceProducts('lines'), ...STAMP_INSTANTS],
   // Version 3 added the tasks table (SCHEMA's statements make it); nothing stored changes.
-  '2': [],
+  '2': STAMP_INSTANTS,
+  '3': STAMP_INSTANTS,
 };

@@ -19,9 +19,13 @@ function columnsDdl(table: Table, engine: EngineColumns): string {
   return [...typed, ...exact].join(', ');
 }
 
-/** A kind's table: `id`, its columns, `stamp` and `raw`, and `extra` (more columns, written as they are). */
+/**
+ * A kind's table: `id`, its columns, `stamp` (as the service wrote it) and `stamp_ms` (the instant it names:
+ * stamps carry the business's offset, so their text does not sort across a change of it), `raw`, and `extra`
+ * (more columns, written as they are).
+ */
 export const kindTableDdl = (table: KindTable, engine: EngineColumns, extra = ''): string =>
-  `CREATE TABLE IF NOT EXISTS ${table.name} (id ${engine.types.id} PRIMARY KEY, ${columnsDdl(table, engine)}, stamp ${engine.types.text}, raw ${engine.types.raw} NOT NULL${extra})`;
+  `CREATE TABLE IF NOT EXISTS ${table.name} (id ${engine.types.id} PRIMARY KEY, ${columnsDdl(table, engine)}, stamp ${engine.types.text}, stamp_ms ${engine.types.id}, raw ${engine.types.raw} NOT NULL${extra})`;
 
 /** A table of a record's items (lines, allocations): the record's id and the item's position, its key. */
 export function itemTableDdl(table: Table, engine: EngineColumns, after = ''): string {

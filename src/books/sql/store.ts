@@ -6,7 +6,7 @@
 import { num, str } from '../../db/cells.js';
 import type { Engine, Query, QueryArg } from '../../db/engine.js';
 import type { BooksEvent } from '../../events/event.js';
-import { type Rec, stampOf } from '../record.js';
+import { type Rec, stampMsOf, stampOf } from '../record.js';
 import type { KindMark, MirrorStore, StoredEvent } from '../store.js';
 import { ALLOCATIONS, cellWriter, itemsOf, KIND_TABLES, LINES } from '../tables.js';
 import type { LinesCoverage, MirroredKind, MirrorReader } from '../types.js';
@@ -75,16 +75,20 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
   const exact = books.columns.exactCells;
   const lineCells = cellWriter(LINES, exact);
   const allocationCells = cellWriter(ALLOCATIONS, exact);
-  // Each kind's upsert, made once: its statement around the rows' values, and what writes a record's cells.
+  // Each kind's upsert, made once: its statement around the rows' values, and what writes a record's cells. A
+  // stored record is replaced only by one stamped at the same instant or later: two writers that each read
+  // before they wrote (a sync's page, a webhook) never take the mirror back to an older state, whatever order
+  // they commit in. A record with no stamp is written as it comes.
   const upserts = Object.fromEntries(
     Object.entries(KIND_TABLES).map(([kind, table]) => {
-      const cols = ['id', ...writtenColumns(table, books.columns), 'stamp', 'raw'];
+      const cols = ['id', ...writtenColumns(table, books.columns), 'stamp', 'stamp_ms', 'raw'];
       const updates = cols
         .slice(1)
         .map((c) => `${c} = excluded.${c}`)
         .join(', ');
       const sqlOf = (values: string): string =>
-        `INSERT INTO ${kind} (${cols.join(', ')}) VALUES ${values} ON CONFLICT (id) DO UPDATE SET ${updates}`;
+        `INSERT INTO ${kind} (${cols.join(', ')}) VALUES ${values} ON CONFLICT (id) DO UPDATE SET ${updates}
+         WHERE excluded.stamp_ms IS NULL OR ${kind}.stamp_ms IS NULL OR excluded.stamp_ms >= ${kind}.stamp_ms`;
       return [kind, { sqlOf, cellsOf: cellWriter(table, exact) }];
     }),
   ) as Record<MirroredKind, { sqlOf: (values: string) => string; cellsOf: ReturnType<typeof cellWriter> }>;
@@ -95,7 +99,7 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
     await engine.insert(
       q,
       sqlOf,
-      last.map((r) => [r.id, ...cellsOf(r), stampOf(r), JSON.stringify(r)]),
+      last.map((r) => [r.id, ...cellsOf(r), stampOf(r), stampMsOf(r), JSON.stringify(r)]),
     );
     const ids = last.map((r) => r.id);
     if (kind === 'invoices') await books.invoicesWritten?.(q, ids);
@@ -152,11 +156,20 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
         if (records.length > 0) await upsert(q, kind, records);
         if (events.length > 0) {
           const at = Date.now();
-          await engine.insert(
-            q,
-            (values) => `INSERT INTO events (at_ms, body) VALUES ${values}`,
-            events.map((e) => [at, JSON.stringify(e)]),
-          );
+          // An event about a record of this write is kept only if the record was (not refused as older than
+          // the one stored); one about another record, or a record with no stamp, as it comes.
+          const stamped = (e: BooksEvent): string | null => (e.record.kind === kind && e.record.id === e.data.id ? stampOf(e.data) : null);
+          for (const e of events) {
+            const stamp = stamped(e);
+            const body = JSON.stringify(e);
+            if (stamp === null) await q('INSERT INTO events (at_ms, body) VALUES (?, ?)', [at, body]);
+            else
+              await q(
+                `INSERT INTO events (at_ms, body) SELECT CAST(? AS BIGINT), CAST(? AS TEXT)
+                 WHERE EXISTS (SELECT 1 FROM ${kind} WHERE id = ? AND stamp = ?)`,
+                [at, body, e.record.id, stamp],
+              );
+          }
           await engine.notify(q, 'events');
         }
         if (mark)

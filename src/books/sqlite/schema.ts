@@ -7,7 +7,7 @@ import { TASKS_TABLE } from '../sql/tasks.js';
 import { ALLOCATIONS, KIND_TABLES, LINES } from '../tables.js';
 import { SQLITE_COLUMNS } from './columns.js';
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * Receivable: not draft or void, and a balance above zero (a decimal string: no minus sign, a digit other
