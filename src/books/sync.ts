@@ -120,13 +120,18 @@ export class KindSync {
     const { promoted } = options;
     if (promoted.signal.aborted) return;
     const signal = options.signal ? AbortSignal.any([options.signal, promoted.signal]) : promoted.signal;
-    const joined = new Promise<'joined'>((resolve) => promoted.signal.addEventListener('abort', () => resolve('joined'), { once: true }));
+    // Let go of once the turn is decided: a read of many pages would otherwise leave one listener a page.
+    let onJoined = (): void => undefined;
+    const joined = new Promise<'joined'>((resolve) => {
+      onJoined = () => resolve('joined');
+      promoted.signal.addEventListener('abort', onJoined, { once: true });
+    });
     // The turn's failure is a value here, so that one ending after the race is never an unheard rejection.
     const turn = this.deps.budget.turn(signal).then(
       () => 'turn' as const,
       (err: unknown) => ({ err }),
     );
-    const outcome = await Promise.race([turn, joined]);
+    const outcome = await Promise.race([turn, joined]).finally(() => promoted.signal.removeEventListener('abort', onJoined));
     if (typeof outcome === 'object' && (!promoted.signal.aborted || options.signal?.aborted)) throw outcome.err;
   }
 

@@ -128,6 +128,27 @@ describe('changes during the first read', () => {
   });
 });
 
+describe('a background read of many pages', () => {
+  it('waits its turn before each page and keeps no listener of a page once it is read (no MaxListenersExceededWarning)', async () => {
+    const key = await smallKey();
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    // Pages of 2: the invoices alone take far more pages than the 10 listeners Node warns beyond.
+    const m = await mirrorOn(sb, key, logs, { mirror: { perPage: 2 } });
+    try {
+      await m.mirror.round();
+      expect(m.mirror.stats().calls).toBeGreaterThan(2 * 11);
+      expect(await differences(m.mirror, await groundTruth(sb, key))).toEqual([]);
+      await aMoment();
+      expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await m.close();
+    }
+  });
+});
+
 describe.each(ENGINES)('a restart on the same store, on %s', (engine) => {
   const stores = storesOn[engine]!;
   it('announces what changed while it was down, and nothing it had announced', async () => {
