@@ -156,8 +156,9 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
         if (records.length > 0) await upsert(q, kind, records);
         if (events.length > 0) {
           const at = Date.now();
-          // An event about a record of this write is kept only if the record was (not refused as older than
-          // the one stored); one about another record, or a record with no stamp, as it comes.
+          // An event about a record of this write is kept only when the store holds that record now (it was
+          // written, not refused as older than the one stored); one about another record, or about a record
+          // with no stamp, is kept as it comes.
           const stamped = (e: BooksEvent): string | null => (e.record.kind === kind && e.record.id === e.data.id ? stampOf(e.data) : null);
           for (const e of events) {
             const stamp = stamped(e);
