@@ -51,7 +51,7 @@ export type MakeTenant = (record: TenantRecord, secret: string, webhooks: boolea
 
 /**
  * How long an endpoint's target is kept without a word from the database: the bound on an old secret in a
- * process whose notifying connection died without its socket saying so (the notice itself comes at once).
+ * process whose notifying connection died without its socket saying so (the notice itself comes a moment after the change's commit).
  */
 export const WEBHOOK_TARGET_TTL_MS = 30_000;
 
