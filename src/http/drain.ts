@@ -26,6 +26,11 @@ export class Drain {
     });
   }
 
+  /** No longer waits for a request's answer: it turned out to be a long stream. */
+  untrack(res: ServerResponse): void {
+    if (this.#inFlight.delete(res) && this.#inFlight.size === 0) this.#idle?.();
+  }
+
   /** The answer to a request that comes while draining: 503, try again. */
   async refuse(reply: FastifyReply): Promise<void> {
     await reply

@@ -116,7 +116,6 @@ function bearerCheck(token: string) {
 }
 
 const isListen = (body: unknown): boolean => (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
-const isStream = (method: string, body: unknown): boolean => method === 'GET' || isListen(body);
 
 export async function serveHttp(factory: ServerFactory, options: HttpServeOptions): Promise<HttpServer> {
   const report = sdkErrorReporter(options.logger);
@@ -135,9 +134,10 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
     // --allowed-hosts says.
     const health = HEALTH_PATHS.has(request.url.split('?')[0] ?? request.url);
     if (drain.draining && !health) return drain.refuse(reply);
-    // Every request but /mcp's (which counts its calls, not its streams) is answered before the process stops:
-    // a sign-in, an OAuth endpoint, a webhook delivery.
-    if (request.routeOptions.url !== '/mcp') drain.track(reply.raw);
+    // Every request taken in is answered before the process stops (a call, a sign-in, an OAuth endpoint, a
+    // webhook delivery), counted from its arrival so that one whose body is still coming is not cut off; an
+    // MCP stream is not waited for (a GET, or a listen once its body says so).
+    if (request.routeOptions.url !== '/mcp' || request.method !== 'GET') drain.track(reply.raw);
     if (!health) await guardHost(request, reply);
   });
   app.addHook('onSend', async (_request, reply, payload) => {
@@ -184,7 +184,7 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
     if (request.method === 'POST' && request.body === undefined && isJsonContentType(request.headers['content-type'] ?? null)) {
       return reply.code(400).send(rpcError(PARSE_ERROR, 'Parse error: the body is empty'));
     }
-    if (!isStream(request.method, request.body)) drain.track(reply.raw);
+    if (isListen(request.body)) drain.untrack(reply.raw);
     const auth = authOf.get(request);
     const feed = auth && resourceServer ? resourceServer.eventsOf(auth) : null;
     if (!sessions.claims(request.headers, request.method, request.body)) {

@@ -1,13 +1,15 @@
 // HTTP mode as a load balancer and an operator see it: refusals of malformed requests are JSON-RPC errors,
 // a DELETE that says application/json with no body still ends its session, /healthz and /readyz answer
-// without the token and give away no secret, and SIGTERM drains: new requests get 503, a call in flight
-// finishes, an open stream ends with a retry hint, the mirror's sync lease is released, and the exit is 0.
+// without the token and give away no secret, and SIGTERM drains: new requests get 503, a call taken in
+// finishes (its body still coming when the signal came), an open stream ends with a retry hint, the mirror's
+// sync lease is released, and the exit is 0.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'libsql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { heldPost } from './support/held-request.js';
 import { type HttpServer, spawnHttpProcess } from './support/server.js';
 
 const TOKEN = 'operable-token-0123456789';
@@ -136,12 +138,12 @@ describe('SIGTERM', () => {
     expect(stream.status).toBe(200);
     const streamText = stream.text();
     await sb.faults(1, ['latency'], 300);
-    const call = fetch(server.url, {
-      method: 'POST',
-      headers: session,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'list_customers', arguments: { per_page: 1 } } }),
-    }).then(async (res) => ({ status: res.status, text: await res.text() }));
-    await new Promise((r) => setTimeout(r, 100));
+    // The call is taken in before SIGTERM (its head read, its body still to come): it is answered all the same.
+    const call = await heldPost(
+      new URL(server.url),
+      session,
+      JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'list_customers', arguments: { per_page: 1 } } }),
+    );
     const exit = server.terminate();
     let refused: Response | null = null;
     for (let i = 0; i < 50 && refused === null; i++) {
@@ -159,7 +161,7 @@ describe('SIGTERM', () => {
     expect(Number(late.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect((await late.json()).error.code).toBe(-32000);
 
-    const answered = await call;
+    const answered = await call.finish();
     expect(answered.status).toBe(200);
     expect(answered.text).toContain('"result"');
     expect(await streamText).toMatch(/^retry: \d+$/m);
