@@ -435,10 +435,14 @@ describe('tokens', () => {
     const log = new pg.Client({ connectionString: database });
     await log.connect();
     try {
-      const { rows } = await log.query(
-        "SELECT business_id, detail FROM invoicing_mcp_hosted.grant_log WHERE event = 'ended' AND key_id = $1",
-        [business.signer.keyId],
-      );
+      // The ending is written last, after the grants are revoked and the business forgotten (the 401 comes first).
+      const rows = await eventually(async () => {
+        const ended = await log.query(
+          "SELECT business_id, detail FROM invoicing_mcp_hosted.grant_log WHERE event = 'ended' AND key_id = $1",
+          [business.signer.keyId],
+        );
+        return ended.rows.length > 0 ? ended.rows : undefined;
+      });
       expect(rows).toEqual([{ business_id: String(business.id), detail: truth.body.message }]);
     } finally {
       await log.end();
