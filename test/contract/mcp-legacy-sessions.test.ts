@@ -42,9 +42,19 @@ it('a client listening on its GET stream stays past the idle limit and still hea
   const client = new Client({ name: 'listener', version: '1.0.0' }, { jsonSchemaValidator: compiledOnce });
   const heard: string[] = [];
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void heard.push(n.params.uri));
-  const transport = new StreamableHTTPClientTransport(new URL(url));
+  // The SDK opens its GET stream in the background after connecting: the clock moves once the stream is open.
+  let streamOpen: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (streamOpen = resolve));
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    fetch: async (input, init) => {
+      const res = await fetch(input, init);
+      if ((init?.method ?? 'GET') === 'GET' && res.status === 200) streamOpen();
+      return res;
+    },
+  });
   await client.connect(transport);
   await client.subscribeResource({ uri: 'invoicing://invoices/1' });
+  await opened;
   await passTime(IDLE_MS * 4);
   expect(sessions.size).toBe(1);
   bus.publish({

@@ -108,11 +108,23 @@ export async function legacyWatcher(where: Where): Promise<Watcher> {
   const client = new LegacyClient({ name: 'watcher', version: '1.0.0' }, { jsonSchemaValidator: compiledOnce });
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => updates.record(n.params.uri));
   const connections = ownConnections(where);
+  // The SDK opens the session's GET stream, which carries the notifications, in the background after connecting;
+  // one sent before it is open has nowhere to go. So the watcher is ready once the stream's answer has come.
+  let streamAnswered: () => void = () => undefined;
+  const streamOpen = new Promise<void>((resolve) => (streamAnswered = resolve));
+  const watched: typeof fetch = async (url, init) => {
+    try {
+      return await connections.fetch(url, init);
+    } finally {
+      if ((init?.method ?? 'GET') === 'GET') streamAnswered();
+    }
+  };
   const transport =
     'linked' in where
       ? (where.linked.transport as unknown as Parameters<LegacyClient['connect']>[0])
-      : new LegacyHttp(new URL(where.http), { fetch: connections.fetch, requestInit: { headers: where.headers ?? {} } });
+      : new LegacyHttp(new URL(where.http), { fetch: watched, requestInit: { headers: where.headers ?? {} } });
   await client.connect(transport);
+  if (!('linked' in where)) await streamOpen;
   return {
     era: 'legacy',
     protocolVersion: transport instanceof LegacyHttp ? transport.protocolVersion : undefined,
