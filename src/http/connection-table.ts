@@ -112,13 +112,8 @@ export class ConnectionTable {
     conn.res = res;
     conn.since = this.options.now();
     if (this.options.clientOf) this.holdAs(conn, this.options.clientOf(req));
-    // While newcomers wait, every answer to the address holding the most closes its connection after it.
-    // From half the cap on, a short keep-alive to the others, after which their idle socket may be closed.
-    if (this.waiting.size > 0 && !conn.closing && this.heaviest(conn.address)) conn.closing = true;
-    if (conn.closing) res.shouldKeepAlive = false;
-    else if (this.waiting.size > 0 || this.open.size * 2 >= this.options.max) {
-      res.setHeader('keep-alive', `timeout=${Math.max(1, Math.round(this.options.hintMs / 1000))}`);
-    }
+    // An answer the handler sent at once (fastify refuses a malformed URL so) takes no more headers.
+    if (!res.headersSent) this.hintKeepAlive(conn, res);
     const ended = (): void => {
       if (conn.req !== req) return;
       conn.req = null;
@@ -129,6 +124,19 @@ export class ConnectionTable {
     };
     res.once('finish', ended);
     res.once('close', ended);
+    if (res.writableFinished) ended();
+  }
+
+  /**
+   * While newcomers wait, every answer to the address holding the most closes its connection after it. From
+   * half the cap on, a short keep-alive to the others, after which their idle socket may be closed.
+   */
+  private hintKeepAlive(conn: Conn, res: ServerResponse): void {
+    if (this.waiting.size > 0 && !conn.closing && this.heaviest(conn.address)) conn.closing = true;
+    if (conn.closing) res.shouldKeepAlive = false;
+    else if (this.waiting.size > 0 || this.open.size * 2 >= this.options.max) {
+      res.setHeader('keep-alive', `timeout=${Math.max(1, Math.round(this.options.hintMs / 1000))}`);
+    }
   }
 
   /**

@@ -7,7 +7,7 @@ import type { Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { Pool } from 'undici';
 import { afterEach, expect, it } from 'vitest';
-import { createLimitedServer, DEFAULT_HTTP_LIMITS } from '../../src/http/limits.js';
+import { createLimitedServer, DEFAULT_HTTP_LIMITS, limitedFastify } from '../../src/http/limits.js';
 
 let server: Server | null = null;
 const pools: Pool[] = [];
@@ -119,4 +119,19 @@ it('at the cap, a connection whose request head is still arriving after the grac
   expect(performance.now() - started).toBeLessThan(3_000);
   expect(await Promise.race([Promise.any(closed), new Promise((r) => setTimeout(() => r(false), 1_000))])).toBe(true);
   for (const s of slow) s.destroy();
+});
+
+it('from half the cap on, an answer fastify sent at once (a malformed URL) is let be, and the listener lives', async () => {
+  const app = await limitedFastify({ limits: { ...DEFAULT_HTTP_LIMITS, maxConnections: 4 }, bodyLimit: 1_000, log: () => undefined });
+  app.get('/healthz', async () => ({ ok: true }));
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  server = app.server;
+  const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const held = await Promise.all([1, 2].map(() => rawConnection(origin, '127.0.0.1')));
+  const bad = await rawConnection(origin, '127.0.0.2');
+  const answer = once(bad.socket, 'data');
+  bad.socket.write('GET /%E0%A4%A HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  expect(String((await answer)[0])).toMatch(/^HTTP\/1\.1 400 /);
+  expect((await fetch(`${origin}/healthz`)).status).toBe(200);
+  for (const c of [...held, bad]) c.socket.destroy();
 });
