@@ -53,6 +53,15 @@ function route(req: IncomingMessage, res: ServerResponse): void {
     case '/big-declared':
       res.writeHead(200, { 'content-length': String(1024 * 1024) }).write('{');
       return;
+    case '/no-content':
+      res.writeHead(204).end();
+      return;
+    case '/not-modified':
+      res.writeHead(304).end();
+      return;
+    case '/big-declared-whole':
+      res.writeHead(200, { 'content-length': String(16 * 1024 + 1) }).end('x'.repeat(16 * 1024 + 1));
+      return;
     case '/silent':
       deadline.abort(new Error('deadline'));
       return;
@@ -187,6 +196,22 @@ describe('the outgoing fetch', () => {
     const res = await fetchPublic(at('docs.test', '/big'));
     await expect(res.text()).rejects.toThrow(/larger than 16384 bytes/);
     await expect(fetchPublic(at('docs.test', '/big-declared'))).rejects.toThrow(/larger than 16384 bytes/);
+  });
+
+  it('lets an answer with no body, or one refused whole, go without a fault (a bodiless answer once ended the process)', async () => {
+    // An undici body destroyed unread after its request ended emits an error no one listens for: uncaught.
+    const uncaught: unknown[] = [];
+    const record = (err: unknown): void => void uncaught.push(err);
+    process.on('uncaughtException', record);
+    try {
+      expect((await fetchPublic(at('docs.test', '/no-content'), { redirect: 'manual' })).status).toBe(204);
+      expect((await fetchPublic(at('docs.test', '/not-modified'), { redirect: 'manual' })).status).toBe(304);
+      await expect(fetchPublic(at('docs.test', '/big-declared-whole'))).rejects.toThrow(/larger than 16384 bytes/);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      process.off('uncaughtException', record);
+    }
+    expect(uncaught.map(String)).toEqual([]);
   });
 
   it('ends a request at its deadline, whether no answer has begun or its body is still coming', async () => {

@@ -123,15 +123,24 @@ function toResponse(answer: Dispatcher.ResponseData, maxBytes: number): Response
     else if (value !== undefined) headers.set(name, value);
   }
   if (NO_BODY.has(answer.statusCode)) {
-    answer.body.destroy();
+    discard(answer.body);
     return new Response(null, { status: answer.statusCode, headers });
   }
   const tooLarge = () => new Error(`refused: the answer is larger than ${maxBytes} bytes`);
   if (Number(headers.get('content-length') ?? 0) > maxBytes) {
-    answer.body.destroy();
+    discard(answer.body);
     throw tooLarge();
   }
   return new Response(ReadableStream.from(limited(answer.body, maxBytes, tooLarge)), { status: answer.statusCode, headers });
+}
+
+/**
+ * Lets an unread body go. undici's body, destroyed before its end, emits an error; once its request has ended
+ * no one listens for it (an uncaught exception: a 204 from anyone's server ended the process).
+ */
+function discard(body: Readable): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }
 
 async function* limited(body: Readable, maxBytes: number, tooLarge: () => Error): AsyncGenerator<Uint8Array> {
@@ -139,7 +148,7 @@ async function* limited(body: Readable, maxBytes: number, tooLarge: () => Error)
   for await (const chunk of body as AsyncIterable<Buffer>) {
     received += chunk.length;
     if (received > maxBytes) {
-      body.destroy();
+      discard(body);
       throw tooLarge();
     }
     yield chunk;
