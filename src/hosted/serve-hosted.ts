@@ -20,6 +20,7 @@ import { type HttpServeOptions, type ResourceServer, serveHttp } from '../transp
 import { FailedSignIns } from './limits/failed-sign-ins.js';
 import { Registrations } from './limits/registrations.js';
 import { ServiceSignIns, signInFigures } from './limits/service-sign-ins.js';
+import { endInteraction } from './oauth/adapter.js';
 import { bearerCheck } from './oauth/bearer.js';
 import { CheckedTokens } from './oauth/checked-tokens.js';
 import { GrantLimiter } from './oauth/grant-limit.js';
@@ -214,6 +215,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
         tenants: tenants.store,
         webhookIds,
         grantLog,
+        endSignIn: (uid) => endInteraction(db, uid),
       });
       await registerTenantWebhooks(app, tenants, logger);
     },

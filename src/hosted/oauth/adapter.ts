@@ -5,7 +5,8 @@
 // succeeds once, so of requests racing with the same one exactly one goes on: every other is refused and ends
 // the grant, as the library does when a used one comes back later. A registered client that never got a
 // grant expires 24 hours after it registered; one with grants lives until 30 days after its last grant's
-// expiry; swept in bounded batches, so what anyone registers does not stay.
+// expiry; swept in bounded batches, so what anyone registers does not stay. A one-time id (a client
+// assertion's jti) is kept by an insert that succeeds once, so of requests racing with it exactly one goes on.
 import { createHash } from 'node:crypto';
 import { type Adapter, type AdapterFactory, type AdapterPayload, errors } from 'oidc-provider';
 import { str } from '../../db/cells.js';
@@ -63,11 +64,17 @@ class PostgresAdapter implements Adapter {
     const idHash = hashOf(this.model, id);
     const sealed = this.sealer.seal(JSON.stringify(payload), this.#context(idHash));
     const expiresAt = this.#expiry(expiresIn);
-    await this.db.rows(
+    // The library asks whether a one-time id was seen, then saves it: requests racing with the same one all
+    // pass the question. Only the first save goes on.
+    const onConflict =
+      this.model === 'ReplayDetection'
+        ? 'DO NOTHING RETURNING 1'
+        : `DO UPDATE SET uid_hash = excluded.uid_hash, user_code_hash = excluded.user_code_hash,
+         grant_id = excluded.grant_id, sealed = excluded.sealed, key_id = excluded.key_id, expires_at = excluded.expires_at`;
+    const saved = await this.db.rows(
       `INSERT INTO ${TABLE} (model, id_hash, uid_hash, user_code_hash, grant_id, sealed, key_id, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, CASE WHEN ?::double precision IS NULL THEN NULL ELSE ${AT} END)
-       ON CONFLICT (model, id_hash) DO UPDATE SET uid_hash = excluded.uid_hash, user_code_hash = excluded.user_code_hash,
-         grant_id = excluded.grant_id, sealed = excluded.sealed, key_id = excluded.key_id, expires_at = excluded.expires_at`,
+       ON CONFLICT (model, id_hash) ${onConflict}`,
       [
         this.model,
         idHash,
@@ -80,6 +87,7 @@ class PostgresAdapter implements Adapter {
         expiresAt,
       ],
     );
+    if (this.model === 'ReplayDetection' && saved.length === 0) throw new errors.InvalidRequest('replay detected');
     if (this.model === 'Grant') await this.#keepClient(payload.clientId, expiresAt);
   }
 
@@ -139,6 +147,19 @@ class PostgresAdapter implements Adapter {
 /** The adapter factory oidc-provider takes: one adapter per model, all on the same table; `now` is its clock. */
 export function postgresAdapter(db: PgDb, sealer: Sealer, grantEnded: GrantEnded, now: () => number = Date.now): AdapterFactory {
   return (model) => new PostgresAdapter(model, db, sealer, grantEnded, now);
+}
+
+/**
+ * Ends the sign-in `uid` (its interaction); whether this call did. Allow and Deny each end it first, so of
+ * the same form posted at once (a double click, two processes) exactly one goes on. The library's saves of
+ * the interaction leave `consumed_at` alone, and the mark goes with the record.
+ */
+export async function endInteraction(db: PgDb, uid: string): Promise<boolean> {
+  const ended = await db.rows(
+    `UPDATE ${TABLE} SET consumed_at = now() WHERE model = 'Interaction' AND id_hash = ? AND consumed_at IS NULL RETURNING 1`,
+    [hashOf('Interaction', uid)],
+  );
+  return ended.length === 1;
 }
 
 /** Forgets at most `max` records past their expiry at `now`; how many. */

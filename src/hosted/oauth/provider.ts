@@ -1,8 +1,8 @@
 // The authorization server: oidc-provider (a certified OpenID/OAuth 2.1 implementation) configured for MCP
 // authorization. Authorization code with PKCE (S256 only, for every client), one resource (the canonical
 // URL of /mcp) whose tokens are opaque and stored sealed, refresh tokens that rotate on every use,
-// revocation, dynamic registration, client ID metadata documents and clients given in configuration. The
-// sign-in (its interaction) is ours: see signin/.
+// revocation, dynamic registration, client ID metadata documents and clients given in configuration; no
+// DPoP. The sign-in (its interaction) is ours: see signin/.
 import Provider, { type ClientMetadata, type Configuration, type ErrorOut, errors, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import type { PgDb } from '../../db/postgres/db.js';
 import type { Sealer } from '../vault/sealer.js';
@@ -93,6 +93,9 @@ export function createAuthServer(issuer: string, options: AuthServerOptions): Pr
     },
     features: {
       devInteractions: { enabled: false },
+      // /mcp takes bearer tokens and checks no proof of possession: a token a client believes is bound to
+      // its key would be good in anyone's hands.
+      dPoP: { enabled: false },
       // No registration access token: nothing here reads or manages a registration after it is made, and each
       // would be a record that outlives its client.
       registration: { enabled: true, issueRegistrationAccessToken: false },

@@ -1,7 +1,8 @@
 // The sign-in page: the authorization server's interaction, served by us. Step one takes the business's
 // Key ID and Secret and signs in to the service with them; step two shows the business, its mode, what the
 // assistant may do and the business's webhook URL, and Allow makes the grant (the secret, and the webhook
-// signing secret when one is given, go to the vault) or Deny refuses it. Forms
+// signing secret when one is given, go to the vault) or Deny refuses it, once: of Allows and Denies posted at
+// once, the first to end the sign-in goes on and every other gets the page saying it has ended. Forms
 // carry an anti-forgery token bound to the interaction and are refused from another origin; pages carry a
 // strict Content-Security-Policy.
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -35,6 +36,8 @@ export interface SignInDeps {
   tenants: TenantStore;
   webhookIds: WebhookIds;
   grantLog: GrantLog;
+  /** Ends the sign-in `uid`; whether this call did (oauth/adapter.ts `endInteraction`). */
+  endSignIn: (uid: string) => Promise<boolean>;
 }
 
 const FORM_LIMIT = 8 * 1024;
@@ -176,6 +179,7 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
       const { interaction, uid, clientName, action, targets } = found;
       const clientId = String(interaction.params.client_id);
       if (form.action === 'deny') {
+        if (!(await deps.endSignIn(uid))) return lost(reply);
         await deps.vault.delete(pendingName(uid));
         await deps.grantLog.add({ event: 'denied', grantId: null, clientId, keyId: null, businessId: null, detail: null });
         return finish(request, reply, interaction, {
@@ -219,6 +223,7 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
           const page = await consentFor(base, pending, NOT_A_SIGNING_SECRET);
           return send(reply, 200, page, targets);
         }
+        if (!(await deps.endSignIn(uid))) return lost(reply);
         await deps.vault.delete(pendingName(uid));
         const { secret, ...record } = pending;
         const webhookId = deps.webhookIds.idOf(deps.serviceUrl, pending.keyId);

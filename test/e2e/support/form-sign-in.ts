@@ -53,6 +53,8 @@ export interface FormSignIn {
   tryKey(signer: Signer): Promise<{ status: number; page: string }>;
   /** The key form's action (absolute, at `via`), its fields but the key, and the cookies: to post it by hand. */
   keyPost(): { url: URL; fields: Record<string, string>; cookie: string };
+  /** A page's form action (absolute, at `via`), its anti-forgery field and the cookies: to post it by hand. */
+  pagePost(page: string): { url: URL; fields: Record<string, string>; cookie: string };
   /** Posts Allow on the page given (reading only, or also writing, and any other field); the query the client got back. */
   allow(page: string, access?: 'read' | 'write', fields?: Record<string, string>): Promise<URLSearchParams>;
 }
@@ -96,6 +98,10 @@ export async function openSignIn(
       return { status, page: answer.page };
     },
     keyPost: () => ({ url: new URL(keyForm.action, via), fields: { csrf: keyForm.csrf, action: 'continue' }, cookie: cookieHeader(jar) }),
+    pagePost(page) {
+      const form = formOf(page);
+      return { url: new URL(form.action, via), fields: { csrf: form.csrf }, cookie: cookieHeader(jar) };
+    },
     async allow(page, access = 'read', fields = {}) {
       const allowForm = formOf(page);
       const { answer: done } = await post(allowForm.action, { ...fields, csrf: allowForm.csrf, action: 'allow', access });

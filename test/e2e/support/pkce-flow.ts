@@ -1,12 +1,10 @@
 // The authorization code flow with PKCE as a public client runs it, one request at a time: register, send
 // the person to sign in (the sign-in page's forms, posted over plain HTTP), take the code back, and trade it
-// (or a refresh token) at the token endpoint, also many times at once on sockets opened beforehand, so that
-// the server has every request in hand before it answers any.
+// (or a refresh token) at the token endpoint, also many times at once (posts-at-once.ts).
 import { createHash, randomBytes } from 'node:crypto';
-import { connect, type Socket } from 'node:net';
 import { signInByForms } from './form-sign-in.js';
 import type { Signer } from './oauth-client.js';
-import { target } from './raw-http.js';
+import { type Answer, type Post, postsAtOnce } from './posts-at-once.js';
 
 /** The deployment as the flow sees it: the canonical URL of /mcp and its origin (the issuer). */
 export interface Deployment {
@@ -113,54 +111,22 @@ export async function tokenRequest(origin: string, fields: Record<string, string
   );
 }
 
-/** An HTTP/1.1 response read whole (the server closes after it): its status and JSON body, chunked or not. */
-function parseResponse(raw: Buffer): TokenAnswer {
-  const text = raw.toString('utf8');
-  const end = text.indexOf('\r\n\r\n');
-  const head = text.slice(0, end);
-  let body = text.slice(end + 4);
-  if (/^transfer-encoding:\s*chunked/im.test(head)) {
-    let joined = '';
-    for (let at = 0; ; ) {
-      const eol = body.indexOf('\r\n', at);
-      const size = Number.parseInt(body.slice(at, eol), 16);
-      if (!size) break;
-      joined += body.slice(eol + 2, eol + 2 + size);
-      at = eol + 2 + size + 2;
-    }
-    body = joined;
-  }
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), body: JSON.parse(body) as Record<string, any> };
-}
+/** A token request with `fields`, to post by hand (postsAtOnce). */
+export const tokenPost = (origin: string, fields: Record<string, string>): Post => ({
+  url: `${origin}/oauth/token`,
+  headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+  body: new URLSearchParams(fields).toString(),
+});
 
-const connected = (host: string, port: number): Promise<Socket> =>
-  new Promise((resolve, reject) => {
-    const socket = connect(port, host, () => resolve(socket));
-    socket.once('error', reject);
-  });
+/** A token endpoint's answer posted by hand. */
+export const tokenAnswer = (answer: Answer): TokenAnswer => ({
+  status: answer.status,
+  body: JSON.parse(answer.body) as Record<string, any>,
+});
 
-/**
- * The same token request `times` times at once: every connection is opened first, then each request is
- * written whole in the same turn of the event loop. The answers in the order sent.
- */
+/** The same token request `times` times at once (postsAtOnce); the answers in the order sent. */
 export async function tokenRequestsAtOnce(origin: string, fields: Record<string, string>, times: number): Promise<TokenAnswer[]> {
-  const { host, port } = target(origin);
-  const sockets = await Promise.all(Array.from({ length: times }, () => connected(host, port)));
-  const body = new URLSearchParams(fields).toString();
-  const request =
-    `POST /oauth/token HTTP/1.1\r\nhost: ${new URL(origin).host}\r\ncontent-type: application/x-www-form-urlencoded\r\n` +
-    `accept: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-  const answers = sockets.map(
-    (socket) =>
-      new Promise<TokenAnswer>((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-        socket.once('error', reject);
-        socket.once('close', () => resolve(parseResponse(Buffer.concat(chunks))));
-      }),
-  );
-  for (const socket of sockets) socket.write(request);
-  return Promise.all(answers);
+  return (await postsAtOnce(Array.from({ length: times }, () => tokenPost(origin, fields)))).map(tokenAnswer);
 }
 
 /** A /mcp request with `accessToken`: its status (401 once the token no longer works). */
