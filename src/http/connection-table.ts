@@ -1,15 +1,19 @@
 // The cap on a listener's open connections, kept without cutting off a client that is using its socket.
 // Below the cap every connection is taken in. At the cap a newcomer waits, unread and unknown to the HTTP
-// server, until a place frees: at most `maxWaitMs` (then it is closed), and past `maxWaiting` waiting the
-// longest waiting is closed. Places free without a request lost: while newcomers wait, each answer to the
-// client address holding the most connections says Connection: close (many sessions of one client make room
-// before anyone else's), which its client reads before it would reuse the socket; from half the cap on,
-// other answers say a short Keep-Alive timeout, so that clients drop their idle sockets themselves sooner
-// (undici does). No idle socket is closed here: closing one as its client writes a request on it fails that
-// request in a way the client cannot tell from a crash, and a loaded client or server reads late, so
-// whatever a client has been told, the instant is never safe; idle sockets are left to the HTTP server's
-// own keep-alive timeout. A request whose head or body is still arriving a second after it began (a slow
-// sender) is closed to make room, with a 408 once its head is in. A connection answering a whole request (a call, a notification stream) is never closed.
+// server, until a place frees: at most `maxWaitMs` (then it is closed). The address holding the fewest goes in
+// first, and past `maxWaiting` waiting the newest of the address holding the most is closed, so one address
+// opening connections without end keeps no one else out.
+//
+// Places free without a request lost: while newcomers wait, each answer to the client address holding the
+// most connections says Connection: close (many sessions of one client make room before anyone else's),
+// which its client reads before it would reuse the socket; from half the cap on, other answers say a short
+// Keep-Alive timeout, so that clients drop their idle sockets themselves sooner (undici does). An idle socket
+// is closed only once idle past the keep-alive its last answer named: closing one as its client writes a
+// request on it fails that request in a way the client cannot tell from a crash, so only a client told to
+// expect it meets that. Other idle sockets are left to the HTTP server's own keep-alive timeout. A request
+// whose head or body is still arriving a second after it began (a slow sender), or a connection silent a
+// second after it was let in, is closed to make room, with a 408 once its head is in. A connection answering
+// a whole request (a call, a notification stream) is never closed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -54,6 +58,8 @@ interface Conn {
   closing: boolean;
   /** Its first request has had its answer. */
   served: boolean;
+  /** Its last answer told its client a short keep-alive (hintMs): idle past that, its client was told to expect a close. */
+  hinted: boolean;
   /** When it last changed state: accepted, a request began, an answer ended. */
   since: number;
   /** Bytes read from it when it last came to rest (accepted, an answer ended): more since is a request's head arriving. */
@@ -72,8 +78,8 @@ function cut(conn: Conn): void {
 export class ConnectionTable {
   private readonly open = new Map<Socket, Conn>();
   private readonly held = new Map<string, number>();
-  /** Newcomers waiting for a place, the longest waiting first: when each came, and how to let it in. */
-  private readonly waiting = new Map<Socket, { since: number; admit: () => void }>();
+  /** Newcomers waiting for a place, the longest waiting first: when each came, from where, how to let it in. */
+  private readonly waiting = new Map<Socket, { since: number; address: string; admit: () => void }>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -92,10 +98,10 @@ export class ConnectionTable {
       admit();
       return;
     }
-    this.waiting.set(socket, { since: this.options.now(), admit });
+    this.waiting.set(socket, { since: this.options.now(), address: socket.remoteAddress ?? '', admit });
     socket.once('close', () => this.waiting.delete(socket));
     this.closeAfterAnswer();
-    if (this.waiting.size > this.options.maxWaiting) this.refuse(this.waiting.keys().next().value as Socket);
+    if (this.waiting.size > this.options.maxWaiting) this.refuse(this.newestOfHeaviest());
     this.schedule();
   }
 
@@ -113,6 +119,7 @@ export class ConnectionTable {
     conn.since = this.options.now();
     if (this.options.clientOf) this.holdAs(conn, this.options.clientOf(req));
     // An answer the handler sent at once (fastify refuses a malformed URL so) takes no more headers.
+    conn.hinted = false;
     if (!res.headersSent) this.hintKeepAlive(conn, res);
     const ended = (): void => {
       if (conn.req !== req) return;
@@ -135,8 +142,13 @@ export class ConnectionTable {
     if (this.waiting.size > 0 && !conn.closing && this.heaviest(conn.address)) conn.closing = true;
     if (conn.closing) res.shouldKeepAlive = false;
     else if (this.waiting.size > 0 || this.open.size * 2 >= this.options.max) {
-      res.setHeader('keep-alive', `timeout=${Math.max(1, Math.round(this.options.hintMs / 1000))}`);
+      res.setHeader('keep-alive', `timeout=${this.hintSeconds()}`);
+      conn.hinted = true;
     }
+  }
+
+  private hintSeconds(): number {
+    return Math.max(1, Math.round(this.options.hintMs / 1000));
   }
 
   /**
@@ -176,6 +188,7 @@ export class ConnectionTable {
       res: null,
       closing: false,
       served: false,
+      hinted: false,
       since: this.options.now(),
       readAtRest: socket.bytesRead,
     });
@@ -214,18 +227,51 @@ export class ConnectionTable {
 
   private admitWaiting(): void {
     const late = this.options.now() - this.options.maxWaitMs;
-    for (const [socket, { since, admit }] of this.waiting) {
-      if (since <= late) {
-        this.refuse(socket);
-        continue;
-      }
+    for (const [socket, { since }] of this.waiting) if (since <= late) this.refuse(socket);
+    for (let next = this.lightestWaiting(); next !== null; next = this.lightestWaiting()) {
       if (this.open.size >= this.options.max && !this.displace()) return;
-      this.waiting.delete(socket);
-      if (socket.destroyed) continue;
-      this.enter(socket);
+      const { since, admit } = this.waiting.get(next) as { since: number; admit: () => void };
+      this.waiting.delete(next);
+      if (next.destroyed) continue;
+      this.enter(next);
       admit();
-      this.keepTimeouts(socket, since);
+      this.keepTimeouts(next, since);
     }
+  }
+
+  /**
+   * The next newcomer to let in: of the addresses waiting, the one holding the fewest connections, its longest
+   * waiting. So one address opening connections without end waits behind everyone else, not they behind it.
+   */
+  private lightestWaiting(): Socket | null {
+    let best: Socket | null = null;
+    let bestHeld = Number.POSITIVE_INFINITY;
+    for (const [socket, { address }] of this.waiting) {
+      const held = this.held.get(address) ?? 0;
+      if (held < bestHeld) {
+        best = socket;
+        bestHeld = held;
+      }
+    }
+    return best;
+  }
+
+  /** The newcomer to close when too many wait: the newest of the address holding the most, open and waiting. */
+  private newestOfHeaviest(): Socket {
+    const waitingOf = new Map<string, number>();
+    for (const { address } of this.waiting.values()) waitingOf.set(address, (waitingOf.get(address) ?? 0) + 1);
+    let heaviest = '';
+    let most = -1;
+    for (const [address, n] of waitingOf) {
+      const total = n + (this.held.get(address) ?? 0);
+      if (total > most) {
+        heaviest = address;
+        most = total;
+      }
+    }
+    let newest: Socket | null = null;
+    for (const [socket, { address }] of this.waiting) if (address === heaviest) newest = socket;
+    return newest as Socket;
   }
 
   /** Closes the connection the cap may take; false when there is none. */
@@ -239,16 +285,13 @@ export class ConnectionTable {
     return true;
   }
 
-  /** Of the connections quiet past the grace and not answering a whole request: the heaviest address's, longest quiet. */
+  /** Of the connections the cap may close for a newcomer: the heaviest address's, longest quiet. */
   private victim(): Conn | null {
     const now = this.options.now();
     let best: Conn | null = null;
     let bestHeld = 0;
     for (const conn of this.open.values()) {
-      // Only a request still arriving, its head or its body: a socket that has sent nothing since it came to
-      // rest is its client's to reuse (or to drop).
-      const arriving = conn.req === null ? conn.socket.bytesRead > conn.readAtRest : !conn.req.complete;
-      if (!arriving || conn.since > now - this.options.graceMs) continue;
+      if (!this.mayClose(conn, now)) continue;
       const held = this.held.get(conn.address) ?? 0;
       if (best === null || held > bestHeld || (held === bestHeld && conn.since < best.since)) {
         best = conn;
@@ -256,6 +299,18 @@ export class ConnectionTable {
       }
     }
     return best;
+  }
+
+  /**
+   * Whether the cap may close a connection for a newcomer. A request still arriving, its head or its body, or a
+   * connection that has sent nothing since it was let in, quiet past the grace; an idle one past the keep-alive
+   * its last answer told its client (which was told to expect the close). Never a whole request being answered,
+   * nor an idle socket its client was not told it may lose: that one is its client's to reuse (or to drop).
+   */
+  private mayClose(conn: Conn, now: number): boolean {
+    if (conn.req !== null) return !conn.req.complete && conn.since <= now - this.options.graceMs;
+    if (conn.socket.bytesRead > conn.readAtRest || !conn.served) return conn.since <= now - this.options.graceMs;
+    return conn.hinted && conn.since <= now - this.hintSeconds() * 1000;
   }
 
   /**

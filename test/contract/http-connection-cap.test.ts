@@ -121,6 +121,51 @@ it('at the cap, a connection whose request head is still arriving after the grac
   for (const s of slow) s.destroy();
 });
 
+it('one address opening silent connections without end does not keep another client out', async () => {
+  const origin = await start(8, { graceMs: 100, tickMs: 20, maxWaiting: 16, maxWaitMs: 5_000 });
+  const { port } = new URL(origin);
+  const flood: ReturnType<typeof connect>[] = [];
+  const silent = (): void => {
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => undefined);
+    flood.push(socket);
+  };
+  for (let i = 0; i < 8; i++) silent();
+  // Two hundred a second, none saying a word: every place taken, the waiting room full of them.
+  const flooding = setInterval(() => {
+    for (let i = 0; i < 2; i++) silent();
+  }, 10);
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (let i = 0; i < 5; i++) {
+      const other = await rawConnection(origin, '127.0.0.2');
+      const head = await Promise.race([
+        other.ask(),
+        other.gone.then(() => 'closed'),
+        new Promise((r) => setTimeout(() => r('no answer in 3 s'), 3_000)),
+      ]);
+      expect(String(head)).toMatch(/^http\/1\.1 200 /);
+      other.socket.destroy();
+    }
+  } finally {
+    clearInterval(flooding);
+    for (const socket of flood) socket.destroy();
+  }
+});
+
+it('connections one address keeps idle past the keep-alive it was told make room for another client', async () => {
+  const origin = await start(8, { graceMs: 100, tickMs: 20, hintMs: 1_000 });
+  // Each asks once (its answer says Keep-Alive: timeout=1 from half the cap on), then keeps its socket idle.
+  const idle = await Promise.all(Array.from({ length: 8 }, () => rawConnection(origin, '127.0.0.1')));
+  const heads = await Promise.all(idle.map((c) => c.ask()));
+  expect(heads.filter((h) => h.includes('keep-alive: timeout=1')).length).toBeGreaterThanOrEqual(4);
+  const other = await rawConnection(origin, '127.0.0.2');
+  // Long before the idle timeout (30 s) would have freed a place.
+  const head = await Promise.race([other.ask(), new Promise((r) => setTimeout(() => r('no answer in 5 s'), 5_000))]);
+  expect(String(head)).toMatch(/^http\/1\.1 200 /);
+  for (const c of [...idle, other]) c.socket.destroy();
+});
+
 it('from half the cap on, an answer fastify sent at once (a malformed URL) is let be, and the listener lives', async () => {
   const app = await limitedFastify({ limits: { ...DEFAULT_HTTP_LIMITS, maxConnections: 4 }, bodyLimit: 1_000, log: () => undefined });
   app.get('/healthz', async () => ({ ok: true }));
