@@ -16,6 +16,7 @@
 // a whole request (a call, a notification stream) is never closed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { clientKey } from './client-key.js';
 
 export interface ConnectionTableOptions {
   /** Open connections at most. */
@@ -98,7 +99,7 @@ export class ConnectionTable {
       admit();
       return;
     }
-    this.waiting.set(socket, { since: this.options.now(), address: socket.remoteAddress ?? '', admit });
+    this.waiting.set(socket, { since: this.options.now(), address: clientKey(socket.remoteAddress ?? ''), admit });
     socket.once('close', () => this.waiting.delete(socket));
     this.closeAfterAnswer();
     if (this.waiting.size > this.options.maxWaiting) this.refuse(this.newestOfHeaviest());
@@ -180,7 +181,7 @@ export class ConnectionTable {
   }
 
   private enter(socket: Socket): void {
-    const address = socket.remoteAddress ?? '';
+    const address = clientKey(socket.remoteAddress ?? '');
     this.open.set(socket, {
       socket,
       address,

@@ -3,10 +3,11 @@
 // --trust-proxy names it (client-address.ts); otherwise every client shares the proxy's address.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stampedClient } from './client-address.js';
+import { clientKey } from './client-key.js';
 import { SERVER_REFUSAL, sendRpcError } from './json-rpc-errors.js';
 
-/** The address a request came from, as its listener worked it out ('' when the socket is already gone). */
-export const clientOf = (req: IncomingMessage): string => stampedClient(req) ?? req.socket.remoteAddress ?? '';
+/** The client a request came from, as its listener worked it out (client-key.ts; '' when the socket is already gone). */
+export const clientOf = (req: IncomingMessage): string => clientKey(stampedClient(req) ?? req.socket.remoteAddress ?? '');
 
 export class PerClient {
   private readonly held = new Map<string, number>();

@@ -1,6 +1,6 @@
 // The per-client caps behind a proxy, on the built server over HTTP: with --trust-proxy naming the proxy,
-// each address it forwards in X-Forwarded-For holds its own share of sessions; without it, the header is
-// the client's own words and every request from the proxy's address is one client.
+// each address it forwards in X-Forwarded-For holds its own share of sessions (an IPv6 one with every other of
+// its /64); without it, the header is the client's own words and every request from the proxy's address is one client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type HttpServerHere, keyEnv, spawnHttpServer } from './support/server.js';
@@ -48,6 +48,13 @@ describe('per-client caps behind a proxy', () => {
     expect(await initialize(url, '192.0.2.1')).toBe(429);
     // What a client wrote at the left of the proxy's entry changes nothing.
     expect(await initialize(url, '192.0.2.3, 192.0.2.2')).toBe(429);
+  });
+
+  it('count IPv6 clients by their /64: one host given a /64 is one client, whatever address of it it writes from', async () => {
+    const url = await serve(['--trust-proxy', '127.0.0.1']);
+    expect(await initialize(url, '2001:db8:1:2::1')).toBe(200);
+    expect(await initialize(url, '2001:db8:1:2:ffff:0:0:7')).toBe(429);
+    expect(await initialize(url, '2001:db8:1:3::1')).toBe(200);
   });
 
   it('without it, ignore X-Forwarded-For: the connection is the client', async () => {
