@@ -18,6 +18,8 @@ export interface HostedIo {
   now?: () => number;
   /** The timers of the key confirmations while a tenant is in use; real ones unless given. */
   timers?: Timers;
+  /** How long a tenant goes unused before its mirror rests, in ms: --tenant-idle-minutes unless given. */
+  tenantIdleMs?: number;
 }
 
 export type { HostedServing };
@@ -57,7 +59,7 @@ export async function startHostedServe(options: ServeOptions, env: ServiceEnv, i
       selection: { readOnly: options.readOnly, toolsets: options.toolsets },
       confirmWrites: options.confirmWrites,
       grantRequestsPerMinute: options.grantRateLimit,
-      tenantIdleMs: options.tenantIdleMinutes * 60_000,
+      tenantIdleMs: io.tenantIdleMs ?? options.tenantIdleMinutes * 60_000,
       serviceSignInsPerMinute: options.serviceSignIns,
       registrationsPerHour: options.registrationsPerHour,
       clientOptions: {

@@ -11,14 +11,21 @@ import type { Tenants } from '../tenants/tenants.js';
 import { WEBHOOK_ID, WEBHOOKS_PREFIX } from './webhook-ids.js';
 
 export async function registerTenantWebhooks(app: FastifyInstance, tenants: Tenants, logger: Logger): Promise<void> {
-  // A delivery uses its tenant (its mirror writes the event) until it is answered.
+  // A delivery uses its tenant (its mirror writes the event) until it is answered: from `ready`, which the
+  // receiver asks for only once the signature holds, so forged deliveries keep no tenant from resting.
   const uses = new WeakMap<FastifyRequest, () => void>();
   app.addHook('onResponse', async (request) => uses.get(request)?.());
   const targetOf = async (request: FastifyRequest): Promise<WebhookTarget | null> => {
     const id = (request.params as { id?: string }).id ?? '';
     const target = tenants.keptTarget(id) ?? (WEBHOOK_ID.test(id) ? await tenants.loadTarget(id) : null);
-    if (target) uses.set(request, tenants.using(target.id));
-    return target;
+    if (!target) return null;
+    return {
+      ...target,
+      ready: async () => {
+        uses.set(request, tenants.using(target.id));
+        await target.ready?.();
+      },
+    };
   };
   await registerWebhookRoute(app, { path: `${WEBHOOKS_PREFIX}/:id`, targetOf, logger });
 }
