@@ -15,15 +15,20 @@ import { verifySignature } from './signature.js';
 
 export const WEBHOOK_PATH = '/webhooks';
 export const WEBHOOK_BODY_LIMIT = 256 * 1024;
+/** How many event ids done each endpoint remembers. */
+const EVENT_IDS_REMEMBERED = 10_000;
 
 /** One endpoint: its signing secret and where its events go. */
 export interface WebhookTarget {
-  /** Names the endpoint in the memory of event ids done (one route may serve several). */
+  /** Names the endpoint (hosted mode: its tenant's key). */
   id: string;
   /** The endpoint's signing secret (`whsec_…`). */
   secret: string;
   bus: EventBus;
-  /** Resolves once what the events feed is ready to hear them (a tenant's mirror, opened). */
+  /**
+   * Resolves once what the events feed is ready to hear them (a tenant's mirror, opened). Asked for only by a
+   * delivery whose signature holds, with an event not done before, just before it is published.
+   */
   ready?: () => Promise<void>;
 }
 
@@ -34,6 +39,8 @@ interface RouteBasics {
   logger: Logger;
   /** Our clock, ms since the epoch. */
   now?: () => number;
+  /** How many event ids done each endpoint remembers; EVENT_IDS_REMEMBERED unless given. */
+  remembered?: number;
 }
 
 /** The one endpoint of a desktop server. */
@@ -57,8 +64,16 @@ export async function registerWebhookRoute(app: FastifyInstance, options: Webhoo
     'targetOf' in options ? options.targetOf : async () => ({ id: '', secret: options.secret, bus: options.bus });
   // A delivery to no endpoint is checked against a secret no one has, so it is refused as a forged one is.
   const nobody = `whsec_${randomBytes(32).toString('base64url')}`;
-  // Recent event ids (of each endpoint), so that a redelivery is answered and not acted on again.
-  const seen = new BoundedMemory<string, true>(10_000);
+  // Recent event ids, so that a redelivery is answered and not acted on again: a memory per endpoint, so that
+  // no endpoint's deliveries push another's ids out. Keyed by the endpoint's bus, so that it goes with its
+  // tenant (hosted mode: a tenant forgotten).
+  const remembered = options.remembered ?? EVENT_IDS_REMEMBERED;
+  const memories = new WeakMap<EventBus, BoundedMemory<string, true>>();
+  const memoryOf = (target: WebhookTarget): BoundedMemory<string, true> => {
+    let memory = memories.get(target.bus);
+    if (!memory) memories.set(target.bus, (memory = new BoundedMemory(remembered)));
+    return memory;
+  };
 
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -94,12 +109,12 @@ export async function registerWebhookRoute(app: FastifyInstance, options: Webhoo
         return refuse(reply, 400, parsed.message);
       }
       const eventId = parsed.ok ? parsed.event.id : parsed.eventId;
-      const done = `${target.id}|${eventId}`;
-      if (seen.has(done)) {
+      const seen = memoryOf(target);
+      if (seen.has(eventId)) {
         logger.debug({ eventId }, 'webhook delivery repeated: already done');
         return reply.code(204).send();
       }
-      seen.set(done, true);
+      seen.set(eventId, true);
       if (!parsed.ok) {
         logger.debug({ eventId, kind: parsed.kind.slice(0, 100) }, 'webhook event of an unknown kind: acknowledged, not published');
         return reply.code(204).send();
@@ -110,7 +125,7 @@ export async function registerWebhookRoute(app: FastifyInstance, options: Webhoo
         published = target.bus.publish(parsed.event);
       } catch (err) {
         // Not done: forget the id so the service's retry acts on it.
-        seen.delete(done);
+        seen.delete(eventId);
         logger.error({ eventId, err: err instanceof Error ? err.message : String(err) }, 'webhook event could not be published');
         return refuse(reply, 500, 'event not processed; retry');
       }

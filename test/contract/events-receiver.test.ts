@@ -433,4 +433,58 @@ describe('one route for several endpoints (hosted mode: one per business)', () =
     expect(readied).toEqual(['one', 'two']);
     await app.close();
   });
+
+  it("keeps each endpoint's memory of event ids its own: another's deliveries do not push them out", async () => {
+    const { default: fastify } = await import('fastify');
+    const { registerWebhookRoute } = await import('../../src/events/receiver.js');
+    // As many as each endpoint remembers (10,000 unless told): fewer here, for speed.
+    const remembered = 200;
+    const victim = createEventBus({ invalidate: () => undefined });
+    const acted: string[] = [];
+    victim.listen((e) => acted.push(e.id));
+    // Asked for by each delivery acted on (hosted mode: its tenant's mirror opened and in use).
+    let readied = 0;
+    const ready = async () => void readied++;
+    const targets = new Map([
+      ['victim', { id: 'victim', secret: 'whsec_victim_endpoint_secret', bus: victim, ready }],
+      ['other', { id: 'other', secret: 'whsec_other_endpoint_secret', bus: createEventBus({ invalidate: () => undefined }) }],
+    ]);
+    const app = fastify({ logger: false });
+    await registerWebhookRoute(app, {
+      path: '/webhooks/:id',
+      targetOf: async (req) => targets.get((req.params as { id: string }).id) ?? null,
+      logger: logs.logger,
+      remembered,
+    });
+    const base = await app.listen({ host: '127.0.0.1', port: 0 });
+    const send = async (to: string, body: string): Promise<number> => {
+      const key = targets.get(to)?.secret as string;
+      const t = String(Math.floor(Date.now() / 1000));
+      const res = await request(`${base}/webhooks/${to}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-signature': `t=${t},v1=${hmac(key, t, body)}` },
+        body,
+      });
+      await res.body.dump();
+      return res.statusCode;
+    };
+    try {
+      const event = craftedBody();
+      expect(await send('victim', event)).toBe(204);
+      // More correctly signed events than an endpoint remembers, to the other endpoint, a few at a time.
+      const others = Array.from({ length: 2 * remembered }, (_, i) =>
+        JSON.stringify({ id: `evt_other${i}`, event: 'stock.low', created_at: '2026-11-23T10:00:00Z', data: { product: { id: i + 1 } } }),
+      );
+      for (let i = 0; i < others.length; i += 50) {
+        const statuses = await Promise.all(others.slice(i, i + 50).map((body) => send('other', body)));
+        expect(statuses.every((s) => s === 204)).toBe(true);
+      }
+      // The victim's event delivered again: answered, not acted on again.
+      expect(await send('victim', event)).toBe(204);
+      expect(readied).toBe(1);
+      expect(acted).toEqual([JSON.parse(event).id]);
+    } finally {
+      await app.close();
+    }
+  });
 });
