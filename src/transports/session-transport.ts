@@ -20,6 +20,7 @@ import {
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
 import { sendRpcError } from '../http/json-rpc-errors.js';
+import { ClientRefusal } from './sdk-errors.js';
 
 const MAX_BATCH_SIZE = 100;
 
@@ -111,7 +112,7 @@ export class NodeSessionTransport implements Transport {
       case 'DELETE':
         return this.delete(req, res);
       default:
-        this.fail('Method not allowed.');
+        this.onerror?.(new ClientRefusal('Method not allowed.', 405));
         return jsonError(res, 405, -32000, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
     }
   }
@@ -274,7 +275,7 @@ export class NodeSessionTransport implements Transport {
   }
 
   private refuse(res: ServerResponse, status: number, code: number, message: string): void {
-    this.fail(message);
+    this.onerror?.(new ClientRefusal(message, status));
     jsonError(res, status, code, message);
   }
 

@@ -6,6 +6,7 @@ import type { ApiClient } from '../../src/api/index.js';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import { createServerFactory } from '../../src/mcp/server.js';
 import { type LegacySessionOptions, LegacySessions } from '../../src/transports/legacy-sessions.js';
+import { reportingFactory } from '../../src/transports/sdk-errors.js';
 import { makeClient } from '../support/client.js';
 import { captureLogs } from '../support/logs.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -23,7 +24,11 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   return chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
-export async function startLegacySessionsServer(options: LegacySessionOptions): Promise<LegacySessionsServer> {
+/** `report` hears what each session's server reports (its transport's refusals among them), as serve-http's log does. */
+export async function startLegacySessionsServer(
+  options: LegacySessionOptions,
+  report?: (err: Error) => void,
+): Promise<LegacySessionsServer> {
   const sb: TestSandbox = await startTestSandbox();
   const logs = captureLogs('warn');
   const api: ApiClient = makeClient(sb, sb.keys.live, logs);
@@ -32,7 +37,7 @@ export async function startLegacySessionsServer(options: LegacySessionOptions): 
     { api, logger: logs.logger },
     { selection: { readOnly: true, toolsets: null }, confirmWrites: false, events: { bus, live: true } },
   );
-  const sessions = new LegacySessions(factory, options);
+  const sessions = new LegacySessions(report ? reportingFactory(factory, report) : factory, options);
   const http: Server = createServer(async (req, res) => {
     const body = req.method === 'POST' ? await readBody(req) : undefined;
     if (!sessions.claims(req.headers, req.method ?? 'GET', body)) return void res.writeHead(400).end();
