@@ -1,6 +1,8 @@
 // Per-grant request limits: each grant may send so many requests a minute to /mcp (in each process), so
-// that one assistant gone wild cannot take the whole deployment, nor its key's share of the service's limit
-// from the key's other grants. Fixed windows of a minute, as the service's own limit is counted.
+// that one assistant gone wild cannot take the whole deployment. It does not keep a grant from the key's other
+// grants' share of the service's limit: the default (600 a minute) is above the service's 120 a key, and the
+// key's calls wait their turn in one queue (docs/hosted.md, Not yet). Fixed windows of a minute, as the
+// service's own limit is counted.
 const WINDOW_MS = 60_000;
 /** Past this many grants tracked, windows that have ended are dropped. */
 const SWEEP_AT = 10_000;
