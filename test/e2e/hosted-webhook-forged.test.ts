@@ -4,7 +4,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Serving } from '../../src/cli/serve-in-process.js';
-import { signPayload } from '../../src/events/signature.js';
 import { eventually, type Json, listAll, signIn } from '../contract/sandbox-http.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -12,6 +11,7 @@ import { openSignIn } from './support/form-sign-in.js';
 import { hostedArgs, newVaultKey } from './support/hosted.js';
 import { MemoryOAuthProvider, startFlow } from './support/oauth-client.js';
 import { freePort, serverEnv } from './support/server.js';
+import { postSignedEvent } from './support/signed-delivery.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const IDLE_MS = 1_000;
@@ -49,21 +49,8 @@ async function signInWith(secret: string): Promise<string> {
 }
 
 /** An `invoice.sent` of invoice `id` posted to `path`, signed with `secret`; its status. */
-async function deliver(path: string, secret: string, id: number): Promise<number> {
-  const body = JSON.stringify({
-    id: `evt_${randomBytes(8).toString('hex')}`,
-    event: 'invoice.sent',
-    created_at: new Date().toISOString(),
-    data: { invoice: { id } },
-  });
-  const res = await fetch(`${origin}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-service-signature': signPayload(secret, Math.floor(Date.now() / 1000), body) },
-    body,
-  });
-  await res.arrayBuffer();
-  return res.status;
-}
+const deliver = (path: string, secret: string, id: number): Promise<number> =>
+  postSignedEvent(`${origin}${path}`, secret, 'invoice.sent', { invoice: { id } });
 
 async function mirrors(): Promise<Json> {
   const res = await fetch(`${origin}/readyz`);

@@ -13,7 +13,6 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Serving } from '../../src/cli/serve-in-process.js';
-import { signPayload } from '../../src/events/signature.js';
 import { WEBHOOK_TARGET_TTL_MS } from '../../src/hosted/tenants/tenants.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
@@ -21,6 +20,7 @@ import { openSignIn } from './support/form-sign-in.js';
 import { hostedArgs, newVaultKey } from './support/hosted.js';
 import { MemoryOAuthProvider, type Signer, startFlow } from './support/oauth-client.js';
 import { freePort, serverEnv } from './support/server.js';
+import { postSignedEvent } from './support/signed-delivery.js';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const quiet = { stderr: () => undefined, logDestination: { write: () => undefined } };
@@ -52,21 +52,7 @@ async function signInWith(secret: string): Promise<void> {
 const NOTICE_BOUND_MS = 5_000;
 
 /** A delivery to the second process signed with `secret`; its status. */
-async function deliver(secret: string): Promise<number> {
-  const body = JSON.stringify({
-    id: `evt_${randomBytes(8).toString('hex')}`,
-    event: 'test.ping',
-    created_at: new Date().toISOString(),
-    data: {},
-  });
-  const res = await fetch(`${second}${hookPath}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-service-signature': signPayload(secret, Math.floor(Date.now() / 1000), body) },
-    body,
-  });
-  await res.arrayBuffer();
-  return res.status;
-}
+const deliver = (secret: string): Promise<number> => postSignedEvent(`${second}${hookPath}`, secret, 'test.ping', {});
 
 /** Delivers with `secret` until it is refused (its status) or NOTICE_BOUND_MS have passed (then 204). */
 async function refusedSoon(secret: string): Promise<number> {
