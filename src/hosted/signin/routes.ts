@@ -161,6 +161,37 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
     await deps.provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
   }
 
+  type Found = NonNullable<Awaited<ReturnType<typeof details>>>;
+
+  /** Continue: the key checked (sign-in-check.ts), then the consent step, or the key step again with why. */
+  async function continueStep(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { uid, clientName, action, targets }: Found,
+    form: Record<string, string | undefined>,
+    requested: ReadonlySet<string>,
+  ) {
+    const keyId = (form.key_id ?? '').trim();
+    const secret = (form.secret ?? '').trim();
+    const checked = await deps.keyChecks.check({ page: uid, address: clientOf(request.raw), keyId, secret });
+    const csrf = csrfFor(uid);
+    // What cannot be a key ID is not shown back: the alert says which character is wrong.
+    const again = (problem: { heading: string; words: string }) =>
+      keyPage({ action, csrf, clientName, keyId: showable(keyId) ? keyId : '', problem });
+    if ('kind' in checked) {
+      if (checked.retryAfter !== undefined) reply.header('retry-after', String(checked.retryAfter));
+      return send(reply, checked.retryAfter === undefined ? 200 : 429, again({ heading: HEADINGS[checked.kind], words: checked.message }));
+    }
+    const choices = accessChoices(checked.key.scopes, requested);
+    if (choices.length === 0) {
+      const words = 'This key cannot do what the assistant asked for. Use a key with the scopes it needs, or Deny.';
+      return send(reply, 200, again({ heading: 'Not enough access', words }), targets);
+    }
+    const pending: Pending = { keyId, secret, ...checked.key, ticket: checked.ticket };
+    await deps.vault.put(pendingName(uid), JSON.stringify(pending));
+    return send(reply, 200, await consentFor({ action, csrf, clientName, choices }, pending), targets);
+  }
+
   app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -192,35 +223,7 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
         });
       }
       const requested = requestedScopes(interaction.params.scope);
-      if (form.action === 'continue') {
-        const keyId = (form.key_id ?? '').trim();
-        const secret = (form.secret ?? '').trim();
-        const checked = await deps.keyChecks.check({ page: uid, address: clientOf(request.raw), keyId, secret });
-        const csrf = csrfFor(uid);
-        // What cannot be a key ID is not shown back: the alert says which character is wrong.
-        const shown = showable(keyId) ? keyId : '';
-        if ('kind' in checked) {
-          if (checked.retryAfter !== undefined) reply.header('retry-after', String(checked.retryAfter));
-          return send(
-            reply,
-            checked.retryAfter === undefined ? 200 : 429,
-            keyPage({ action, csrf, clientName, keyId: shown, problem: { heading: HEADINGS[checked.kind], words: checked.message } }),
-          );
-        }
-        const choices = accessChoices(checked.key.scopes, requested);
-        if (choices.length === 0) {
-          const words = 'This key cannot do what the assistant asked for. Use a key with the scopes it needs, or Deny.';
-          return send(
-            reply,
-            200,
-            keyPage({ action, csrf, clientName, keyId: shown, problem: { heading: 'Not enough access', words } }),
-            targets,
-          );
-        }
-        const pending: Pending = { keyId, secret, ...checked.key, ticket: checked.ticket };
-        await deps.vault.put(pendingName(uid), JSON.stringify(pending));
-        return send(reply, 200, await consentFor({ action, csrf, clientName, choices }, pending), targets);
-      }
+      if (form.action === 'continue') return continueStep(request, reply, found, form, requested);
       if (form.action === 'allow') {
         const stored = await deps.vault.get(pendingName(uid));
         if (stored === undefined) return lost(reply);
