@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestSandbox } from '../support/sandbox.js';
 import { type BrowserDeployment, startBrowserDeployment } from './support/browser-deployment.js';
-import { type HostedServer, newVaultKey } from './support/hosted.js';
+import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
 import { type Callback, fillKey, MemoryOAuthProvider, oauthClient, type Signer, startFlow } from './support/oauth-client.js';
 import { newBusiness } from './support/page-sign-in.js';
 
@@ -20,13 +20,16 @@ let page: Page;
 let callback: Callback;
 let deployment: BrowserDeployment | undefined;
 
+const vaultKey = newVaultKey();
+const ENV = { INVOICING_MCP_SERVICE_SIGN_INS: '10', INVOICING_MCP_TRUST_PROXY: '127.0.0.1' };
+
 beforeAll(async () => {
   deployment = await startBrowserDeployment({
     label: 'hosted_signin_spending',
-    vaultKey: newVaultKey(),
+    vaultKey,
     // The service's own limit, held by the sandbox and told to the server; every role comes through the proxy.
     sandbox: { rateLimit: 1_000_000, signInLimit: 10 },
-    env: { INVOICING_MCP_SERVICE_SIGN_INS: '10', INVOICING_MCP_TRUST_PROXY: '127.0.0.1' },
+    env: ENV,
   });
   ({ sb, server, context, page, callback } = deployment);
 });
@@ -54,13 +57,16 @@ async function continueWith(signer: Signer): Promise<{ status: number; consent: 
   return { status, consent, alert };
 }
 
-/** The key form of the open page, posted by hand with the browser's cookies, as a script would. */
+/**
+ * The key form of the open page, posted by hand with the browser's cookies, as a script would: to the
+ * process at `via` (this one unless given; another process of the deployment knows the page too).
+ */
 async function keyForm(address: string) {
   const action = String(await page.locator('form').getAttribute('action'));
   const csrf = String(await page.locator('input[name=csrf]').getAttribute('value'));
   const cookie = (await context.cookies(`${server.origin}${action}`)).map((c) => `${c.name}=${c.value}`).join('; ');
-  return async (keyId: string, secret: string) => {
-    const res = await fetch(`${server.origin}${action}`, {
+  return async (keyId: string, secret: string, via = server.direct) => {
+    const res = await fetch(new URL(action, via), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, origin: server.origin, 'x-forwarded-for': address },
       body: new URLSearchParams({ csrf, action: 'continue', key_id: keyId, secret }).toString(),
@@ -84,6 +90,30 @@ describe('right answers posted together', () => {
     ).toEqual([200, 200, 200, 200]);
     for (const a of answers) expect(a.page).toContain('value="allow"');
     expect(await serviceSignIns(owner.keyId)).toBe(1);
+  });
+
+  it('across two servers of the deployment too (each its own pool and checks): four at once, two to each, one sign-in at the service', async () => {
+    const second = await startHostedServer({
+      sandbox: sb,
+      database: (deployment as BrowserDeployment).database,
+      vaultKey,
+      publicUrl: server.url,
+      env: ENV,
+    });
+    try {
+      const owner = await newBusiness(sb);
+      await from('198.51.100.5');
+      await openPage('Double clicker, two processes');
+      const post = await keyForm('198.51.100.5');
+      const answers = await Promise.all(
+        [server.direct, second.direct, server.direct, second.direct].map((via) => post(owner.keyId, owner.secret, via)),
+      );
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+      for (const a of answers) expect(a.page).toContain('value="allow"');
+      expect(await serviceSignIns(owner.keyId)).toBe(1);
+    } finally {
+      await second.close();
+    }
   });
 });
 
