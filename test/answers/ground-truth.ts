@@ -116,7 +116,7 @@ export async function answerOf(
   const result = await client.callTool({ name, arguments: args });
   const text = result.content.map((c) => c.text).join('\n');
   if (result.isError) throw new Error(`${name} refused: ${text}`);
-  return Object.defineProperty(result.structuredContent, 'text', { value: text, enumerable: false });
+  return Object.defineProperty({ ...result.structuredContent }, 'text', { value: text, enumerable: false });
 }
 
 /** Sales by product for these invoices, keyed `<product id> <currency>`: total with tax, subtotal and quantity. */
