@@ -30,7 +30,8 @@ export function booksThrough(books: () => Promise<Books>, { stays = false }: { s
   const reach = stays
     ? async (): Promise<Books> => {
         const found = await books();
-        Object.assign(through, { ensureFresh: found.ensureFresh, read: found.read, snapshot: found.snapshot, tasks: found.tasks });
+        const { ensureFresh, neverRead, read, snapshot, tasks } = found;
+        Object.assign(through, { ensureFresh, neverRead, read, snapshot, tasks });
         return found;
       }
     : books;
@@ -48,6 +49,7 @@ export function booksThrough(books: () => Promise<Books>, { stays = false }: { s
   ) as unknown as TaskTable;
   const through: Books = {
     ensureFresh: async (kinds, options) => (await reach()).ensureFresh(kinds, options),
+    neverRead: async (kinds) => (await reach()).neverRead(kinds),
     read,
     tasks,
     snapshot: async (work) => (await reach()).snapshot(work),

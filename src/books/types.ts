@@ -270,6 +270,8 @@ export interface Books {
    * few seconds or just updated by a webhook); a cold kind is read in full first, reporting progress.
    */
   ensureFresh(kinds: readonly MirroredKind[], options?: EnsureFreshOptions): Promise<Freshness>;
+  /** Those of these kinds whose first read has not finished: what they hold is not the books yet. No service call. */
+  neverRead(kinds: readonly MirroredKind[]): Promise<MirroredKind[]>;
   readonly read: MirrorReader;
   /** `work`'s reads as one consistent state of the books (one read transaction), whatever is written meanwhile. */
   snapshot<T>(work: (read: MirrorReader) => Promise<T>): Promise<T>;
