@@ -259,8 +259,11 @@ export interface TaskTable {
   ): Promise<boolean>;
   /** Cancels a working task of this owner; false when not working (or not theirs, or expired). */
   cancel(id: string, owner: string, nowMs: number): Promise<boolean>;
-  /** Takes over a working task whose holder has not beaten since `staleBeforeMs`; true for the one process that wins. */
-  claim(id: string, holder: string, staleBeforeMs: number, nowMs: number): Promise<boolean>;
+  /**
+   * Takes over a working task whose holder has not beaten since `staleBeforeMs`, or is still `gone` (a holder
+   * known to have stopped, whatever its last beat); true for the one process that wins.
+   */
+  claim(id: string, holder: string, from: { staleBeforeMs: number; gone: string | null }, nowMs: number): Promise<boolean>;
 }
 
 /** What an answer tool holds: fresh data on demand, then reads. */

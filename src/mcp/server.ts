@@ -1,6 +1,5 @@
 // Builds the MCP server: one factory makes an instance per connection (stdio, a 2025-era HTTP session) or
 // per request (stateless HTTP), all sharing the same client (session, pacing, cache) and event bus.
-import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { EventBus } from '../events/bus.js';
@@ -33,11 +32,14 @@ export interface ServerOptions {
   tasks?: TaskRunsOptions;
 }
 
-/** Whose a task is: the grant of a hosted request, else the connection, else the one user of a stateless server. */
-function ownerOf(unit: ServingUnit): string {
+/**
+ * Whose a task is: the grant of a hosted request; else the one user of a server on one key, whichever of its
+ * processes or connections asks, so that a desktop's tasks outlive a restart on the same mirror (whose file
+ * is the key's alone: see books/location.ts).
+ */
+function ownerOf(unit: ServingUnit, keyId: string): string {
   const grant = unit.auth?.extra?.grantId;
-  if (typeof grant === 'string') return `grant:${grant}`;
-  return unit.lifetime === 'connection' ? `connection:${randomUUID()}` : 'local';
+  return typeof grant === 'string' ? `grant:${grant}` : `key:${keyId}`;
 }
 
 export type ServerFactory = (unit: ServingUnit) => McpServer;
@@ -74,7 +76,7 @@ export async function createServerFactory(ctx: ToolContext, options: ServerOptio
   return (unit) => {
     const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, serverOptions);
     const surface = unit.lifetime === 'request' ? surfaceFor(unit.message, toolNames) : EVERYTHING;
-    const tasks = serveTasks(server, { runs, runtime, taskTools, owner: ownerOf(unit) });
+    const tasks = serveTasks(server, { runs, runtime, taskTools, owner: ownerOf(unit, ctx.api.keyId) });
     if (surface.tools !== 'none') registerTools(server, surface.tools === 'all' ? undefined : surface.tools.only, tasks);
     if (surface.resources) registerResources(server);
     if (surface.prompts) registerPrompts(server);

@@ -19,7 +19,7 @@ export interface TaskServing {
   runtime: ToolRuntime;
   /** Tools whose answers may wait on the service's pace: those that read the books. */
   taskTools: ReadonlySet<string>;
-  /** Who asks: their grant (hosted), their connection, or the server's one user (stateless, desktop). */
+  /** Who asks: their grant (hosted), or the one user of a server on one key (desktop, self-hosted HTTP). */
   owner: string;
 }
 
