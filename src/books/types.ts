@@ -247,6 +247,8 @@ export interface TaskTable {
   create(task: StoredTask): Promise<void>;
   /** The task, unless unknown or expired. */
   get(id: string, nowMs: number): Promise<StoredTask | null>;
+  /** This owner's working tasks, unexpired (their holders may be gone). */
+  working(owner: string, nowMs: number): Promise<StoredTask[]>;
   /** The holder is still at work (with what it does now, when it changed); the task's status, null when not its holder or expired. */
   beat(id: string, holder: string, message: string | null, nowMs: number): Promise<StoredTask['status'] | null>;
   /** Ends a working task its holder runs; false when it was cancelled or taken over meanwhile. */

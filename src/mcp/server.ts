@@ -11,6 +11,7 @@ import { selectTools, type ToolSelection } from './select-tools.js';
 import type { ServingUnit } from './serving-unit.js';
 import { serveSubscriptions } from './subscriptions.js';
 import { serveTasks } from './tasks/serve-tasks.js';
+import { TaskBound } from './tasks/task-bound.js';
 import { TaskRuns, type TaskRunsOptions } from './tasks/task-runs.js';
 import { TASKS_EXTENSION } from './tasks/task-words.js';
 import { loadToolManifest } from './tool-manifest.js';
@@ -69,6 +70,7 @@ export async function createServerFactory(ctx: ToolContext, options: ServerOptio
   const runtime = { context: ctx, confirmWrites: options.confirmWrites };
   const registerTools = toolRegistrar(tools, runtime);
   const runs = new TaskRuns(options.tasks);
+  const bound = new TaskBound(runs);
   const taskTools = new Set(tools.filter((t) => t.books).map((t) => t.name));
   const registerResources = resourceRegistrar(ctx, bus);
   const registerPrompts = promptRegistrar(ctx);
@@ -76,7 +78,7 @@ export async function createServerFactory(ctx: ToolContext, options: ServerOptio
   return (unit) => {
     const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, serverOptions);
     const surface = unit.lifetime === 'request' ? surfaceFor(unit.message, toolNames) : EVERYTHING;
-    const tasks = serveTasks(server, { runs, runtime, taskTools, owner: ownerOf(unit, ctx.api.keyId) });
+    const tasks = serveTasks(server, { runs, bound, runtime, taskTools, owner: ownerOf(unit, ctx.api.keyId) });
     if (surface.tools !== 'none') registerTools(server, surface.tools === 'all' ? undefined : surface.tools.only, tasks);
     if (surface.resources) registerResources(server);
     if (surface.prompts) registerPrompts(server);

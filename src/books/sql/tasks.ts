@@ -58,6 +58,10 @@ export function taskTable(query: TaskQuery): TaskTable {
       const [row] = await query(`SELECT ${COLUMNS} FROM tasks WHERE id = ? AND expires_ms >= ?`, [id, nowMs]);
       return row ? taskOf(row) : null;
     },
+    async working(owner, nowMs) {
+      const rows = await query(`SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND status = 'working' AND expires_ms >= ?`, [owner, nowMs]);
+      return rows.map(taskOf);
+    },
     async beat(id, holder, message, nowMs) {
       const [row] =
         message === null
