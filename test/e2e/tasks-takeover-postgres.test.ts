@@ -86,11 +86,16 @@ it('made on one process, polled on the other, its maker killed mid-task: the oth
   // The staleness passed: the killed holder's last beat a minute back.
   await db.query('UPDATE invoicing_mcp.tasks SET beat_ms = beat_ms - 60000 WHERE id = $1', [handle.taskId]);
 
-  const done = await untilSeen('the other process finishes the task', async () => {
-    const got = await onOther.raw('tasks/get', { taskId: handle.taskId });
-    const task = got.kind === 'result' ? (got.result as Json) : null;
-    return task && task.status !== 'working' ? task : null;
-  });
+  // The rest of the lines take seconds alone; a machine shared with other test files can take several times that.
+  const done = await untilSeen(
+    'the other process finishes the task',
+    async () => {
+      const got = await onOther.raw('tasks/get', { taskId: handle.taskId });
+      const task = got.kind === 'result' ? (got.result as Json) : null;
+      return task && task.status !== 'working' ? task : null;
+    },
+    60_000,
+  );
   const a = wholeAnswer(done, rows);
   await expectReadOnceAcrossKill(sb, sb.keys.live.key_id, rows, { read: readAtKill, stored: storedAtKill });
 
