@@ -19,7 +19,15 @@ const EVERY_READER_METHOD: Record<keyof MirrorReader, true> = {
   raw: true,
 };
 const READER_METHODS = Object.keys(EVERY_READER_METHOD) as (keyof MirrorReader)[];
-const EVERY_TASK_METHOD: Record<keyof TaskTable, true> = { create: true, get: true, beat: true, finish: true, cancel: true, claim: true };
+const EVERY_TASK_METHOD: Record<keyof TaskTable, true> = {
+  create: true,
+  get: true,
+  working: true,
+  beat: true,
+  finish: true,
+  cancel: true,
+  claim: true,
+};
 const TASK_METHODS = Object.keys(EVERY_TASK_METHOD) as (keyof TaskTable)[];
 
 /**
