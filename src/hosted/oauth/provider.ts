@@ -9,6 +9,7 @@ import type { Sealer } from '../vault/sealer.js';
 import { type GrantEnded, postgresAdapter } from './adapter.js';
 import { clientDocumentSettings, explainDocumentRefusal } from './client-documents.js';
 import { checkClientLimits } from './client-limits.js';
+import { pinToPublicOrigin } from './public-origin.js';
 import { canonicalResource, RESOURCE_SCOPES } from './resource.js';
 
 export const OAUTH_PREFIX = '/oauth';
@@ -135,7 +136,7 @@ export function createAuthServer(issuer: string, options: AuthServerOptions): Pr
     err.allow_redirect = false;
     if (ctx.status < 400) ctx.status = 400;
   });
-  // Behind a TLS-terminating proxy the public scheme comes in X-Forwarded-Proto.
-  provider.proxy = true;
+  // Behind a TLS-terminating proxy the public scheme and host are the issuer's, whatever a request says.
+  pinToPublicOrigin(provider, issuer);
   return provider;
 }
