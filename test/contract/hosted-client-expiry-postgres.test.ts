@@ -28,7 +28,7 @@ beforeAll(async () => {
   adapterOf = postgresAdapter(
     db,
     new Sealer(readVaultKeys(randomBytes(32).toString('base64'))),
-    () => {},
+    { grantEnded: () => {} },
     () => clock,
   );
 });
