@@ -108,8 +108,9 @@ describe('without --trust-proxy', () => {
   });
 
   it('lets a shared cache keep the discovery documents, varying on the headers that change them', async () => {
-    for (const path of DISCOVERY) {
+    for (const path of [...DISCOVERY, '/.well-known/oauth-protected-resource/mcp']) {
       const answer = await discovery(open, path, {});
+      expect(answer.status).toBe(200);
       expect(answer.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
       const vary = (answer.headers.get('vary') ?? '').toLowerCase().split(/\s*,\s*/);
       expect(vary).toEqual(expect.arrayContaining(['origin', 'x-forwarded-host', 'forwarded']));
