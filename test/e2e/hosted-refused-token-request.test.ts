@@ -69,6 +69,18 @@ async function freshCode(): Promise<CodeInHand> {
 }
 
 const trade = (form: Record<string, string>): Promise<TokenAnswer> => tokenRequest(deployment.origin, form);
+
+/** A token request naming each of `resources` (the parameter given more than once). */
+async function tradeNaming(form: Record<string, string>, resources: string[]): Promise<TokenAnswer> {
+  const body = new URLSearchParams(Object.entries(form).filter(([name]) => name !== 'resource'));
+  for (const resource of resources) body.append('resource', resource);
+  const res = await fetch(`${deployment.origin}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: body.toString(),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
 const works = async (accessToken: string): Promise<boolean> => (await mcpStatus(server.direct, accessToken)) === 200;
 
 function expectTokens(answer: TokenAnswer, what: string): Record<string, any> {
@@ -102,6 +114,8 @@ describe('a refused token request leaves the grant as it was', () => {
       expectRefused(await trade(form), error, what);
       expect(await works(tokens.access_token), `the access token after ${what}`).toBe(true);
     }
+    expectRefused(await tradeNaming(right, [PUBLIC, 'http://other.example/mcp']), 'invalid_target', 'this resource and another');
+    expect(await works(tokens.access_token)).toBe(true);
     const renewed = expectTokens(await trade(right), 'the right refresh after the refusals');
     expect(await works(renewed.access_token)).toBe(true);
   });
