@@ -22,12 +22,13 @@ let open: HostedServer;
 /** Behind a proxy on 127.0.0.1, as the tests' requests come from. */
 let proxied: HostedServer;
 
+// A minute: the run's Postgres may still be starting, and a worker's first hosted server loads the OAuth library.
 beforeAll(async () => {
   sb = await startTestSandbox();
   const [first, second] = await Promise.all([postgresDatabase('forwarded_open'), postgresDatabase('forwarded_proxied')]);
   open = await startHostedServer({ sandbox: sb, database: first, vaultKey: newVaultKey() });
   proxied = await startHostedServer({ sandbox: sb, database: second, vaultKey: newVaultKey(), args: ['--trust-proxy', '127.0.0.1'] });
-});
+}, 60_000);
 
 afterAll(async () => {
   await open?.close();

@@ -37,6 +37,7 @@ let server: HostedServer;
 /** Where requests go (the process itself), and the resource they name (the public URL). */
 let deployment: Deployment;
 
+// A minute: the run's Postgres may still be starting, and a worker's first hosted server loads the OAuth library.
 beforeAll(async () => {
   sb = await startTestSandbox();
   server = await startHostedServer({
@@ -46,7 +47,7 @@ beforeAll(async () => {
     publicUrl: PUBLIC,
   });
   deployment = { url: PUBLIC, origin: new URL(server.direct).origin };
-});
+}, 60_000);
 
 afterAll(async () => {
   await server?.close();
