@@ -2,7 +2,7 @@
 import * as z from 'zod/v4';
 import { type Customer, CustomerSchema } from '../src/api/schemas.js';
 import { CREATE_HINTS, defineTool, READ_HINTS } from './define.js';
-import { fields, replayNote } from './format.js';
+import { fields, NOT_SAVED, replayNote } from './format.js';
 import { listHandler } from './handlers.js';
 import { filterText, idempotencyKey, pageMeta, paging, recordId } from './params.js';
 
@@ -89,8 +89,10 @@ export const createCustomer = defineTool({
   async handler({ api }, { idempotency_key, ...input }) {
     const created = await api.customers.create(input, { idempotencyKey: idempotency_key });
     const c = created.data;
-    const saved = api.mode === 'test' ? 'Test key: validated and shown as it would be, but not saved.' : 'Saved.';
     const again = replayNote(created);
-    return { structured: c, text: `Created customer ${c.code} ${c.name}, id ${c.id}. ${again ? `${again} ` : ''}${saved}` };
+    const customer = `${c.code} ${c.name}, id ${c.id}.${again ? ` ${again}` : ''}`;
+    const text =
+      api.mode === 'test' ? `${NOT_SAVED} The customer as the service would make it: ${customer}` : `Created customer ${customer} Saved.`;
+    return { structured: c, text };
   },
 });

@@ -48,3 +48,6 @@ export function replayNote(created: { replayed: boolean; replayedOnRetry: boolea
     return 'Created once: the first attempt got no clear answer and the retry found it already made (no duplicate).';
   return created.replayed ? 'Already created earlier with this idempotency key; no duplicate.' : '';
 }
+
+/** How a test key's create opens, before anything a model could take for a saved record. */
+export const NOT_SAVED = 'Not saved: this is a test key, which validates a create and shows it as it would be; no record was made.';

@@ -5,7 +5,7 @@ import { REVIEW_META_KEY } from '../src/views/catalog.js';
 import type { ToolContext } from './context.js';
 import { CREATE_HINTS, defineTool, READ_HINTS } from './define.js';
 import { reviewDraft } from './draft-review.js';
-import { money, replayNote, shortQuantity } from './format.js';
+import { money, NOT_SAVED, replayNote, shortQuantity } from './format.js';
 import { listHandler } from './handlers.js';
 import { invoiceIdOf, invoiceRef } from './invoice-ref.js';
 import { summarizeDraft } from './invoice-summary.js';
@@ -83,7 +83,7 @@ export const createDraftInvoice = defineTool({
   name: 'create_draft_invoice',
   title: 'Draft an invoice',
   description:
-    'Creates a DRAFT invoice that a person in the business reviews and sends; it cannot send. Each line: product_id, or description and unit_price.',
+    "Creates a DRAFT invoice, in the business's base currency, that a person reviews and sends; it cannot send. Each line: product_id, or description and unit_price.",
   toolset: 'invoices',
   scope: 'invoices.write',
   input: z.object({
@@ -103,11 +103,13 @@ export const createDraftInvoice = defineTool({
   async handler({ api }, { idempotency_key, ...input }) {
     const created = await api.invoices.create(input, { idempotencyKey: idempotency_key });
     const inv = created.data;
-    const saved =
+    // The service makes every draft in the business's base currency: the one it answered with.
+    const currency = `in ${inv.currency}, the business's base currency (drafts are made in it, no other)`;
+    const made =
       api.mode === 'test'
-        ? 'Test key: validated and shown as it would be, but not saved.'
-        : 'It is a draft: it has not been sent. A person in the business reviews and sends it.';
-    const again = created.replayed ? `${replayNote(created)}\n` : '';
-    return { structured: inv, text: `${again}Draft invoice ${inv.number} (id ${inv.id}) created. ${saved}\n${invoiceText(inv)}` };
+        ? `${NOT_SAVED}\nThe draft as the service would make it, ${currency}:`
+        : `Draft invoice ${inv.number} (id ${inv.id}) created ${currency}. It is a draft: it has not been sent. A person in the business reviews and sends it.`;
+    const again = created.replayed ? `\n${replayNote(created)}` : '';
+    return { structured: inv, text: `${made}${again}\n${invoiceText(inv)}` };
   },
 });

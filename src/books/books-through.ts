@@ -19,7 +19,15 @@ const EVERY_READER_METHOD: Record<keyof MirrorReader, true> = {
   raw: true,
 };
 const READER_METHODS = Object.keys(EVERY_READER_METHOD) as (keyof MirrorReader)[];
-const EVERY_TASK_METHOD: Record<keyof TaskTable, true> = { create: true, get: true, beat: true, finish: true, cancel: true, claim: true };
+const EVERY_TASK_METHOD: Record<keyof TaskTable, true> = {
+  create: true,
+  get: true,
+  working: true,
+  beat: true,
+  finish: true,
+  cancel: true,
+  claim: true,
+};
 const TASK_METHODS = Object.keys(EVERY_TASK_METHOD) as (keyof TaskTable)[];
 
 /**
@@ -30,7 +38,8 @@ export function booksThrough(books: () => Promise<Books>, { stays = false }: { s
   const reach = stays
     ? async (): Promise<Books> => {
         const found = await books();
-        Object.assign(through, { ensureFresh: found.ensureFresh, read: found.read, snapshot: found.snapshot, tasks: found.tasks });
+        const { ensureFresh, neverRead, read, snapshot, tasks } = found;
+        Object.assign(through, { ensureFresh, neverRead, read, snapshot, tasks });
         return found;
       }
     : books;
@@ -48,6 +57,7 @@ export function booksThrough(books: () => Promise<Books>, { stays = false }: { s
   ) as unknown as TaskTable;
   const through: Books = {
     ensureFresh: async (kinds, options) => (await reach()).ensureFresh(kinds, options),
+    neverRead: async (kinds) => (await reach()).neverRead(kinds),
     read,
     tasks,
     snapshot: async (work) => (await reach()).snapshot(work),

@@ -352,6 +352,10 @@ export async function startMirror(options: MirrorOptions): Promise<Mirror> {
   return {
     books: {
       ensureFresh: (kinds, opts) => runtime.ensureFresh(kinds, opts),
+      neverRead: async (kinds) => {
+        const marks = await options.store.marks();
+        return kinds.filter((kind) => !marks.has(kind));
+      },
       read: options.store.read,
       snapshot: (work) => options.store.snapshot(work),
       tasks: options.store.tasks,

@@ -247,6 +247,8 @@ export interface TaskTable {
   create(task: StoredTask): Promise<void>;
   /** The task, unless unknown or expired. */
   get(id: string, nowMs: number): Promise<StoredTask | null>;
+  /** This owner's working tasks, unexpired (their holders may be gone). */
+  working(owner: string, nowMs: number): Promise<StoredTask[]>;
   /** The holder is still at work (with what it does now, when it changed); the task's status, null when not its holder or expired. */
   beat(id: string, holder: string, message: string | null, nowMs: number): Promise<StoredTask['status'] | null>;
   /** Ends a working task its holder runs; false when it was cancelled or taken over meanwhile. */
@@ -259,8 +261,11 @@ export interface TaskTable {
   ): Promise<boolean>;
   /** Cancels a working task of this owner; false when not working (or not theirs, or expired). */
   cancel(id: string, owner: string, nowMs: number): Promise<boolean>;
-  /** Takes over a working task whose holder has not beaten since `staleBeforeMs`; true for the one process that wins. */
-  claim(id: string, holder: string, staleBeforeMs: number, nowMs: number): Promise<boolean>;
+  /**
+   * Takes over a working task whose holder has not beaten since `staleBeforeMs`, or is still `gone` (a holder
+   * known to have stopped, whatever its last beat); true for the one process that wins.
+   */
+  claim(id: string, holder: string, from: { staleBeforeMs: number; gone: string | null }, nowMs: number): Promise<boolean>;
 }
 
 /** What an answer tool holds: fresh data on demand, then reads. */
@@ -270,6 +275,8 @@ export interface Books {
    * few seconds or just updated by a webhook); a cold kind is read in full first, reporting progress.
    */
   ensureFresh(kinds: readonly MirroredKind[], options?: EnsureFreshOptions): Promise<Freshness>;
+  /** Those of these kinds whose first read has not finished: what they hold is not the books yet. No service call. */
+  neverRead(kinds: readonly MirroredKind[]): Promise<MirroredKind[]>;
   readonly read: MirrorReader;
   /** `work`'s reads as one consistent state of the books (one read transaction), whatever is written meanwhile. */
   snapshot<T>(work: (read: MirrorReader) => Promise<T>): Promise<T>;

@@ -271,6 +271,7 @@ export async function serveHosted(
     ...listener,
     allowedHosts: [...listener.allowedHosts, publicHost],
     allowedOrigins: [...listener.allowedOrigins, publicHost],
+    publicOrigin: new URL(settings.resource).origin,
     logger: sink,
     events: null,
     resourceServer: hosted.resourceServer,

@@ -43,12 +43,25 @@ function trustedList(entries: readonly string[]): BlockList {
   return list;
 }
 
+const socketOf = (req: IncomingMessage): string => plain(req.socket.remoteAddress ?? '');
+
+/** Whether an address is one of the proxies `trusted` names. */
+function trustedAddress(trusted: readonly string[]): (address: string) => boolean {
+  const list = trustedList(trusted);
+  return (address) => isIP(address) !== 0 && list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** Whether a request came straight from one of the proxies `trusted` names: only then are its forwarded headers read. */
+export function fromTrustedProxy(trusted: readonly string[]): (req: IncomingMessage) => boolean {
+  if (trusted.length === 0) return () => false;
+  const isTrusted = trustedAddress(trusted);
+  return (req) => isTrusted(socketOf(req));
+}
+
 /** The rule for a deployment behind the proxies `trusted` names (none: the socket's address). */
 export function clientAddressOf(trusted: readonly string[]): ClientAddress {
-  const socketOf = (req: IncomingMessage): string => plain(req.socket.remoteAddress ?? '');
   if (trusted.length === 0) return socketOf;
-  const list = trustedList(trusted);
-  const isTrusted = (address: string): boolean => list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+  const isTrusted = trustedAddress(trusted);
   return (req) => {
     let client = socketOf(req);
     const header = req.headers['x-forwarded-for'];

@@ -4,8 +4,10 @@
 // entry, so a page on a rebinding domain cannot reach it; a browser Origin must be loopback, the bound
 // address or an --allowed-origins entry. Beyond loopback, where a token is required, Host is checked only
 // against --allowed-hosts when given, and every Origin not in --allowed-origins is refused.
+import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackHost } from '../api/url.js';
+import { forwardedHostProblem } from './forwarded.js';
 import { rpcError, SERVER_REFUSAL } from './json-rpc-errors.js';
 
 export interface HostGuardOptions {
@@ -80,11 +82,24 @@ export function hostGuard(options: HostGuardOptions): HostGuard {
   };
 }
 
-/** The fastify onRequest hook: 403 with a JSON-RPC error for a refused Host or Origin. */
-export function hostGuardHook(options: HostGuardOptions) {
+export interface ForwardedGuardOptions {
+  /** Hosted mode: the origin people reach the server at (--public-url's), the one host a proxy may forward. */
+  publicOrigin?: string | undefined;
+  /** Whether a request came straight from a proxy --trust-proxy names (only then are its forwarded headers read). */
+  fromTrustedProxy: (req: IncomingMessage) => boolean;
+}
+
+/**
+ * The fastify onRequest hook: 403 with a JSON-RPC error for a refused Host or Origin, or for a trusted proxy's
+ * forwarded host that is not the public one. A client's own forwarded headers are not read.
+ */
+export function hostGuardHook(options: HostGuardOptions & ForwardedGuardOptions) {
   const guard = hostGuard(options);
+  const publicOrigin = options.publicOrigin === undefined ? null : new URL(options.publicOrigin);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const problem = guard.problem({ host: request.headers.host, origin: request.headers.origin });
-    if (problem !== null) await reply.code(403).send(rpcError(SERVER_REFUSAL, problem));
+    const problem =
+      guard.problem({ host: request.headers.host, origin: request.headers.origin }) ??
+      (publicOrigin && options.fromTrustedProxy(request.raw) ? forwardedHostProblem(request.headers, publicOrigin) : null);
+    if (problem !== null) await reply.code(403).header('cache-control', 'no-store').send(rpcError(SERVER_REFUSAL, problem));
   };
 }

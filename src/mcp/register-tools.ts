@@ -53,8 +53,15 @@ export interface ToolRuntime {
 export interface TaskCalls {
   /** The tools whose answers may become tasks. */
   tools: ReadonlySet<string>;
-  /** Runs the call with its checked arguments as a task: its result when it ends within the short wait, else the task's handle. */
-  start(tool: ToolDefinition, args: Record<string, unknown>, views: boolean): Promise<{ result: CallToolResult } | { task: unknown }>;
+  /**
+   * Runs the call with its checked arguments as a task: its result when it ends within the short wait, else the
+   * task's handle; null when the call is to answer as for a client without tasks (its owner's tasks are at their bound).
+   */
+  start(
+    tool: ToolDefinition,
+    args: Record<string, unknown>,
+    views: boolean,
+  ): Promise<{ result: CallToolResult } | { task: unknown } | null>;
 }
 
 /** What a call that became a task returns to McpServer's handler, which the task's handle then replaces. */
@@ -160,9 +167,11 @@ async function call(
   const views = tool.view !== undefined && rendersViews(server, ctx);
   if (tasks?.calls.tools.has(entry.name) && asksForTask(ctx)) {
     const started = await tasks.calls.start(tool, args, views);
-    if ('result' in started) return started.result;
-    tasks.made.set(ctx.mcpReq.id, started.task);
-    return PLACEHOLDER;
+    if (started !== null) {
+      if ('result' in started) return started.result;
+      tasks.made.set(ctx.mcpReq.id, started.task);
+      return PLACEHOLDER;
+    }
   }
   if (runtime.confirmWrites && tool.write) {
     const write = tool.write;

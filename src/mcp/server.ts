@@ -1,6 +1,5 @@
 // Builds the MCP server: one factory makes an instance per connection (stdio, a 2025-era HTTP session) or
 // per request (stateless HTTP), all sharing the same client (session, pacing, cache) and event bus.
-import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { EventBus } from '../events/bus.js';
@@ -12,6 +11,7 @@ import { selectTools, type ToolSelection, viewsOf } from './select-tools.js';
 import type { ServingUnit } from './serving-unit.js';
 import { serveSubscriptions } from './subscriptions.js';
 import { serveTasks } from './tasks/serve-tasks.js';
+import { TaskBound } from './tasks/task-bound.js';
 import { TaskRuns, type TaskRunsOptions } from './tasks/task-runs.js';
 import { TASKS_EXTENSION } from './tasks/task-words.js';
 import { loadToolManifest } from './tool-manifest.js';
@@ -33,11 +33,14 @@ export interface ServerOptions {
   tasks?: TaskRunsOptions;
 }
 
-/** Whose a task is: the grant of a hosted request, else the connection, else the one user of a stateless server. */
-function ownerOf(unit: ServingUnit): string {
+/**
+ * Whose a task is: the grant of a hosted request; else the one user of a server on one key, whichever of its
+ * processes or connections asks, so that a desktop's tasks outlive a restart on the same mirror (whose file
+ * is the key's alone: see books/location.ts).
+ */
+function ownerOf(unit: ServingUnit, keyId: string): string {
   const grant = unit.auth?.extra?.grantId;
-  if (typeof grant === 'string') return `grant:${grant}`;
-  return unit.lifetime === 'connection' ? `connection:${randomUUID()}` : 'local';
+  return typeof grant === 'string' ? `grant:${grant}` : `key:${keyId}`;
 }
 
 export type ServerFactory = (unit: ServingUnit) => McpServer;
@@ -67,6 +70,7 @@ export async function createServerFactory(ctx: ToolContext, options: ServerOptio
   const runtime = { context: ctx, confirmWrites: options.confirmWrites };
   const registerTools = toolRegistrar(tools, runtime);
   const runs = new TaskRuns(options.tasks);
+  const bound = new TaskBound(runs);
   const taskTools = new Set(tools.filter((t) => t.books).map((t) => t.name));
   // What else is offered follows the tools shown: a prompt, resource or view of no shown tool would mislead.
   const registerResources = resourceRegistrar(ctx, bus, tools, viewsOf(tools));
@@ -75,7 +79,7 @@ export async function createServerFactory(ctx: ToolContext, options: ServerOptio
   return (unit) => {
     const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, serverOptions);
     const surface = unit.lifetime === 'request' ? surfaceFor(unit.message, toolNames) : EVERYTHING;
-    const tasks = serveTasks(server, { runs, runtime, taskTools, owner: ownerOf(unit) });
+    const tasks = serveTasks(server, { runs, bound, runtime, taskTools, owner: ownerOf(unit, ctx.api.keyId) });
     if (surface.tools !== 'none') registerTools(server, surface.tools === 'all' ? undefined : surface.tools.only, tasks);
     if (surface.resources) registerResources(server);
     if (surface.prompts) registerPrompts(server);

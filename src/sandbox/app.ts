@@ -1,5 +1,6 @@
 // The sandbox's HTTP server: the service's /api routes, the admin interface under /_sandbox, and the
 // rules that keep bad input harmless (JSON errors for malformed bodies, 413, 415, 404, 405).
+import { createServer } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { NO_SCHEMA_COMPILERS } from '../http/no-schema-compilers.js';
 import { registerBusinessAdmin } from './admin/business.js';
@@ -96,8 +97,26 @@ function addHooks(app: FastifyInstance, world: World): void {
   });
 }
 
-export function buildApp(world: World, adminToken: string): FastifyInstance {
+/** How long a client may take to send its headers, and its whole request: then its connection is closed. */
+export interface SandboxTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export const SANDBOX_TIMEOUTS: SandboxTimeouts = { headersTimeoutMs: 15_000, requestTimeoutMs: 60_000 };
+
+export function buildApp(world: World, adminToken: string, timeouts: SandboxTimeouts = SANDBOX_TIMEOUTS): FastifyInstance {
   const app = Fastify({
+    // A client that sends slowly (or not at all) is cut off in bounded time, checked often enough to keep to it.
+    serverFactory: (handler) =>
+      createServer(
+        {
+          headersTimeout: timeouts.headersTimeoutMs,
+          requestTimeout: timeouts.requestTimeoutMs,
+          connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(timeouts.headersTimeoutMs / 4))),
+        },
+        handler,
+      ),
     bodyLimit: BODY_LIMIT,
     forceCloseConnections: true,
     logger: false,

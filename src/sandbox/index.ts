@@ -1,5 +1,5 @@
 // The sandbox as a library: start a faithful Invoicing Service on loopback, with sample books and keys.
-import { buildApp } from './app.js';
+import { buildApp, type SandboxTimeouts } from './app.js';
 import { ALL_SCOPES } from './scopes.js';
 import { randomToken } from './secrets.js';
 import { MAIN_BUSINESS } from './seed/index.js';
@@ -23,6 +23,8 @@ export interface SandboxOptions {
   today?: string;
   /** How many businesses to start with: the two sample ones, then more of their own (default 2). */
   businesses?: number;
+  /** How long a client may take over its headers and its whole request (default SANDBOX_TIMEOUTS). */
+  timeouts?: SandboxTimeouts;
 }
 
 export interface KeyPair {
@@ -56,7 +58,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     businesses: options.businesses,
   });
   const adminToken = options.adminToken ?? `sbx_admin_${randomToken(32)}`;
-  const app = buildApp(world, adminToken);
+  const app = buildApp(world, adminToken, options.timeouts);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 0, host });
   const address = app.server.address();

@@ -10,7 +10,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { type AuthInfo, createMcpHandler, isJsonContentType } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EventBus } from '../events/bus.js';
-import { clientAddressOf } from '../http/client-address.js';
+import { clientAddressOf, fromTrustedProxy } from '../http/client-address.js';
 import { Drain } from '../http/drain.js';
 import { HEALTH_PATHS, type ReadinessProbe, registerHealthRoutes } from '../http/health.js';
 import { hostGuardHook } from '../http/host-guard.js';
@@ -32,8 +32,13 @@ export interface HttpServeOptions {
   httpToken: string | null;
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
-  /** Proxies whose X-Forwarded-For names the client, for every per-client limit; none: the socket's address. */
+  /**
+   * Proxies whose X-Forwarded-For names the client, for every per-client limit (none: the socket's address),
+   * and whose forwarded host is checked against `publicOrigin`.
+   */
   trustProxy?: readonly string[] | undefined;
+  /** Hosted mode: the origin people reach the server at (--public-url's), the one host a trusted proxy may forward. */
+  publicOrigin?: string | undefined;
   limits: HttpLimits;
   /** Legacy (2025-era) sessions open at most. */
   maxSessions: number;
@@ -128,7 +133,7 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
     clientAddress: options.trustProxy?.length ? clientAddressOf(options.trustProxy) : undefined,
   });
   const drain = new Drain();
-  const guardHost = hostGuardHook(options);
+  const guardHost = hostGuardHook({ ...options, fromTrustedProxy: fromTrustedProxy(options.trustProxy ?? []) });
   app.addHook('onRequest', async (request, reply) => {
     // A load balancer's health checks are answered while draining, and name the address they reach, whatever
     // --allowed-hosts says.

@@ -35,6 +35,8 @@ let live: Session;
 let big: BigBooks;
 let books: RawBooks;
 let mcp: Connected;
+/** The product on all three big invoices. */
+let onEvery: Json;
 
 const ask = (name: string, args: Record<string, unknown> = {}, client: Connected = mcp): Promise<Json> =>
   answerOf(client.client, name, args);
@@ -47,6 +49,7 @@ beforeAll(async () => {
   live = await signIn(sb.baseUrl, sb.keys.live);
   const products = (await listAll(live, '/api/v1/products')).filter((p: Json) => p.is_active).slice(0, 2) as [Json, Json];
   big = await makeBigBooks(sb, live, TODAY, products);
+  onEvery = products[0];
   books = await readRawBooks(sb.baseUrl, sb.keys.live);
   const env = { ...keyEnv(sb, sb.keys.live), SVC_POLL_SECONDS: '5' };
   mcp = await connectClient(
@@ -89,6 +92,7 @@ describe('a mirror on Postgres', () => {
         ['report_owed', { customer_id: big.customer.id, over_days: 30 }],
         ['report_sales', { from: '2026-01-01', to: TODAY, group_by: 'month' }],
         ['report_sales', { from: TODAY, to: TODAY, group_by: 'customer' }],
+        ['report_sales', { from: plus(TODAY, -40), to: TODAY, group_by: 'customer', product_id: onEvery.id }],
         ['report_customer', { search: big.customer.code }],
         ['report_quotes', { expiring_days: 7 }],
         ['find_records', { search: numbers }],
@@ -224,6 +228,41 @@ describe('amounts past 20 significant digits', () => {
       expect(same(g.quantity, quantities.get(`${g.key}`)!.sum), `${g.key}`).toBe(true);
     }
   }, 60_000);
+
+  it("report_sales of one product by customer: each buyer's units and revenue, past 20 digits", async () => {
+    const range = { from: plus(TODAY, -40), to: TODAY };
+    const a = await ask('report_sales', { ...range, group_by: 'customer', product_id: onEvery.id, limit: 400 });
+    const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, range));
+    expect(a.lines).toEqual({ with_lines: rows.length, invoices: rows.length });
+    const lines = await linesOf(
+      live,
+      rows.map((i) => i.id),
+    );
+    const own = rows.flatMap((i) =>
+      lines
+        .get(i.id)!
+        .filter((l) => l.product_id === onEvery.id)
+        .map((l) => ({ ...l, buyer: `${i.customer.id} ${i.currency}` })),
+    );
+    const quantities = tally(
+      own,
+      (l) => l.buyer,
+      (l) => l.quantity,
+    );
+    const totals = tally(
+      own,
+      (l) => l.buyer,
+      (l) => Exact.of(l.line_total).plus(l.tax_amount).toString(),
+    );
+    expect(a.groups.map((g: Json) => `${g.key} ${g.currency}`).sort()).toEqual([...quantities.keys()].sort());
+    for (const g of a.groups) {
+      expect(same(g.quantity, quantities.get(`${g.key} ${g.currency}`)!.sum), `${g.key} quantity`).toBe(true);
+      expect(same(g.total, totals.get(`${g.key} ${g.currency}`)!.sum), `${g.key} total`).toBe(true);
+    }
+    const mine = a.groups.find((g: Json) => g.key === big.customer.id);
+    expect(mine.quantity).toBe('4.5');
+    expect(Exact.of(mine.total).gt('100000000000000000000')).toBe(true);
+  });
 
   it('report_customer: balances, past due, unpaid invoices and open quotes', async () => {
     const a = await ask('report_customer', { search: big.customer.code });

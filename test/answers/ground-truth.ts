@@ -104,15 +104,19 @@ export function ageBand(daysPastDue: number): string {
   return 'over_90';
 }
 
-/** A tool's structured answer, through a real MCP client; a refusal fails with its text. */
+/**
+ * A tool's structured answer, through a real MCP client, with the text a model reads as its `text` (not
+ * enumerable: comparisons of the whole answer see only the structured content); a refusal fails with its text.
+ */
 export async function answerOf(
   client: { callTool: McpClient['callTool'] },
   name: string,
   args: Record<string, unknown> = {},
 ): Promise<Json> {
   const result = await client.callTool({ name, arguments: args });
-  if (result.isError) throw new Error(`${name} refused: ${result.content.map((c) => c.text).join('\n')}`);
-  return result.structuredContent;
+  const text = result.content.map((c) => c.text).join('\n');
+  if (result.isError) throw new Error(`${name} refused: ${text}`);
+  return Object.defineProperty({ ...result.structuredContent }, 'text', { value: text, enumerable: false });
 }
 
 /** Sales by product for these invoices, keyed `<product id> <currency>`: total with tax, subtotal and quantity. */

@@ -25,12 +25,7 @@ let adapterOf: ReturnType<typeof postgresAdapter>;
 beforeAll(async () => {
   db = new PgDb(await postgresDatabase('hosted_client_expiry'));
   await prepareHostedSchema(db);
-  adapterOf = postgresAdapter(
-    db,
-    new Sealer(readVaultKeys(randomBytes(32).toString('base64'))),
-    () => {},
-    () => clock,
-  );
+  adapterOf = postgresAdapter(db, new Sealer(readVaultKeys(randomBytes(32).toString('base64'))), { grantEnded: () => {} }, () => clock);
 });
 
 afterAll(async () => {

@@ -2,12 +2,12 @@
 // about twice its connection cap, while a normal client goes about its work: it gets every answer, and
 // every slow connection is closed within the timeouts the server was started with (here short ones, so the
 // test takes seconds).
-import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectClient, textOf } from './support/clients.js';
 import { ALL_TOOLS } from './support/expect.js';
-import { postHead, target } from './support/raw-http.js';
+import { postHead } from './support/raw-http.js';
 import { type HttpServer, spawnHttpServer } from './support/server.js';
+import { slowCrowd } from './support/slow-connections.js';
 
 const TOKEN = 'slow-clients-token-0123456789';
 const HEADERS_TIMEOUT_S = 2;
@@ -16,18 +16,9 @@ const REQUEST_TIMEOUT_S = 4;
 // loaded machine the server closes a thousand sockets late by up to a second more (5.8 s seen at load 4).
 const SLACK_MS = 2_500;
 const SLOW = 1_000;
-const TRICKLE_MS = 400;
 
 type Kind = 'headers, no token' | 'body, no token' | 'headers, token' | 'body, token';
 const KINDS: Kind[] = ['headers, no token', 'body, no token', 'headers, token', 'body, token'];
-
-interface Slow {
-  kind: Kind;
-  socket: Socket;
-  openedAt: number;
-  closedAt: number | null;
-  answer: string;
-}
 
 let server: HttpServer;
 
@@ -51,37 +42,9 @@ function opening(kind: Kind): string {
   return `${postHead(server.url, 1_000_000, auth)}{"jsonrpc":"2.0",`;
 }
 
-function openSlow(kind: Kind): Promise<Slow> {
-  const { host, port } = target(server.url);
-  return new Promise((resolve) => {
-    const slow: Slow = { kind, socket: connect(port, host), openedAt: Date.now(), closedAt: null, answer: '' };
-    slow.socket.setEncoding('latin1');
-    slow.socket.on('data', (chunk: string) => (slow.answer += chunk));
-    slow.socket.on('error', () => undefined);
-    slow.socket.on('close', () => {
-      slow.closedAt = Date.now();
-      resolve(slow);
-    });
-    slow.socket.once('connect', () => {
-      // The server's timeouts run from the connection it accepted, not from our call to connect().
-      slow.openedAt = Date.now();
-      slow.socket.write(opening(kind));
-      resolve(slow);
-    });
-  });
-}
-
-/** One more byte on every slow connection still open: a header line's letter, or a body's space. */
-function trickle(slows: Slow[]): void {
-  for (const s of slows) if (s.closedAt === null && !s.socket.destroyed) s.socket.write(s.kind.startsWith('headers') ? 'x' : ' ');
-}
-
 it('a normal client gets its answers while 1,000 slow connections are held, and each slow one is closed within the timeouts', async () => {
-  const slows: Slow[] = [];
-  for (let i = 0; i < SLOW; i += 100) {
-    slows.push(...(await Promise.all(Array.from({ length: 100 }, (_, j) => openSlow(KINDS[(i + j) % KINDS.length] as Kind)))));
-  }
-  const ticker = setInterval(() => trickle(slows), TRICKLE_MS);
+  const crowd = await slowCrowd(server.url, KINDS, opening, SLOW);
+  const slows = crowd.slows;
   try {
     for (const sdk of ['v2', 'v1'] as const) {
       const started = Date.now();
@@ -94,16 +57,13 @@ it('a normal client gets its answers while 1,000 slow connections are held, and 
       }
       expect(Date.now() - started, `the ${sdk} client's work took too long`).toBeLessThan(REQUEST_TIMEOUT_S * 1000);
     }
-    const deadline = Date.now() + REQUEST_TIMEOUT_S * 1000 + SLACK_MS * 2;
-    while (slows.some((s) => s.closedAt === null) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await crowd.closed(Date.now() + REQUEST_TIMEOUT_S * 1000 + SLACK_MS * 2);
   } finally {
-    clearInterval(ticker);
-    for (const s of slows) s.socket.destroy();
+    crowd.end();
   }
   const open = slows.filter((s) => s.closedAt === null);
   expect(open.length, 'slow connections the server never closed').toBe(0);
-  const longest = Math.max(...slows.map((s) => (s.closedAt as number) - s.openedAt));
-  expect(longest).toBeLessThanOrEqual(REQUEST_TIMEOUT_S * 1000 + SLACK_MS);
+  expect(crowd.longestMs()).toBeLessThanOrEqual(REQUEST_TIMEOUT_S * 1000 + SLACK_MS);
   // The unauthenticated ones with whole headers were answered 401 at once, never read to the end.
   const refused = slows.filter((s) => s.kind === 'body, no token');
   expect(refused.every((s) => s.answer === '' || s.answer.startsWith('HTTP/1.1 401'))).toBe(true);

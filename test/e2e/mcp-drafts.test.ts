@@ -65,7 +65,7 @@ describe('with a test key (v1 over HTTP)', () => {
     const created = await test.client.callTool({ name: 'create_draft_invoice', arguments: DRAFT });
     expect(created.isError, textOf(created)).toBeFalsy();
     expect(created.structuredContent).toMatchObject({ status: 'draft', subtotal: '50.00' });
-    expect(textOf(created)).toContain('not saved');
+    expect(textOf(created)).toMatch(/^Not saved: /);
     const read = await test.client.callTool({ name: 'get_invoice', arguments: { id: created.structuredContent.id } });
     expect(read.isError).toBe(true);
     expect(textOf(read)).toContain(`no invoice with id ${created.structuredContent.id}`);
@@ -73,7 +73,7 @@ describe('with a test key (v1 over HTTP)', () => {
 
   it('shows the customer but does not save it', async () => {
     const created = await test.client.callTool({ name: 'create_customer', arguments: { name: 'Test E2E Ltd' } });
-    expect(textOf(created)).toContain('not saved');
+    expect(textOf(created)).toMatch(/^Not saved: /);
     const found = await test.client.callTool({ name: 'list_customers', arguments: { search: 'Test E2E' } });
     expect(found.structuredContent.data).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { periodOf, resolveRange } from '../../src/answers/dates.js';
-import { answerSales, lineSumsOf, salesInvoices } from '../../src/answers/sales/figures.js';
+import { answerSales, lineSumsOf, productShare, salesInvoices } from '../../src/answers/sales/figures.js';
 import { fromScaled, unitsOf } from '../../src/books/sqlite/exact-sums.js';
 import { invoice, line, TODAY } from './answers-rows.js';
 
@@ -108,6 +108,28 @@ describe('sales', () => {
       },
     ]);
     expect(a.lines).toEqual({ with_lines: 2, invoices: 3 });
+  });
+
+  it("narrowed to one product, gives each customer and each currency's total that product's quantity, exactly", () => {
+    const lines = [
+      line({ invoice_id: 1, quantity: '2.000001', line_total: '10.00', tax_amount: '1.50' }),
+      line({ invoice_id: 1, quantity: '0.999999', line_total: '5.00', tax_amount: '0.75', position: 1 }),
+      line({ invoice_id: 2, quantity: '0.500000', line_total: '5.05', tax_amount: '0.76' }),
+      line({ invoice_id: 2, quantity: '4.000000', line_total: '8.00', tax_amount: '1.20', position: 1, product_id: 8 }),
+      line({ invoice_id: 6, quantity: '1.250000', line_total: '1.00', tax_amount: '0.00' }),
+    ];
+    const a = answerSales(productShare(rows, lines, 7), { range, groupBy: 'customer', limit: 10 });
+    expect(a.groups.map((g) => [g.key, g.currency, g.count, g.quantity, g.total])).toEqual([
+      [1, 'NZD', 1, '3', '17.25'],
+      [2, 'NZD', 1, '0.5', '5.81'],
+      [1, 'USD', 1, '1.25', '1.00'],
+    ]);
+    expect(a.totals.map((t) => [t.currency, t.quantity])).toEqual([
+      ['NZD', '3.5'],
+      ['USD', '1.25'],
+    ]);
+    // Not narrowed to a product, invoices carry no quantity.
+    expect(answerSales(rows, { range, groupBy: 'customer', limit: 10 }).groups.every((g) => g.quantity === undefined)).toBe(true);
   });
 });
 

@@ -3,7 +3,7 @@
 // changes nothing.
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { clientAddressOf, proxyEntryProblem } from '../../src/http/client-address.js';
+import { clientAddressOf, fromTrustedProxy, proxyEntryProblem } from '../../src/http/client-address.js';
 
 const req = (socket: string, forwarded?: string | string[]): IncomingMessage =>
   ({ socket: { remoteAddress: socket }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as IncomingMessage;
@@ -38,5 +38,15 @@ describe('the client address', () => {
     expect(proxyEntryProblem('proxy.internal')).toMatch(/not an IP address/);
     expect(proxyEntryProblem('10.0.0.0/33')).toMatch(/prefix length/);
     expect(clientAddressOf(['2001:db8::/32'])(req('2001:db8::5', '198.51.100.1'))).toBe('198.51.100.1');
+  });
+
+  it('comes from a trusted proxy only when the socket itself is one (whatever X-Forwarded-For says)', () => {
+    const trusted = fromTrustedProxy(['10.0.0.0/8', '::1']);
+    expect(trusted(req('10.1.2.3'))).toBe(true);
+    expect(trusted(req('::ffff:10.1.2.3'))).toBe(true);
+    expect(trusted(req('::1'))).toBe(true);
+    expect(trusted(req('203.0.113.9', '10.1.2.3'))).toBe(false);
+    expect(trusted(req(''))).toBe(false);
+    expect(fromTrustedProxy([])(req('10.1.2.3'))).toBe(false);
   });
 });

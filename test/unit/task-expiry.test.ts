@@ -70,7 +70,9 @@ describe('tasks expire', () => {
       return slow.stopped();
     });
     expect(await store.tasks.cancel(working.task.id, 'grant:a', time.now())).toBe(false);
-    expect(await store.tasks.claim(working.task.id, 'another', time.now(), time.now())).toBe(false);
+    expect(await store.tasks.claim(working.task.id, 'another', { staleBeforeMs: time.now(), gone: working.task.holder }, time.now())).toBe(
+      false,
+    );
   });
 
   it('an answer done within the short wait makes no task', async () => {

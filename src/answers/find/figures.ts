@@ -47,7 +47,7 @@ export interface FindBooks {
 
 // "brackets" finds "Bracket": words lose a plural s before they are compared, and a word of the term
 // may be the start of a word of the name.
-const words = (text: string): string[] =>
+export const nameWords = (text: string): string[] =>
   text
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
@@ -55,11 +55,11 @@ const words = (text: string): string[] =>
     .map((w) => (w.length > 3 && w.endsWith('s') ? w.slice(0, -1) : w));
 
 /** What the store may narrow a search for this term to, before it is scored here. */
-export const textMatch = (term: string): TextMatch => ({ equals: term, words: words(term) });
+export const textMatch = (term: string): TextMatch => ({ equals: term, words: nameWords(term) });
 
 function nameScore(term: string, name: string): number {
-  const wanted = words(term);
-  const have = words(name);
+  const wanted = nameWords(term);
+  const have = nameWords(name);
   if (wanted.length === 0 || !wanted.every((w) => have.some((h) => h.startsWith(w)))) return 0;
   return name.toLowerCase() === term.toLowerCase() ? 3 : 1 + wanted.length / Math.max(have.length, 1);
 }

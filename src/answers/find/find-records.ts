@@ -1,9 +1,10 @@
 // find_records: one search over customers, invoices, quotes and products, each term on its own.
 import * as z from 'zod/v4';
 import { defineTool, READ_HINTS } from '../../../tools/define.js';
-import type { MirrorReader } from '../../books/types.js';
+import type { CustomerRow, MirroredKind, MirrorReader } from '../../books/types.js';
 import { asOf, asOfFields, asOfLine, freshBooks, rows } from '../fresh.js';
 import { type FindBooks, type FoundTerm, findInBooks, textMatch } from './figures.js';
+import { customersAtService, customersByName, kindsFor } from './reach.js';
 
 function termText(f: FoundTerm): string[] {
   const hits = [
@@ -23,23 +24,26 @@ function termText(f: FoundTerm): string[] {
   return [`"${f.term}": ${hits.length === 0 ? 'nothing found' : `${hits.length} found`}`, ...hits.map((h) => `- ${h}`)];
 }
 
-/** The records that could match the term, narrowed by the store; findInBooks scores them. */
-async function candidates(read: MirrorReader, term: string): Promise<FindBooks> {
+/**
+ * The records that could match the term, narrowed by the store (kinds it need not search left empty), and
+ * customers the service found when given; findInBooks scores them.
+ */
+async function candidates(read: MirrorReader, term: string, kinds: readonly MirroredKind[], customers?: CustomerRow[]): Promise<FindBooks> {
   const match = textMatch(term);
-  const [customers, invoices, quotes, products] = await Promise.all([
-    read.customers({ match }),
-    read.invoices({ number: term }),
-    read.quotes({ number: term }),
+  const numbers = kinds.includes('invoices');
+  const [stored, invoices, quotes, products] = await Promise.all([
+    customers ?? read.customers({ match }),
+    numbers ? read.invoices({ number: term }) : [],
+    numbers ? read.quotes({ number: term }) : [],
     read.products({ match }),
   ]);
-  return { customers, invoices, quotes, products };
+  return { customers: stored, invoices, quotes, products };
 }
 
 export const findRecords = defineTool({
   name: 'find_records',
   title: 'Find records',
-  description:
-    'Finds customers (name, code, email), invoices and quotes (number), products (name, SKU, barcode); each search term on its own.',
+  description: 'Finds customers (name, code, email), invoices and quotes (number), products (name, SKU, barcode); each term on its own.',
   toolset: 'customers',
   scope: 'customers.read',
   books: true,
@@ -50,12 +54,16 @@ export const findRecords = defineTool({
   output: z.object({ ...asOf, results: rows }),
   annotations: READ_HINTS,
   async handler(ctx, args) {
-    const { snapshot, freshness } = await freshBooks(ctx, ['customers', 'invoices', 'quotes', 'products']);
+    const kinds = kindsFor(args.search);
+    const atService = await customersAtService(ctx, args.search);
+    const { snapshot, freshness } = await freshBooks(ctx, atService ? kinds.filter((k) => k !== 'customers') : kinds);
+    const live = atService ? await customersByName(ctx, args.search) : null;
     const results = await snapshot(async (read) => {
-      const found: Awaited<ReturnType<typeof findInBooks>>[] = [];
-      for (const term of args.search) found.push(findInBooks(await candidates(read, term), [term], args.limit));
+      const found: FoundTerm[][] = [];
+      for (const term of args.search) found.push(findInBooks(await candidates(read, term, kinds, live?.get(term)), [term], args.limit));
       return found.flat();
     });
-    return { structured: { ...asOfFields(freshness), results }, text: [asOfLine(freshness), ...results.flatMap(termText)].join('\n') };
+    const head = asOfLine(freshness) + (live ? ' Customers searched by name at the service (the mirror has not read them yet).' : '');
+    return { structured: { ...asOfFields(freshness), results }, text: [head, ...results.flatMap(termText)].join('\n') };
   },
 });

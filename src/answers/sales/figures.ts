@@ -19,14 +19,14 @@ export interface SalesFigures {
   subtotal: string;
   tax: string;
   total: string;
+  /** Product groups, and any figures of one product's lines: the quantity sold, in its shortest exact form. */
+  quantity?: string;
 }
 
 export interface SalesGroup extends SalesFigures {
   /** The period label, customer id, channel (null: none), status or product id (null: lines without a product). */
   key: string | number | null;
   label: string;
-  /** Product groups: the quantity sold, in its shortest exact form. */
-  quantity?: string;
   /** Customer groups: the issue dates of the customer's first and last invoices in the range. */
   first_issued?: string;
   last_issued?: string;
@@ -57,10 +57,10 @@ export interface SalesAnswer {
   lines?: { with_lines: number; invoices: number };
 }
 
-export function salesInvoices(
-  invoices: readonly InvoiceRow[],
+export function salesInvoices<R extends InvoiceRow>(
+  invoices: readonly R[],
   q: Pick<SalesQuestion, 'range' | 'statuses' | 'minTotal' | 'maxTotal'>,
-): InvoiceRow[] {
+): R[] {
   const min = q.minTotal === undefined ? null : readAmount(q.minTotal);
   const max = q.maxTotal === undefined ? null : readAmount(q.maxTotal);
   const inBounds = (total: string): boolean =>
@@ -77,16 +77,25 @@ export function salesInvoices(
 export const boundsTotals = (q: Pick<SalesQuestion, 'minTotal' | 'maxTotal'>): boolean =>
   q.minTotal !== undefined || q.maxTotal !== undefined;
 
-function figures(currency: string, rows: readonly InvoiceRow[]): SalesFigures {
+/** An invoice as a sales figure counts it: one product's share of it carries that product's quantity. */
+export type SalesRow = InvoiceRow & { quantity?: string };
+
+function figures(currency: string, rows: readonly SalesRow[]): SalesFigures {
   const subtotal = new Sum();
   const tax = new Sum();
   const total = new Sum();
+  const quantity = new Sum();
+  let ofProduct = false;
   for (const r of rows) {
     subtotal.add(r.subtotal);
     tax.add(r.tax_total);
     total.add(r.total);
+    if (r.quantity === undefined) continue;
+    ofProduct = true;
+    quantity.add(r.quantity);
   }
-  return { currency, count: rows.length, subtotal: subtotal.toString(), tax: tax.toString(), total: total.toString() };
+  const summed = { currency, count: rows.length, subtotal: subtotal.toString(), tax: tax.toString(), total: total.toString() };
+  return ofProduct ? { ...summed, quantity: quantity.decimal.toShortString() } : summed;
 }
 
 /** The totals per currency from the store's sums. */
@@ -98,7 +107,7 @@ export function figuresOfSums(sums: readonly CurrencySums[]): SalesFigures[] {
 }
 
 /** The totals per currency of invoices already picked (salesInvoices). */
-export function salesTotals(rows: readonly InvoiceRow[]): SalesFigures[] {
+export function salesTotals(rows: readonly SalesRow[]): SalesFigures[] {
   return [...groupBy(rows, (r) => r.currency)].map(([currency, own]) => figures(currency, own)).sort(byCurrency);
 }
 
@@ -114,10 +123,10 @@ function headerKey(r: InvoiceRow, by: HeaderGroup): [string | number | null, str
   return [r.status, r.status];
 }
 
-function headerGroups(rows: readonly InvoiceRow[], by: HeaderGroup): SalesGroup[] {
+function headerGroups(rows: readonly SalesRow[], by: HeaderGroup): SalesGroup[] {
   const groups = groupBy(rows, (r) => keyOf(headerKey(r, by)[0], r.currency));
   return [...groups.values()].map((own) => {
-    const first = own[0] as InvoiceRow;
+    const first = own[0] as SalesRow;
     const [key, label] = headerKey(first, by);
     if (by !== 'customer') return { key, label, ...figures(first.currency, own) };
     const dates = own.map((r) => r.issue_date).sort();
@@ -127,9 +136,10 @@ function headerGroups(rows: readonly InvoiceRow[], by: HeaderGroup): SalesGroup[
 
 /**
  * One product's share of these invoices: each invoice with a line of it, its amounts those lines' own
- * (subtotal the lines' totals, tax their tax, total the two), so that every grouping of invoices applies.
+ * (subtotal the lines' totals, tax their tax, total the two) and their quantity, so that every grouping of
+ * invoices applies and says how many were sold.
  */
-export function productShare(invoices: readonly InvoiceRow[], lines: readonly LineRow[], productId: number): InvoiceRow[] {
+export function productShare(invoices: readonly InvoiceRow[], lines: readonly LineRow[], productId: number): SalesRow[] {
   const own = groupBy(
     lines.filter((l) => l.product_id === productId),
     (l) => l.invoice_id,
@@ -139,11 +149,14 @@ export function productShare(invoices: readonly InvoiceRow[], lines: readonly Li
     if (!ofRow) return [];
     const subtotal = new Sum();
     const tax = new Sum();
+    const quantity = new Sum();
     for (const l of ofRow) {
       subtotal.add(l.line_total);
       tax.add(l.tax_amount);
+      quantity.add(l.quantity);
     }
-    return [{ ...row, subtotal: subtotal.toString(), tax_total: tax.toString(), total: new Sum().addSum(subtotal).addSum(tax).toString() }];
+    const total = new Sum().addSum(subtotal).addSum(tax).toString();
+    return [{ ...row, subtotal: subtotal.toString(), tax_total: tax.toString(), total, quantity: quantity.decimal.toShortString() }];
   });
 }
 
@@ -226,7 +239,7 @@ function ordered(groups: SalesGroup[], q: SalesQuestion): { shown: SalesGroup[];
 
 /** `invoices` as the mirror holds them; for product groups, their lines summed and the products' names. */
 export function answerSales(
-  invoices: readonly InvoiceRow[],
+  invoices: readonly SalesRow[],
   q: SalesQuestion,
   lines: LineSums = { products: [], withLines: 0 },
   productNames: ReadonlyMap<number, string> = new Map(),

@@ -15,7 +15,7 @@ const linesPendingOf = (f: Freshness): { lines_pending?: { invoices: number; sec
   f.linesPending ? { lines_pending: f.linesPending } : {};
 
 const figuresText = (f: SalesFigures): string =>
-  `${f.currency} ${counted(f.count, 'invoice')}, subtotal ${f.subtotal}, tax ${f.tax}, total ${f.total}`;
+  `${f.currency} ${counted(f.count, 'invoice')}, subtotal ${f.subtotal}, tax ${f.tax}, total ${f.total}${f.quantity !== undefined ? `, quantity ${f.quantity}` : ''}`;
 
 /** Why product figures are partial, when they will be whole, and that asking again beats reading lines by hand. */
 function partialWords(pending: Freshness['linesPending']): string {
@@ -40,9 +40,8 @@ function salesText(a: SalesAnswer, head: string, groupBy: string | undefined, pe
     out.push(`By ${groupBy}${shownOf(a.groups.length, a.groups_left_out)}:`);
     for (const g of a.groups) {
       const key = groupBy === 'product' && g.key !== null ? ` (product ${g.key})` : groupBy === 'customer' ? ` (customer ${g.key})` : '';
-      const qty = g.quantity !== undefined ? `, quantity ${g.quantity}` : '';
       const dates = g.first_issued ? `, first issued ${g.first_issued}, last ${g.last_issued}` : '';
-      out.push(`- ${g.label}${key}: ${figuresText(g)}${qty}${dates}`);
+      out.push(`- ${g.label}${key}: ${figuresText(g)}${dates}`);
     }
   }
   return out.join('\n');

@@ -1,7 +1,8 @@
 // The tasks table (MCP Tasks): a task's state and result live in the mirror's store, so every process on a
 // shared store answers for it, and one whose process died is taken over by another. The same SQL on every
 // engine; times are epoch ms. A task is run by one holder at a time, who beats while it works: a task whose
-// beat is older than the staleness a caller gives is taken by the first process that asks (one UPDATE wins).
+// beat is older than the staleness a caller gives, or whose holder is known gone, is taken by the first process
+// that asks (one UPDATE wins).
 
 import { type Arg, type Cell, type Cells, num, str } from '../../db/cells.js';
 import type { StoredTask, TaskTable } from '../types.js';
@@ -57,6 +58,10 @@ export function taskTable(query: TaskQuery): TaskTable {
       const [row] = await query(`SELECT ${COLUMNS} FROM tasks WHERE id = ? AND expires_ms >= ?`, [id, nowMs]);
       return row ? taskOf(row) : null;
     },
+    async working(owner, nowMs) {
+      const rows = await query(`SELECT ${COLUMNS} FROM tasks WHERE owner = ? AND status = 'working' AND expires_ms >= ?`, [owner, nowMs]);
+      return rows.map(taskOf);
+    },
     async beat(id, holder, message, nowMs) {
       const [row] =
         message === null
@@ -88,10 +93,12 @@ export function taskTable(query: TaskQuery): TaskTable {
       );
       return rows.length > 0;
     },
-    async claim(id, holder, staleBeforeMs, nowMs) {
+    async claim(id, holder, { staleBeforeMs, gone }, nowMs) {
+      // A gone holder's task is taken while that holder still has it: of two processes that saw it gone, one wins.
       const rows = await query(
-        `UPDATE tasks SET holder = ?, beat_ms = ?, updated_ms = ? WHERE id = ? AND status = 'working' AND beat_ms < ? AND expires_ms >= ? RETURNING id`,
-        [holder, nowMs, nowMs, id, staleBeforeMs, nowMs],
+        `UPDATE tasks SET holder = ?, beat_ms = ?, updated_ms = ?
+         WHERE id = ? AND status = 'working' AND (beat_ms < ? OR holder = ?) AND expires_ms >= ? RETURNING id`,
+        [holder, nowMs, nowMs, id, staleBeforeMs, gone, nowMs],
       );
       return rows.length > 0;
     },

@@ -27,6 +27,15 @@ const hashOf = (model: string, value: string): string => createHash('sha256').up
 /** Told of each grant ended because something of it was presented again after its use. */
 export type GrantEnded = (grantId: string) => void;
 
+export interface AdapterHooks {
+  grantEnded: GrantEnded;
+  /**
+   * Called as a code or refresh token is about to be used up: throws (leaving it as it was) when the request
+   * presenting it would be refused after its use.
+   */
+  beforeUse?: (() => void) | undefined;
+}
+
 const USED_UP: Record<string, string> = {
   AuthorizationCode: 'authorization code already consumed',
   RefreshToken: 'refresh token already used',
@@ -37,7 +46,7 @@ class PostgresAdapter implements Adapter {
     readonly model: string,
     readonly db: PgDb,
     readonly sealer: Sealer,
-    readonly grantEnded: GrantEnded,
+    readonly hooks: AdapterHooks,
     readonly now: () => number,
   ) {}
 
@@ -120,6 +129,7 @@ class PostgresAdapter implements Adapter {
    * pass the check. Only the first to get here goes on; any other was a reuse, and ends the grant.
    */
   async consume(id: string): Promise<void> {
+    this.hooks.beforeUse?.();
     const idHash = hashOf(this.model, id);
     const taken = await this.db.rows(
       `UPDATE ${TABLE} SET consumed_at = now() WHERE model = ? AND id_hash = ? AND consumed_at IS NULL RETURNING 1`,
@@ -130,7 +140,7 @@ class PostgresAdapter implements Adapter {
     const grantId = row?.[0];
     if (typeof grantId === 'string') {
       await revokeGrants(this.db, [grantId]);
-      this.grantEnded(grantId);
+      this.hooks.grantEnded(grantId);
     }
     throw new errors.InvalidGrant(USED_UP[this.model] ?? `${this.model} already consumed`);
   }
@@ -145,8 +155,8 @@ class PostgresAdapter implements Adapter {
 }
 
 /** The adapter factory oidc-provider takes: one adapter per model, all on the same table; `now` is its clock. */
-export function postgresAdapter(db: PgDb, sealer: Sealer, grantEnded: GrantEnded, now: () => number = Date.now): AdapterFactory {
-  return (model) => new PostgresAdapter(model, db, sealer, grantEnded, now);
+export function postgresAdapter(db: PgDb, sealer: Sealer, hooks: AdapterHooks, now: () => number = Date.now): AdapterFactory {
+  return (model) => new PostgresAdapter(model, db, sealer, hooks, now);
 }
 
 /**

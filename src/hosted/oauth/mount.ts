@@ -54,7 +54,21 @@ async function registrationAllowed(request: FastifyRequest, reply: FastifyReply,
   return false;
 }
 
+/**
+ * A discovery document is the same for every request (its URLs are --public-url's), so a shared cache may
+ * keep it a while; it varies on Origin (CORS), and on the forwarded host a trusted proxy gives (refused when
+ * it is not the public one).
+ */
+const DISCOVERY_CACHING = { 'cache-control': 'public, max-age=300', vary: 'Origin, X-Forwarded-Host, Forwarded' } as const;
+
 export function mountAuthServer(app: FastifyInstance, provider: Provider, registrations: Registrations): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.oidc?.route === 'discovery' && ctx.status === 200) {
+      ctx.set('cache-control', DISCOVERY_CACHING['cache-control']);
+      ctx.vary(DISCOVERY_CACHING.vary);
+    }
+  });
   const callback = provider.callback();
   app.register(async (scope) => {
     // The body is left unread for the authorization server to read itself.
@@ -90,7 +104,5 @@ export function registerResourceMetadata(app: FastifyInstance, resource: string,
     resourceName: 'invoicing-mcp: the books of the business you sign in with',
   });
   const path = new URL(resourceMetadataUrl(resource)).pathname;
-  app.get(path, async (_request, reply) =>
-    reply.header('access-control-allow-origin', '*').header('cache-control', 'max-age=300').send(document),
-  );
+  app.get(path, async (_request, reply) => reply.header('access-control-allow-origin', '*').headers(DISCOVERY_CACHING).send(document));
 }

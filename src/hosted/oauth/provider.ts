@@ -9,6 +9,7 @@ import type { Sealer } from '../vault/sealer.js';
 import { type GrantEnded, postgresAdapter } from './adapter.js';
 import { clientDocumentSettings, explainDocumentRefusal } from './client-documents.js';
 import { checkClientLimits } from './client-limits.js';
+import { pinToPublicOrigin } from './public-origin.js';
 import { canonicalResource, RESOURCE_SCOPES } from './resource.js';
 
 export const OAUTH_PREFIX = '/oauth';
@@ -64,10 +65,31 @@ function resourceIndicators(resource: string): NonNullable<Configuration['featur
   };
 }
 
+/**
+ * The library checks a token request's resource only after it has used the code or refresh token up, and
+ * against the spelling granted: a wrong one would end the grant, and another spelling of this one be refused.
+ * Checked here first, as the code or token is about to be used: another resource is refused (nothing used);
+ * a spelling of this one is taken as the one granted.
+ */
+function resourceBeforeUse(resource: string): () => void {
+  return () => {
+    const ctx = Provider.ctx;
+    if (ctx?.oidc?.route !== 'token' || ctx.oidc.params?.resource === undefined) return;
+    const given = ctx.oidc.params.resource as string | string[];
+    if ((Array.isArray(given) ? given : [given]).some((r) => canonicalResource(r) !== resource)) {
+      throw new errors.InvalidTarget(`the only resource here is ${resource}`);
+    }
+    ctx.oidc.params.resource = undefined;
+  };
+}
+
 export function createAuthServer(issuer: string, options: AuthServerOptions): Provider {
   const documents = clientDocumentSettings(options.clientIdDocuments);
   const configuration: Configuration = {
-    adapter: postgresAdapter(options.db, options.sealer, options.grantEnded),
+    adapter: postgresAdapter(options.db, options.sealer, {
+      grantEnded: options.grantEnded,
+      beforeUse: resourceBeforeUse(options.resource),
+    }),
     clients: options.clients,
     jwks: { keys: [options.signingKey] },
     cookies: { keys: options.cookieKeys },
@@ -135,7 +157,7 @@ export function createAuthServer(issuer: string, options: AuthServerOptions): Pr
     err.allow_redirect = false;
     if (ctx.status < 400) ctx.status = 400;
   });
-  // Behind a TLS-terminating proxy the public scheme comes in X-Forwarded-Proto.
-  provider.proxy = true;
+  // Behind a TLS-terminating proxy the public scheme and host are the issuer's, whatever a request says.
+  pinToPublicOrigin(provider, issuer);
   return provider;
 }

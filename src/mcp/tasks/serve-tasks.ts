@@ -11,15 +11,18 @@ import type { ToolDefinition } from '../../../tools/index.js';
 import type { StoredTask } from '../../books/store.js';
 import type { Books, EnsureFreshOptions } from '../../books/types.js';
 import { loadTool, run, type TaskCalls, type ToolRuntime } from '../register-tools.js';
+import type { TaskBound } from './task-bound.js';
 import type { TaskRuns, TaskWork } from './task-runs.js';
 import { createdTask, detailedTask } from './task-words.js';
 
 export interface TaskServing {
   runs: TaskRuns;
+  /** Which calls become tasks: a few per owner, the same question joined (shared by the instances, as `runs`). */
+  bound: TaskBound;
   runtime: ToolRuntime;
   /** Tools whose answers may wait on the service's pace: those that read the books. */
   taskTools: ReadonlySet<string>;
-  /** Who asks: their grant (hosted), their connection, or the server's one user (stateless, desktop). */
+  /** Who asks: their grant (hosted), or the one user of a server on one key (desktop, self-hosted HTTP). */
   owner: string;
 }
 
@@ -85,7 +88,8 @@ export function serveTasks(server: McpServer, serving: TaskServing): TaskCalls |
   return {
     tools: serving.taskTools,
     async start(tool, args, views) {
-      const started = await runs.start(books.tasks, owner, tool.name, callOf(args, views), taskWork(tool, runtime, args, views));
+      const started = await serving.bound.admit(books.tasks, owner, tool.name, callOf(args, views), taskWork(tool, runtime, args, views));
+      if (started === null) return null;
       return 'result' in started ? { result: started.result } : { task: createdTask(started.task) };
     },
   };

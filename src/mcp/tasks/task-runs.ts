@@ -1,11 +1,13 @@
 // The tasks this process runs. A long answer starts as a plain call; when it is not done within the short
 // wait it becomes a task, kept in the books' store, and runs on here while its holder (this process) beats
 // every second. Any process answers tasks/get from the store; one that finds a working task whose holder
-// stopped beating (its process died) takes it over and runs it to the end (the lines read so far are stored,
-// so none is read again). A cancel is seen at once here, and by a holder elsewhere at its next beat.
+// stopped beating, or whose holder's process on this machine is gone (a desktop server restarted after a
+// crash), takes it over and runs it to the end (the lines read so far are stored, so none is read again). A
+// cancel is seen at once here, and by a holder elsewhere at its next beat.
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { REAL_TIMERS, type Timers } from '../../api/timers.js';
+import { holderIsGone, newHolder } from '../../books/lease-holder.js';
 import type { StoredTask, TaskTable } from '../../books/store.js';
 
 /** A task's work: the tool's answer, made whole; `status` says what it is doing now. */
@@ -29,7 +31,8 @@ export const TASK_TTL_MS = 60 * 60_000;
 export type Started = { result: CallToolResult } | { task: StoredTask };
 
 export class TaskRuns {
-  readonly holder = randomUUID();
+  /** Who runs tasks here: `host/pid/random`, so that a process on this machine can tell when this one is gone. */
+  readonly holder = newHolder();
   readonly #running = new Map<string, AbortController>();
   readonly now: () => number;
   readonly #timers: Timers;
@@ -83,12 +86,13 @@ export class TaskRuns {
     return { task };
   }
 
-  /** Takes over a working task whose holder is gone, and runs it here; false when it is not stale or another took it. */
+  /** Takes over a working task whose holder is gone, and runs it here; false when it is not gone or another took it. */
   async takeOver(tasks: TaskTable, task: StoredTask, work: TaskWork): Promise<boolean> {
     if (task.status !== 'working' || this.#running.has(task.id)) return false;
     const now = this.now();
-    if (task.beatMs >= now - this.staleMs) return false;
-    if (!(await tasks.claim(task.id, this.holder, now - this.staleMs, now))) return false;
+    const gone = task.holder !== null && holderIsGone(task.holder) ? task.holder : null;
+    if (task.beatMs >= now - this.staleMs && gone === null) return false;
+    if (!(await tasks.claim(task.id, this.holder, { staleBeforeMs: now - this.staleMs, gone }, now))) return false;
     const abort = new AbortController();
     const status = { message: null as string | null, told: task.message };
     this.#follow(
