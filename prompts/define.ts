@@ -7,6 +7,8 @@ export interface PromptDefinition<A extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
   description: string;
+  /** The tools its text sends the model to: offered only while all of them are shown (src/mcp/select-tools.ts). */
+  tools: readonly string[];
   /** Built per server, so completions can read the books through the context's client. */
   args(ctx: ToolContext): A;
   /** `books`: whether the books mirror (and so the answer tools) is on. */

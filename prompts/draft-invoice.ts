@@ -7,6 +7,7 @@ export const draftInvoicePrompt = definePrompt({
   name: 'draft_invoice',
   title: 'Draft an invoice from a description of work',
   description: 'Turns a description of work done into a draft invoice for a person to review and send.',
+  tools: ['create_draft_invoice', 'list_customers'],
   args: (ctx) =>
     z.object({
       customer: customerArgument(ctx, 'Customer name or id'),

@@ -6,6 +6,7 @@ export const lowStockPrompt = definePrompt({
   name: 'report_low_stock',
   title: 'Report low stock',
   description: "Tracked products at or below their reorder level, by branch (each branch's own stock).",
+  tools: ['list_products'],
   args: () => z.object({ branch: z.string().optional().describe('Only this branch, by name') }),
   text: ({ branch }, books) =>
     [

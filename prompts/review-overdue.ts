@@ -10,6 +10,7 @@ export const reviewOverduePrompt = definePrompt({
   name: 'review_overdue_invoices',
   title: 'Review overdue invoices',
   description: 'Who owes what past the due date, oldest first, with what each customer has paid lately.',
+  tools: ['list_invoices'],
   args: () =>
     z.object({
       min_days: z.string().regex(/^\d*$/, 'a whole number of days').optional().describe('Only invoices at least this many days past due'),

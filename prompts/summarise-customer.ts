@@ -7,6 +7,7 @@ export const summariseCustomerPrompt = definePrompt({
   name: 'summarise_customer',
   title: 'Summarise a customer',
   description: 'Contact details, balance owed, unpaid invoices, latest payments and open quotes of one customer.',
+  tools: ['get_customer', 'list_invoices'],
   args: (ctx) => z.object({ customer: customerArgument(ctx, 'Customer name or id') }),
   text: ({ customer }, books) =>
     [

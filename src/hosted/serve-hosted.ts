@@ -33,6 +33,7 @@ import { STYLE_HASH } from './signin/html.js';
 import { errorPage } from './signin/pages.js';
 import { registerSignIn } from './signin/routes.js';
 import { signInChecker } from './signin/sign-in-check.js';
+import { VerifiedKeys } from './signin/verified-keys.js';
 import { prepareHostedSchema, WEBHOOKS_CHANGED } from './store/schema.js';
 import { keyEnder } from './tenants/end-key.js';
 import { GrantLog } from './tenants/grant-log.js';
@@ -150,7 +151,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
   const shared = new SharedPostgres(settings.mirrorUrl);
   const budget = new ServiceSignIns(
     db,
-    { now: settings.now ?? Date.now, sleep: (ms) => sleep(ms) },
+    { now: settings.now ?? Date.now, sleep: (ms) => sleep(ms), hashKey: cookieKeys[0] as string },
     signInFigures(settings.serviceSignInsPerMinute),
   );
   const tenants = new Tenants(
@@ -172,12 +173,14 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
       () => tenants.webhooksChanged(true),
       () => undefined,
     );
-  const checkKey = signInChecker({
+  const keyChecks = signInChecker({
     serviceUrl: settings.serviceUrl,
     tenants: tenants.store,
     failures: new FailedSignIns(db, cookieKeys[0] as string, Date.now),
     budget,
+    verified: new VerifiedKeys(db, cookieKeys[0] as string, Date.now),
     personWaitMs: PERSON_SIGN_IN_WAIT_MS,
+    sleep: (ms) => sleep(ms),
     logger,
   });
   const check = bearerCheck(
@@ -208,7 +211,7 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
         provider,
         resource: settings.resource,
         serviceUrl: settings.serviceUrl,
-        checkKey,
+        keyChecks,
         origin: issuer,
         csrfKey: cookieKeys[0] as string,
         vault,

@@ -5,6 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import type * as z from 'zod/v4';
 import { PROMPTS } from '../../prompts/index.js';
 import type { ToolContext } from '../../tools/context.js';
+import { reachedBy } from './select-tools.js';
 
 type PromptConfig = { title: string; description: string; argsSchema: z.ZodObject };
 type PromptCallback = (args: Record<string, unknown>) => { messages: { role: 'user'; content: { type: 'text'; text: string } }[] };
@@ -20,9 +21,9 @@ let schemaBuilds = 0;
 /** How many times this process has built the prompts' argument schemas (a test holds it at one). */
 export const promptSchemaBuilds = (): number => schemaBuilds;
 
-function buildPrompts(ctx: ToolContext): BuiltPrompt[] {
+function buildPrompts(ctx: ToolContext, shown: readonly { name: string }[]): BuiltPrompt[] {
   schemaBuilds++;
-  return PROMPTS.map((prompt) => ({
+  return reachedBy(PROMPTS, shown).map((prompt) => ({
     name: prompt.name,
     config: { title: prompt.title, description: prompt.description, argsSchema: prompt.args(ctx) },
     callback: (args) => ({
@@ -31,11 +32,14 @@ function buildPrompts(ctx: ToolContext): BuiltPrompt[] {
   }));
 }
 
-/** Puts the prompts on an instance; the schemas are built on the first call and reused by the rest. */
-export function promptRegistrar(ctx: ToolContext): (server: McpServer) => void {
+/**
+ * Puts the prompts the `shown` tools reach on an instance; the schemas are built on the first call and
+ * reused by the rest.
+ */
+export function promptRegistrar(ctx: ToolContext, shown: readonly { name: string }[]): (server: McpServer) => void {
   let built: BuiltPrompt[] | null = null;
   return (server) => {
-    built ??= buildPrompts(ctx);
+    built ??= buildPrompts(ctx, shown);
     for (const prompt of built) server.registerPrompt(prompt.name, prompt.config, prompt.callback as never);
   };
 }

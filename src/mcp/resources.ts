@@ -6,16 +6,19 @@ import type { ToolContext } from '../../tools/context.js';
 import type { ResourceKind } from '../api/schemas.js';
 import type { EventBus } from '../events/bus.js';
 import { type BooksEvent, EVENTS_FEED_URI, LOW_STOCK_FEED_URI, recordUri } from '../events/event.js';
+import type { ViewName } from '../views/catalog.js';
 import { malformedResourceUri, readingResource } from './refusals.js';
 import { decimalId } from './resource-id.js';
+import { reachedBy, type ThroughTools } from './select-tools.js';
 import { viewResources } from './view-resources.js';
 
-const KINDS: { kind: ResourceKind; noun: string; article?: string }[] = [
-  { kind: 'customers', noun: 'customer' },
-  { kind: 'invoices', noun: 'invoice (with lines)', article: 'An' },
-  { kind: 'quotes', noun: 'quote' },
-  { kind: 'payments', noun: 'payment (with allocations)' },
-  { kind: 'products', noun: 'product (with stock)' },
+/** Each kind's template reads what its `get_` tool does, and is offered while that tool is. */
+const KINDS: { kind: ResourceKind; noun: string; article?: string; tool: string }[] = [
+  { kind: 'customers', noun: 'customer', tool: 'get_customer' },
+  { kind: 'invoices', noun: 'invoice (with lines)', article: 'An', tool: 'get_invoice' },
+  { kind: 'quotes', noun: 'quote', tool: 'get_quote' },
+  { kind: 'payments', noun: 'payment (with allocations)', tool: 'get_payment' },
+  { kind: 'products', noun: 'product (with stock)', tool: 'get_product' },
 ];
 
 const json = (uri: string, value: unknown) => ({
@@ -34,13 +37,21 @@ const eventView = (event: BooksEvent) => ({
 
 /** Puts one resource on an instance; built once per process with everything the resource needs. */
 type Registration = (server: McpServer) => void;
+/** A resource and the tools whose reads it makes (select-tools.ts `reachedBy`). */
+type Offered = ThroughTools & { register: Registration };
 type Metadata = { title: string; description: string; mimeType: string };
 
-function fixed(name: string, uri: string, metadata: Metadata, read: (uri: URL) => Promise<ReturnType<typeof json>>): Registration {
-  return (server) => void server.registerResource(name, uri, metadata, read);
+function fixed(
+  name: string,
+  uri: string,
+  metadata: Metadata,
+  read: (uri: URL) => Promise<ReturnType<typeof json>>,
+  tools: readonly string[] = [],
+): Offered {
+  return { tools, register: (server) => void server.registerResource(name, uri, metadata, read) };
 }
 
-function feeds(ctx: ToolContext, bus: EventBus): Registration[] {
+function feeds(ctx: ToolContext, bus: EventBus): Offered[] {
   const lowStock = fixed(
     'low-stock',
     LOW_STOCK_FEED_URI,
@@ -55,6 +66,7 @@ function feeds(ctx: ToolContext, bus: EventBus): Registration[] {
         for await (const product of ctx.api.products.all({ low_stock: true })) products.push(product);
         return json(uri.href, { products });
       }),
+    ['list_products'],
   );
   const events = fixed(
     'events',
@@ -69,8 +81,8 @@ function feeds(ctx: ToolContext, bus: EventBus): Registration[] {
   return [lowStock, events];
 }
 
-function records(ctx: ToolContext): Registration[] {
-  return KINDS.map(({ kind, noun, article = 'A' }) => {
+function records(ctx: ToolContext): Offered[] {
+  return KINDS.map(({ kind, noun, article = 'A', tool }) => {
     const template = new ResourceTemplate(`invoicing://${kind}/{id}`, { list: undefined });
     const metadata = { title: `${article} ${noun.split(' ')[0]}`, description: `One ${noun} as JSON`, mimeType: 'application/json' };
     const read = async (uri: URL, { id }: Record<string, string | string[]>) =>
@@ -80,11 +92,11 @@ function records(ctx: ToolContext): Registration[] {
           throw malformedResourceUri(uri.href, 'the id must be a positive whole number, as in invoicing://invoices/12');
         return json(uri.href, await ctx.api[kind].get(n));
       });
-    return (server: McpServer) => void server.registerResource(kind, template, metadata, read);
+    return { tools: [tool], register: (server: McpServer) => void server.registerResource(kind, template, metadata, read) };
   });
 }
 
-const business = (ctx: ToolContext): Registration =>
+const business = (ctx: ToolContext): Offered =>
   fixed(
     'business',
     'invoicing://business',
@@ -101,14 +113,23 @@ const business = (ctx: ToolContext): Registration =>
   );
 
 /**
- * Puts the resources on server instances. The templates and readers are built once, on the first
- * instance, and shared: none holds anything of the instance or the request.
+ * Puts on server instances the resources the `shown` tools reach and the `views` they name. The templates
+ * and readers are built once, on the first instance, and shared: none holds anything of the instance or
+ * the request.
  */
-export function resourceRegistrar(ctx: ToolContext, bus: EventBus): Registration {
+export function resourceRegistrar(
+  ctx: ToolContext,
+  bus: EventBus,
+  shown: readonly { name: string }[],
+  views: ReadonlySet<ViewName>,
+): Registration {
   let registrations: Registration[] | null = null;
   return (server) => {
     // The feeds go before the templates, so that products/low-stock is not read as a product id.
-    registrations ??= [...feeds(ctx, bus), ...records(ctx), business(ctx), ...viewResources()];
+    registrations ??= [
+      ...reachedBy([...feeds(ctx, bus), ...records(ctx), business(ctx)], shown).map((offered) => offered.register),
+      ...viewResources(views),
+    ];
     for (const register of registrations) register(server);
   };
 }

@@ -7,7 +7,7 @@ import { promptRegistrar } from './prompts.js';
 import { toolRegistrar } from './register-tools.js';
 import { EVERYTHING, surfaceFor } from './request-surface.js';
 import { resourceRegistrar } from './resources.js';
-import { selectTools, type ToolSelection } from './select-tools.js';
+import { selectTools, type ToolSelection, viewsOf } from './select-tools.js';
 import type { ServingUnit } from './serving-unit.js';
 import { serveSubscriptions } from './subscriptions.js';
 import { serveTasks } from './tasks/serve-tasks.js';
@@ -72,8 +72,9 @@ export async function createServerFactory(ctx: ToolContext, options: ServerOptio
   const runs = new TaskRuns(options.tasks);
   const bound = new TaskBound(runs);
   const taskTools = new Set(tools.filter((t) => t.books).map((t) => t.name));
-  const registerResources = resourceRegistrar(ctx, bus);
-  const registerPrompts = promptRegistrar(ctx);
+  // What else is offered follows the tools shown: a prompt, resource or view of no shown tool would mislead.
+  const registerResources = resourceRegistrar(ctx, bus, tools, viewsOf(tools));
+  const registerPrompts = promptRegistrar(ctx, tools);
   const toolNames = new Set(tools.map((t) => t.name));
   return (unit) => {
     const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, serverOptions);

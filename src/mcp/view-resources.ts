@@ -2,12 +2,13 @@
 // view a tool names. Read in any request, a stateless one too: the page is a file, nothing of a session.
 import { RESOURCE_MIME_TYPE, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { VIEW_NAMES, VIEWS } from '../views/catalog.js';
+import { VIEW_NAMES, VIEWS, type ViewName } from '../views/catalog.js';
 import { pageReader } from '../views/pages.js';
 
-export function viewResources(): ((server: McpServer) => void)[] {
+/** The `named` views' resources (those a shown tool names: select-tools.ts `viewsOf`). */
+export function viewResources(named: ReadonlySet<ViewName>): ((server: McpServer) => void)[] {
   const read = pageReader();
-  return VIEW_NAMES.map((name) => {
+  return VIEW_NAMES.filter((name) => named.has(name)).map((name) => {
     const { uri, title, description } = VIEWS[name];
     // No network at all (empty CSP domains) and a border from the host around the page.
     const ui = { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true };

@@ -8,6 +8,7 @@ import { PgDb } from '../../src/db/postgres/db.js';
 import { FAILURE_LIMITS, FailedSignIns, type Taken } from '../../src/hosted/limits/failed-sign-ins.js';
 import { SERVICE_SIGN_INS, ServiceSignIns } from '../../src/hosted/limits/service-sign-ins.js';
 import { sameSecret } from '../../src/hosted/signin/known-key.js';
+import { VERIFIED_KEYS, VerifiedKeys } from '../../src/hosted/signin/verified-keys.js';
 import { prepareHostedSchema } from '../../src/hosted/store/schema.js';
 import { postgresDatabase } from '../support/postgres.js';
 
@@ -77,15 +78,17 @@ describe('failed sign-ins', () => {
 describe("the deployment's sign-ins at the service", () => {
   it('keep room for renewals: people take their share, renewals the rest, across processes, at once', async () => {
     const clock = testClock();
-    const a = new ServiceSignIns(await process_(), clock, SERVICE_SIGN_INS);
-    const b = new ServiceSignIns(await process_(), clock, SERVICE_SIGN_INS);
-    const people = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).take('person', 0)));
+    const a = new ServiceSignIns(await process_(), { ...clock, hashKey: 'k' }, SERVICE_SIGN_INS);
+    const b = new ServiceSignIns(await process_(), { ...clock, hashKey: 'k' }, SERVICE_SIGN_INS);
+    const person = (i: number) => ({ kind: 'person' as const, keyId: `svck_live_${i}`, address: `192.0.2.${i}` });
+    const people = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).take(person(i), 0)));
     expect(people.filter((p) => p.status === 'fulfilled').length).toBe(SERVICE_SIGN_INS.people);
     const refusal = people.find((p) => p.status === 'rejected')?.reason;
     expect(refusal).toBeInstanceOf(RateLimited);
     expect((refusal as RateLimited).retryAfter).toBe(60);
     expect((refusal as RateLimited).message).toMatch(/Try again in 60 seconds/);
-    const renewals = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).take('renewal', 0)));
+    const renewal = (i: number) => ({ kind: 'renewal' as const, keyId: `svck_live_renewing_${i}` });
+    const renewals = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).take(renewal(i), 0)));
     expect(renewals.filter((p) => p.status === 'fulfilled').length).toBe(SERVICE_SIGN_INS.perMinute - SERVICE_SIGN_INS.people);
   });
 
@@ -93,14 +96,81 @@ describe("the deployment's sign-ins at the service", () => {
     const clock = testClock(2_000_000_000_000);
     const db = await process_();
     await db.rows('DELETE FROM invoicing_mcp_hosted.service_sign_ins');
-    const budget = new ServiceSignIns(db, clock, { perMinute: 2, people: 1 });
-    await budget.take('person', 0);
+    const budget = new ServiceSignIns(db, { ...clock, hashKey: 'k' }, { perMinute: 2, people: 1, perAddress: 1, perBusiness: 2 });
+    const person = { kind: 'person' as const, keyId: 'svck_live_p', address: '192.0.2.1' };
+    await budget.take(person, 0);
     clock.move(10_000);
-    await budget.take('renewal', 0);
-    await expect(budget.take('person', 49_999)).rejects.toThrow(/Try again in 50 seconds/);
+    await budget.take({ kind: 'renewal', keyId: 'svck_live_r' }, 0);
+    await expect(budget.take(person, 49_999)).rejects.toThrow(/Try again in 50 seconds/);
     const started = clock.now();
-    await budget.take('person', 50_000);
+    await budget.take(person, 50_000);
     expect(clock.now() - started).toBe(50_000);
+  });
+});
+
+describe("the people's sign-ins are shared between addresses and businesses", () => {
+  it("one address or one key ID gets its share of the people's at most, the others still get in, its renewals too", async () => {
+    const clock = testClock(2_100_000_000_000);
+    const db = await process_();
+    await db.rows('DELETE FROM invoicing_mcp_hosted.service_sign_ins');
+    const [a, b] = [db, await process_()].map((pool) => new ServiceSignIns(pool, { ...clock, hashKey: 'k' }, SERVICE_SIGN_INS));
+    const at = (i: number) => (i % 2 ? a : b) as ServiceSignIns;
+    const oneAddress = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => at(i).take({ kind: 'person', keyId: `svck_live_a${i}`, address: '198.51.100.7' }, 0)),
+    );
+    expect(oneAddress.filter((p) => p.status === 'fulfilled').length).toBe(SERVICE_SIGN_INS.perAddress);
+    const refused = (oneAddress.find((p) => p.status === 'rejected') as PromiseRejectedResult).reason as RateLimited;
+    expect(refused.message).toMatch(/^Sign-ins from your address have had their share .* Try again in 60 seconds\.$/);
+    const oneBusiness = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => at(i).take({ kind: 'person', keyId: 'svck_live_one', address: `203.0.113.${i}` }, 0)),
+    );
+    expect(oneBusiness.filter((p) => p.status === 'fulfilled').length).toBe(SERVICE_SIGN_INS.perBusiness);
+    const held = oneBusiness.find((p) => p.status === 'rejected') as PromiseRejectedResult;
+    expect((held.reason as RateLimited).message).toMatch(/^Sign-ins with this key ID have had their share/);
+    // Sign-ins with the key ID by others (guesses) never hold back its grants' renewals.
+    await a.take({ kind: 'renewal', keyId: 'svck_live_one' }, 0);
+    await b.take({ kind: 'renewal', keyId: 'svck_live_other' }, 0);
+    // The window moves on: the address has room again.
+    clock.move(60_000);
+    await a.take({ kind: 'person', keyId: 'svck_live_later', address: '198.51.100.7' }, 0);
+  });
+});
+
+describe('key IDs and secrets just verified', () => {
+  const checked = { businessId: 7, businessName: 'Seven Ltd', mode: 'live' as const, scopes: ['invoices.read'] };
+  const pair = { keyId: 'svck_live_verified', secret: 'svc_live_right_secret_value' };
+
+  it('one of many posted at once (two processes) checks; then all recall it until the while passes; none is stored in the clear', async () => {
+    const clock = testClock(2_200_000_000_000);
+    const [a, b] = [await process_(), await process_()].map((pool) => new VerifiedKeys(pool, 'k', clock.now, VERIFIED_KEYS));
+    const at = (i: number) => (i % 2 ? a : b) as VerifiedKeys;
+    const first = await Promise.all(Array.from({ length: 8 }, (_, i) => at(i).recallOrClaim(pair)));
+    expect(first.filter((r) => 'claimed' in r).length).toBe(1);
+    expect(first.filter((r) => 'checking' in r).length).toBe(7);
+    await a.remember(pair, checked);
+    const then = await Promise.all(Array.from({ length: 8 }, (_, i) => at(i).recallOrClaim(pair)));
+    expect(then).toEqual(Array.from({ length: 8 }, () => ({ checked })));
+    // Another secret for the key ID is not the one remembered.
+    expect(await b.recallOrClaim({ ...pair, secret: 'svc_live_other' })).toEqual({ claimed: true });
+    const rows = JSON.stringify(await (opened[0] as PgDb).rows('SELECT * FROM invoicing_mcp_hosted.verified_keys'));
+    expect(rows).not.toContain(pair.keyId);
+    expect(rows).not.toContain(pair.secret);
+    clock.move(VERIFIED_KEYS.rememberMs);
+    expect(await a.recallOrClaim(pair)).toEqual({ claimed: true });
+  });
+
+  it('a check that ended without the key lets the next check at once; one abandoned holds its pair only a while', async () => {
+    const clock = testClock(2_300_000_000_000);
+    const memory = new VerifiedKeys(await process_(), 'k', clock.now, VERIFIED_KEYS);
+    const wrong = { keyId: 'svck_live_w', secret: 'svc_live_wrong' };
+    expect(await memory.recallOrClaim(wrong)).toEqual({ claimed: true });
+    await memory.release(wrong);
+    expect(await memory.recallOrClaim(wrong)).toEqual({ claimed: true });
+    expect(await memory.recallOrClaim(wrong)).toEqual({ checking: true });
+    expect(await memory.recall(wrong)).toEqual({ checking: true });
+    clock.move(VERIFIED_KEYS.checkingMs);
+    expect(await memory.recall(wrong)).toBeNull();
+    expect(await memory.recallOrClaim(wrong)).toEqual({ claimed: true });
   });
 });
 

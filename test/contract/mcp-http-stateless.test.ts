@@ -44,9 +44,10 @@ beforeAll(async () => {
   const logs = captureLogs('warn');
   api = makeClient(sb, sb.keys.live, logs);
   const bus = createEventBus({ invalidate: (kind, id) => api.invalidate(kind, id) });
+  // Writes shown: the draft_invoice prompt read below is offered only with create_draft_invoice.
   const factory = await createServerFactory(
     { api, logger: logs.logger },
-    { selection: { readOnly: true, toolsets: null }, confirmWrites: false, events: { bus, live: false } },
+    { selection: { readOnly: false, toolsets: null }, confirmWrites: false, events: { bus, live: false } },
   );
   server = await serveHttp(factory, {
     host: '127.0.0.1',

@@ -10,15 +10,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Client } from '@modelcontextprotocol/client';
 import pg from 'pg';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPayload } from '../../src/events/signature.js';
 import { answerOf, receivable, same, tally } from '../answers/ground-truth.js';
 import { eventually, type Json, listAll, signIn, signInRaw, wrongSecret } from '../contract/sandbox-http.js';
-import { launchChromium } from '../support/chromium.js';
-import { postgresDatabase } from '../support/postgres.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
-import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
+import type { TestSandbox } from '../support/sandbox.js';
+import { type BrowserDeployment, startBrowserDeployment } from './support/browser-deployment.js';
+import { type HostedServer, newVaultKey } from './support/hosted.js';
 import { deploymentSecrets, dumpTables, secretsIn } from './support/hosted-leaks.js';
 import {
   deliveryTaken,
@@ -31,20 +30,10 @@ import {
   WEBHOOK_URL,
 } from './support/hosted-webhooks.js';
 import { legacyWatcher, modernWatcher, type Watcher } from './support/mcp-watchers.js';
-import {
-  type Callback,
-  fillKey,
-  MemoryOAuthProvider,
-  oauthClient,
-  type Signer,
-  signInThrough,
-  startCallback,
-  startFlow,
-} from './support/oauth-client.js';
+import { type Callback, fillKey, MemoryOAuthProvider, oauthClient, type Signer, signInThrough, startFlow } from './support/oauth-client.js';
 
 let sb: TestSandbox;
 let server: HostedServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let callback: Callback;
@@ -176,33 +165,13 @@ const heardOf = (watcher: Watcher, uri: string): Promise<boolean> =>
     () => false,
   );
 
+let deployment: BrowserDeployment | undefined;
 beforeAll(async () => {
-  const [started, listening] = await Promise.all([startTestSandbox({ rateLimit: 1_000_000, signInLimit: 1000 }), startCallback()]);
-  sb = started;
-  callback = listening;
-  const [hosted, launched] = await Promise.all([
-    startHostedServer({
-      sandbox: sb,
-      database: (database = await postgresDatabase('hosted_browser')),
-      vaultKey,
-      args: ['--log-level', 'trace'],
-    }),
-    launchChromium(),
-  ]);
-  server = hosted;
-  browser = launched;
-  // Chromium from this package runs as one process, which ends with its last context, and closing a page
-  // there now and then never returns: the file uses one context and one page, navigated from flow to flow.
-  context = await browser.newContext();
-  page = await context.newPage();
+  deployment = await startBrowserDeployment({ label: 'hosted_browser', vaultKey, sandbox: { rateLimit: 1_000_000, signInLimit: 1000 } });
+  ({ sb, server, database, context, page, callback } = deployment);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await callback?.close();
-  await server?.close();
-  await sb?.close();
-});
+afterAll(() => deployment?.close());
 
 describe('signing in through the browser', () => {
   it('connects a client to the business whose key was given: its tool calls answer that business books', async () => {

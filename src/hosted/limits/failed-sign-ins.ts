@@ -1,8 +1,9 @@
-// Failed sign-ins, counted before a secret reaches the service: per sign-in page, per client address and per
-// key ID, each in a fixed window, on Postgres so every process of the deployment counts alike. A check takes
-// a place in all three counts at once (in flight ones count, so guesses sent together are held together) and
-// gives it back when the key turns out right. Subjects are stored as a keyed hash: no address or page id in
-// the clear. A limit per key ID never holds back the owner: the vault recognises their secret first.
+// Sign-ins that end in no grant, counted before a secret reaches the service: per sign-in page, per client
+// address and per key ID, each in a fixed window, on Postgres so every process of the deployment counts
+// alike. A check takes a place in all three counts at once (in flight ones count, so guesses sent together
+// are held together) and keeps it, right key or wrong, until Allow makes a grant with it. Subjects are
+// stored as a keyed hash: no address, page id or key ID in the clear. A limit per key ID never holds back an
+// owner the vault knows: it recognises their secret first.
 import { createHmac } from 'node:crypto';
 import type { PgDb } from '../../db/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
@@ -13,7 +14,7 @@ const TABLE = `${HOSTED_SCHEMA}.sign_in_failures`;
 export type Counted = 'page' | 'address' | 'key';
 
 export interface FailureLimits {
-  /** Failed checks each may have in a window. */
+  /** Checks ending in no grant each may have in a window. */
   max: Record<Counted, number>;
   windowMs: number;
 }
@@ -26,7 +27,7 @@ export interface Attempted {
   keyId: string;
 }
 
-/** A place taken: what to give back when the key was right. */
+/** A place taken: what to give back when Allow made a grant. */
 export interface Ticket {
   places: { subject: string; windowStartMs: number }[];
 }
@@ -83,7 +84,7 @@ export class FailedSignIns {
     }
   }
 
-  /** The key was right (or the check never reached the service): its places are given back. */
+  /** Allow made a grant with the key (or the check never reached the service): its places are given back. */
   async giveBack(ticket: Ticket): Promise<void> {
     for (const { subject, windowStartMs } of ticket.places) {
       await this.db.rows(`UPDATE ${TABLE} SET count = count - 1 WHERE subject = ? AND window_start_ms = ? AND count > 0`, [

@@ -9,6 +9,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Interaction, default as Provider } from 'oidc-provider';
 import { clientOf } from '../../http/per-client.js';
+import type { Ticket } from '../limits/failed-sign-ins.js';
 import { INTERACTION_PREFIX } from '../oauth/provider.js';
 import type { GrantLog } from '../tenants/grant-log.js';
 import type { TenantStore } from '../tenants/tenant-store.js';
@@ -16,10 +17,11 @@ import type { Vault } from '../vault/vault.js';
 import type { WebhookIds } from '../webhooks/webhook-ids.js';
 import { makeGrant, nameRequestedScopes } from './grant.js';
 import { STYLE_HASH } from './html.js';
-import type { CheckedKey, KeyRefusal } from './key-check.js';
+import type { KeyRefusal } from './key-check.js';
+import { showable } from './key-shape.js';
 import { type ConsentStep, consentPage, errorPage, keyPage } from './pages.js';
 import { accessChoices, requestedScopes } from './scopes.js';
-import type { SignInAttempt } from './sign-in-check.js';
+import type { SignInChecker } from './sign-in-check.js';
 
 export interface SignInDeps {
   provider: Provider;
@@ -27,8 +29,8 @@ export interface SignInDeps {
   resource: string;
   /** The service every business's key is checked with (SVC_BASE_URL). */
   serviceUrl: string;
-  /** Checks a Key ID and Secret posted on a page (sign-in-check.ts). */
-  checkKey: (attempt: SignInAttempt) => Promise<CheckedKey | KeyRefusal>;
+  /** Checks a Key ID and Secret posted on a page, and hears of the grants made (sign-in-check.ts). */
+  keyChecks: SignInChecker;
   /** The origin forms must come from. */
   origin: string;
   csrfKey: string;
@@ -55,6 +57,8 @@ interface Pending {
   businessName: string;
   mode: 'live' | 'test';
   scopes: string[];
+  /** The places the check holds in the counts of unfinished sign-ins, given back at Allow. */
+  ticket: Ticket | null;
 }
 
 const pendingName = (uid: string): string => `pending:${uid}`;
@@ -157,6 +161,37 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
     await deps.provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
   }
 
+  type Found = NonNullable<Awaited<ReturnType<typeof details>>>;
+
+  /** Continue: the key checked (sign-in-check.ts), then the consent step, or the key step again with why. */
+  async function continueStep(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    { uid, clientName, action, targets }: Found,
+    form: Record<string, string | undefined>,
+    requested: ReadonlySet<string>,
+  ) {
+    const keyId = (form.key_id ?? '').trim();
+    const secret = (form.secret ?? '').trim();
+    const checked = await deps.keyChecks.check({ page: uid, address: clientOf(request.raw), keyId, secret });
+    const csrf = csrfFor(uid);
+    // What cannot be a key ID is not shown back: the alert says which character is wrong.
+    const again = (problem: { heading: string; words: string }) =>
+      keyPage({ action, csrf, clientName, keyId: showable(keyId) ? keyId : '', problem });
+    if ('kind' in checked) {
+      if (checked.retryAfter !== undefined) reply.header('retry-after', String(checked.retryAfter));
+      return send(reply, checked.retryAfter === undefined ? 200 : 429, again({ heading: HEADINGS[checked.kind], words: checked.message }));
+    }
+    const choices = accessChoices(checked.key.scopes, requested);
+    if (choices.length === 0) {
+      const words = 'This key cannot do what the assistant asked for. Use a key with the scopes it needs, or Deny.';
+      return send(reply, 200, again({ heading: 'Not enough access', words }), targets);
+    }
+    const pending: Pending = { keyId, secret, ...checked.key, ticket: checked.ticket };
+    await deps.vault.put(pendingName(uid), JSON.stringify(pending));
+    return send(reply, 200, await consentFor({ action, csrf, clientName, choices }, pending), targets);
+  }
+
   app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -188,28 +223,7 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
         });
       }
       const requested = requestedScopes(interaction.params.scope);
-      if (form.action === 'continue') {
-        const keyId = (form.key_id ?? '').trim();
-        const secret = (form.secret ?? '').trim();
-        const checked = await deps.checkKey({ page: uid, address: clientOf(request.raw), keyId, secret });
-        const csrf = csrfFor(uid);
-        if ('kind' in checked) {
-          if (checked.retryAfter !== undefined) reply.header('retry-after', String(checked.retryAfter));
-          return send(
-            reply,
-            checked.retryAfter === undefined ? 200 : 429,
-            keyPage({ action, csrf, clientName, keyId, problem: { heading: HEADINGS[checked.kind], words: checked.message } }),
-          );
-        }
-        const choices = accessChoices(checked.scopes, requested);
-        if (choices.length === 0) {
-          const words = 'This key cannot do what the assistant asked for. Use a key with the scopes it needs, or Deny.';
-          return send(reply, 200, keyPage({ action, csrf, clientName, keyId, problem: { heading: 'Not enough access', words } }), targets);
-        }
-        const pending: Pending = { keyId, secret, ...checked };
-        await deps.vault.put(pendingName(uid), JSON.stringify(pending));
-        return send(reply, 200, await consentFor({ action, csrf, clientName, choices }, pending), targets);
-      }
+      if (form.action === 'continue') return continueStep(request, reply, found, form, requested);
       if (form.action === 'allow') {
         const stored = await deps.vault.get(pendingName(uid));
         if (stored === undefined) return lost(reply);
@@ -225,7 +239,8 @@ export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
         }
         if (!(await deps.endSignIn(uid))) return lost(reply);
         await deps.vault.delete(pendingName(uid));
-        const { secret, ...record } = pending;
+        await deps.keyChecks.granted(pending.ticket ?? null);
+        const { secret, ticket: _held, ...record } = pending;
         const webhookId = deps.webhookIds.idOf(deps.serviceUrl, pending.keyId);
         await deps.tenants.save({ ...record, baseUrl: deps.serviceUrl, webhookId }, secret);
         if (webhookSecret !== '') await deps.tenants.saveWebhookSecret(pending.keyId, webhookSecret);

@@ -87,6 +87,15 @@ const STATEMENTS = [
    )`,
   `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.service_sign_ins (at_ms bigint NOT NULL, kind text NOT NULL)`,
   `CREATE INDEX IF NOT EXISTS service_sign_ins_at ON ${HOSTED_SCHEMA}.service_sign_ins (at_ms)`,
+  // Whose each was, as keyed hashes: a person's client address, and the business's key ID.
+  `ALTER TABLE ${HOSTED_SCHEMA}.service_sign_ins ADD COLUMN IF NOT EXISTS address text`,
+  `ALTER TABLE ${HOSTED_SCHEMA}.service_sign_ins ADD COLUMN IF NOT EXISTS business text`,
+  // Key IDs and secrets just checked with the service, found by a keyed hash of the pair (signin/verified-keys.ts).
+  `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.verified_keys (
+     subject text PRIMARY KEY,
+     checked text,
+     until_ms bigint NOT NULL
+   )`,
   // Dynamic registrations per client address in the current hour, named by a keyed hash (limits/registrations.ts).
   `CREATE TABLE IF NOT EXISTS ${HOSTED_SCHEMA}.registrations (
      subject text PRIMARY KEY,

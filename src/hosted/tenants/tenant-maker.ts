@@ -53,7 +53,7 @@ export function tenantMaker(settings: TenantSettings, { logger, sink, ended, sha
         onSignInRefused: (err) => watch.refuse(err.serviceMessage ?? err.message),
         onKeyAccepted: (sentAt) => watch.confirmed(sentAt),
         // Renewals come first in the deployment's budget: people's sign-ins leave room for them.
-        signInAllowance: () => budget.take('renewal', settings.clientOptions?.maxWaitMs ?? RENEWAL_WAIT_MS),
+        signInAllowance: () => budget.take({ kind: 'renewal', keyId: record.keyId }, settings.clientOptions?.maxWaitMs ?? RENEWAL_WAIT_MS),
       },
     );
     const bus = createEventBus({ invalidate: api.invalidate });
