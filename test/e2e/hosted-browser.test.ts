@@ -298,6 +298,10 @@ describe('two businesses at once', () => {
       const ownIds = new Set(kinds.flatMap(([kind]) => (truth.get(own.id)?.get(kind) ?? []).map((r) => `${kind} ${r.id}`)));
       for (const kind of ['invoices', 'quotes', 'products'] as const)
         for (const r of found.results[0][kind]) expect(ownIds.has(`${kind} ${r.id}`), `${kind} ${r.id}`).toBe(true);
+      // A search by name asks the service for customers while the mirror has none; a code makes the mirror
+      // read them, so the schema check below sees the tenant's whole customer list.
+      const byCode = await answerOf(client, 'find_records', { search: [mineFirst.code] });
+      expect(byCode.results[0].customers.map((c: Json) => c.id)).toContain(mineFirst.id);
     }
     // Each key's mirror is a schema of its own: `invoicing_mcp_k_` and a digest of the service and key.
     const db = new pg.Client({ connectionString: database });
