@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signPayload } from '../../src/events/signature.js';
 import { answerOf, receivable, same, tally } from '../answers/ground-truth.js';
 import { eventually, type Json, listAll, signIn, signInRaw, wrongSecret } from '../contract/sandbox-http.js';
-import { launchChromium } from '../support/chromium.js';
+import { connectChromium } from '../support/chromium.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
@@ -187,12 +187,12 @@ beforeAll(async () => {
       vaultKey,
       args: ['--log-level', 'trace'],
     }),
-    launchChromium(),
+    connectChromium(),
   ]);
   server = hosted;
   browser = launched;
-  // Chromium from this package runs as one process, which ends with its last context, and closing a page
-  // there now and then never returns: the file uses one context and one page, navigated from flow to flow.
+  // One context and one page, navigated from flow to flow (a page of this Chromium build, closed, now and
+  // then never returned).
   context = await browser.newContext();
   page = await context.newPage();
 });
