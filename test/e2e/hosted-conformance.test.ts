@@ -103,7 +103,7 @@ async function authorizationUrl(child: ChildProcess, stdout: () => string): Prom
   return found()!;
 }
 
-/** Every check.json the suite wrote under `output`, one per scenario. */
+/** Every scenario's checks file the suite wrote under `output`. */
 function checksIn(output: string): Check[] {
   const files = readdirSync(output, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('checks.json'));
   return files.flatMap((name) => JSON.parse(readFileSync(join(output, name), 'utf8')) as Check[]);
