@@ -1,13 +1,14 @@
-// One Chromium for the whole test run (vitest's globalSetup), as Postgres is: launched beside the first test
-// files, its endpoint and a status file handed to them at once (inject('chromium')); a browser test connects
-// to it (chromium.ts) instead of launching a browser of its own, which cost seconds of CPU a file.
+// One Chromium for the whole test run (vitest's globalSetup), as Postgres is, when the run holds a browser file:
+// launched beside the first test files, its endpoint and a status file handed to them at once (inject('chromium'));
+// a browser test connects to it (chromium.ts) instead of launching a browser of its own, seconds of CPU a file.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { chromiumServer } from './chromium.js';
 import { freePort, tellStatus } from './run-service.js';
+import { BROWSER } from './tiers.js';
 
 export interface ChromiumForTests {
   endpoint: string;
@@ -21,7 +22,12 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  // A run of other files only (`npx vitest run test/unit/x.test.ts`) starts no browser. The command line's file
+  // filters are the run's `filenamePattern` (set before any globalSetup runs; vitest 4 does not type it).
+  const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
+  const { testFiles } = await project.globTestFiles(filters);
+  if (!testFiles.some((file) => BROWSER.includes(relative(project.config.root, file).split('\\').join('/')))) return undefined;
   const folder = mkdtempSync(join(tmpdir(), 'invoicing-mcp-chromium-'));
   const statusFile = join(folder, 'status.json');
   const port = await freePort();

@@ -35,7 +35,7 @@ export async function chromiumServer(port: number, wsPath: string): Promise<Brow
 /** The run's browser, as a test file's own connection (closing it leaves the browser to the other files). */
 export async function connectChromium(): Promise<Browser> {
   const provided = inject('chromium');
-  if (!provided) throw new Error('this run starts no Chromium: its browser tests run in `npm run test:all`');
+  if (!provided) throw new Error('this run started no Chromium: a browser test file is listed in BROWSER (test/support/tiers.ts)');
   await awaitStatus(provided.statusFile, 'Chromium');
   return playwright.connect(provided.endpoint);
 }

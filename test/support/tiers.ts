@@ -7,6 +7,9 @@ export const QUICK_FOLDERS = ['test/unit', 'test/contract', 'test/answers'];
 /** The end-to-end smoke of the quick tier: the built server over stdio, and over HTTP. */
 export const SMOKE = ['test/e2e/mcp-stdio.test.ts', 'test/e2e/mcp-http-shared.test.ts'];
 
+/** The files that drive the run's one Chromium (chromium-global.ts launches it only for a run holding one). */
+export const BROWSER = ['test/e2e/views-browser.test.ts', 'test/e2e/hosted-browser.test.ts', 'test/e2e/hosted-conformance.test.ts'];
+
 /** Test folders neither tier runs: the MCP Bundles' (`npm run test:bundle`) and the real Inspector's. */
 export const ALL_EXCLUDED = ['test/bundle/**', 'test/inspector/**'];
 
