@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // The real MCP Inspector signing in to hosted mode: `npm run test:inspector` (it installs the Inspector from
-// the npm registry on its first run). `npm test` plays the Inspector's requests instead (hosted-inspector).
+// the npm registry on its first run). `npm run test:all` plays the Inspector's requests instead (hosted-inspector).
 export default defineConfig({
   test: {
     include: ['test/inspector/**/*.test.ts'],

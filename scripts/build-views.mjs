@@ -1,4 +1,4 @@
-// Builds each view (src/views/page/NAME.ts) into one self-contained page, dist/views/NAME.html: the script
+// Builds each view (src/views/page/<name>.ts) into one self-contained page, dist/views/<name>.html: the script
 // (the extension's App, the chart library, our code) and the styles inlined, so the page asks nothing of the
 // network when a host renders it.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,7 +1,8 @@
-// A vitest reporter for `npm run test:durations`: each test file's time in this run (importing it, its tests
-// and its hooks, ms rounded to 100) into test/durations.json, which orders the next runs' files slowest
-// first (test/support/slow-first.ts).
-import { writeFileSync } from 'node:fs';
+// A vitest reporter for `npm run test:durations` (every tier; `-- --config vitest.quick.config.ts` the quick one):
+// each test file's time in this run (importing it, its tests and its hooks, ms rounded to 100) into
+// test/durations.json, over the times it held, less files that are gone. The times order the next runs' files
+// slowest first (test/support/slow-first.ts).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
 export default class DurationsReporter {
@@ -23,8 +24,11 @@ export default class DurationsReporter {
       process.stderr.write(`test/durations.json not written: the run ${reason}\n`);
       return;
     }
-    const sorted = Object.fromEntries([...this.#durations].sort(([a], [b]) => a.localeCompare(b)));
-    writeFileSync(new URL('../test/durations.json', import.meta.url), `${JSON.stringify(sorted, null, 2)}\n`);
+    const file = new URL('../test/durations.json', import.meta.url);
+    const known = Object.entries(JSON.parse(readFileSync(file, 'utf8'))).filter(([path]) => existsSync(`${this.#root}/${path}`));
+    const merged = new Map([...known, ...this.#durations]);
+    const sorted = Object.fromEntries([...merged].sort(([a], [b]) => a.localeCompare(b)));
+    writeFileSync(file, `${JSON.stringify(sorted, null, 2)}\n`);
     process.stderr.write(`test/durations.json: ${this.#durations.size} files\n`);
   }
 }

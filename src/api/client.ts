@@ -7,13 +7,13 @@ import { type CustomersApi, customersApi } from './endpoints/customers.js';
 import { type InvoicesApi, invoicesApi } from './endpoints/invoices.js';
 import { type PaymentsApi, type ProductsApi, paymentsApi, productsApi, type QuotesApi, quotesApi } from './endpoints/reads.js';
 import type { Forbidden, Unauthorized } from './errors.js';
-import { sleep as realSleep, Transport } from './http.js';
+import { Transport } from './http.js';
 import { Pacer, type RateLimitState } from './pacing.js';
 import { RequestCore } from './request.js';
 import { type Ping, PingSchema, type ResourceKind } from './schemas.js';
 import { ServiceTime } from './service-time.js';
 import { SessionManager } from './session.js';
-import type { Timers } from './timers.js';
+import { sleep as realSleep, type Timers } from './timers.js';
 import { baseUrlProblem } from './url.js';
 import { decoder } from './validate.js';
 

@@ -2,10 +2,11 @@
 // lines and syncs in the background (on the embedded sandbox only once something first reads it); `off`
 // hands the tools no mirror, and keeps only what subscriptions need (the four kinds with events, in
 // memory, no lines) when polling is on. Opened once the server has answered its first requests
-// (commands/when-quiet.ts), or earlier when a tool first asks (on the embedded sandbox, only then): the
+// (cli/when-quiet.ts), or earlier when a tool first asks (on the embedded sandbox, only then): the
 // tools see a Books that waits for it, and the banner's line says only what is known before it opens.
 
 import type { ApiClient } from '../api/client.js';
+import { within } from '../api/timers.js';
 import { isUnreachable } from '../db/unreachable.js';
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../log/logger.js';
@@ -147,15 +148,11 @@ export function planBooksMirror(
 
   /** The store answers a small read within the time a health check allows. */
   async function storeAnswers(m: Mirror): Promise<boolean> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STORE_PROBE_MS)));
-    try {
-      return await Promise.race([m.store.lastEventSeq().then(() => true), late]);
-    } catch {
-      return false;
-    } finally {
-      clearTimeout(timer);
-    }
+    return within(
+      m.store.lastEventSeq().then(() => true),
+      STORE_PROBE_MS,
+      false,
+    ).catch(() => false);
   }
 
   async function readiness(): Promise<MirrorReadiness> {

@@ -3,7 +3,7 @@
 // using the key, nine tenths less theirs when they are not (the pacer keeps the last tenth free for them
 // either way), spread evenly over the window rather than spent at its start.
 import type { ApiClient } from '../api/client.js';
-import { sleep } from '../api/http.js';
+import { sleep } from '../api/timers.js';
 
 export interface BudgetOptions {
   windowMs?: number;

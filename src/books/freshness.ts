@@ -1,5 +1,6 @@
 // The answer to ensureFresh: the as-of time of the kinds asked for (the oldest of their last reads, in the
 // service's clock) and the business's today then.
+import { sleep } from '../api/timers.js';
 import type { KindMark, MirrorStore } from './store.js';
 import type { Freshness, FreshProgress, MirroredKind } from './types.js';
 
@@ -19,7 +20,6 @@ export function progressTally(onProgress: ((u: FreshProgress) => void) | undefin
     });
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const HOLDER_ANSWERS_WITHIN_MS = 15_000;
 
 /** Waits until the lease holder has read these kinds since `asked` (or gives up, leaving them as they are). */

@@ -3,7 +3,7 @@
 // straight into the store, and the freshness contract (ensureFresh) for whatever reads it.
 
 import type { ApiClient } from '../api/client.js';
-import { REAL_TIMERS, type Timers } from '../api/timers.js';
+import { every, REAL_TIMERS, type Timers } from '../api/timers.js';
 import { MirrorStoreFull } from '../db/store-full.js';
 import type { EventBus } from '../events/bus.js';
 import type { BooksEvent } from '../events/event.js';
@@ -338,14 +338,17 @@ export async function startMirror(options: MirrorOptions): Promise<Mirror> {
   const runtime = new MirrorRuntime(options);
   const unlisten = options.bus?.listen((event) => void runtime.onWebhook(event).catch(runtime.quiet('storing a webhook record')));
   // Also keeps the holder's lease alive between rounds.
-  const wantsTimer = setInterval(() => {
-    void runtime.answerWants().catch(runtime.quiet('reading for another process'));
-    void runtime.followRateHold().catch(runtime.quiet("reading another process's rate-limit hold"));
-  }, options.lookEveryMs ?? WANTS_EVERY_MS);
+  const stopWants = every(
+    () => {
+      void runtime.answerWants().catch(runtime.quiet('reading for another process'));
+      void runtime.followRateHold().catch(runtime.quiet("reading another process's rate-limit hold"));
+    },
+    options.lookEveryMs ?? WANTS_EVERY_MS,
+    true,
+  );
   const unshare = options.api.rateLimitHold.onHeld(
     (untilMs) => void options.store.shareRateHold(untilMs).catch(runtime.quiet('sharing a rate-limit hold')),
   );
-  wantsTimer.unref();
   await runtime.outbox.start();
   if (options.rounds !== 'on-first-use') runtime.scheduleRounds();
   const { sync, lines } = runtime;
@@ -371,7 +374,7 @@ export async function startMirror(options: MirrorOptions): Promise<Mirror> {
     round: () => runtime.round(),
     linesSettled: () => runtime.linesRun,
     async stop() {
-      clearInterval(wantsTimer);
+      stopWants();
       unlisten?.();
       unshare();
       await runtime.stop();

@@ -5,6 +5,7 @@
 // tell when events were written (Postgres' NOTIFY) has them published at once; every store is also looked at
 // each second (or at each poll, for a mirror polling the service more often), which catches what a lost
 // connection's notice missed.
+import { every } from '../api/timers.js';
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../log/logger.js';
 import type { MirrorStore } from './store.js';
@@ -14,7 +15,7 @@ const KEEP_MS = 24 * 3600 * 1000;
 
 export class EventOutbox {
   #seq: number | null = null;
-  #timer: NodeJS.Timeout | null = null;
+  #stopLooking: (() => void) | null = null;
   #draining: Promise<void> | null = null;
   #again = false;
   #stopped = false;
@@ -34,8 +35,7 @@ export class EventOutbox {
     if (!this.bus) return;
     this.#seq = await this.store.lastEventSeq();
     void this.store.pruneEvents(Date.now() - KEEP_MS).catch(() => undefined);
-    this.#timer = setInterval(() => void this.drain(), this.lookEveryMs);
-    this.#timer.unref();
+    this.#stopLooking = every(() => void this.drain(), this.lookEveryMs, true);
     this.#unwatch =
       (await this.store
         .watchEvents?.(() => void this.drain())
@@ -92,7 +92,7 @@ export class EventOutbox {
   }
 
   async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
+    this.#stopLooking?.();
     this.#unwatch?.();
     await this.drain();
     this.#stopped = true;

@@ -1,6 +1,6 @@
 // Each table of the mirror's records, defined once: its columns in order, each with the type the engines
 // store it as, how its cell is taken from what the service sent, and how it reads back into the row the
-// mirror's readers get. From this come each engine's DDL (../sqlite/schema.ts, ../postgres/schema.ts), the
+// mirror's readers get. From this come each engine's DDL (sqlite/schema.ts, postgres/schema.ts), the
 // cells written from a record, the SELECT lists and row readers (sql/rows.ts), and the rows' TypeScript types
 // (types.ts). Amounts and dates stay the service's strings; ids are integers; a missing field is null. The raw
 // JSON is kept beside each record's columns, so fields we do not know survive. An engine adds columns of its

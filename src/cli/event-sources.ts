@@ -1,6 +1,6 @@
 // Where the server's events come from. With keys: the service's signed webhooks when SVC_WEBHOOK_SECRET is
 // set (to /webhooks beside /mcp in HTTP mode, to a listener of their own with --webhook-port in stdio
-// mode), and the books mirror's sync (commands/books-mirror.ts) unless SVC_POLL_SECONDS=0: its diffs are the
+// mode), and the books mirror's sync (books/books-mirror.ts) unless SVC_POLL_SECONDS=0: its diffs are the
 // events. On the embedded sandbox, neither: its books change only through the model's own creates.
 // Subscriptions are offered only when something feeds the bus.
 import type { FastifyInstance } from 'fastify';

@@ -6,22 +6,13 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/server';
+import { REAL_TIMERS, type Timers } from '../api/timers.js';
 import { isHealthPath } from '../http/health.js';
 
 export const QUIET_MS = 200;
 /** With no traffic at all since the server began to serve. */
 export const SILENT_MS = 1_000;
 export const LATEST_MS = 3_000;
-
-export interface Timers {
-  set(fn: () => void, ms: number): unknown;
-  clear(handle: unknown): void;
-}
-
-const REAL_TIMERS: Timers = {
-  set: (fn, ms) => setTimeout(fn, ms).unref(),
-  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
 
 export interface WhenQuiet {
   /** A message came in or went out: the quiet moment starts again. */
@@ -48,13 +39,13 @@ export function whenQuiet(run: () => void, options: QuietOptions = {}): WhenQuie
     timers.clear(latest);
     run();
   };
-  const latest = timers.set(fire, latestMs);
-  quiet = timers.set(fire, silentMs);
+  const latest = timers.set(fire, latestMs, true);
+  quiet = timers.set(fire, silentMs, true);
   return {
     traffic() {
       if (done) return;
       timers.clear(quiet);
-      quiet = timers.set(fire, quietMs);
+      quiet = timers.set(fire, quietMs, true);
     },
     cancel() {
       done = true;

@@ -16,6 +16,7 @@
 // a whole request (a call, a notification stream) is never closed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { REAL_TIMERS } from '../api/timers.js';
 import { clientKey } from './client-key.js';
 
 export interface ConnectionTableOptions {
@@ -81,7 +82,7 @@ export class ConnectionTable {
   private readonly held = new Map<string, number>();
   /** Newcomers waiting for a place, the longest waiting first: when each came, from where, how to let it in. */
   private readonly waiting = new Map<Socket, { since: number; address: string; admit: () => void }>();
-  private timer: NodeJS.Timeout | null = null;
+  private timer: unknown = null;
 
   constructor(
     private readonly options: ConnectionTableOptions,
@@ -158,15 +159,15 @@ export class ConnectionTable {
    */
   private keepTimeouts(socket: Socket, arrived: number): void {
     const check = (by: number, done: (conn: Conn) => boolean): void => {
-      const timer = setTimeout(
+      const timer = REAL_TIMERS.set(
         () => {
           const conn = this.open.get(socket);
           if (conn && !done(conn)) cut(conn);
         },
         Math.max(0, by - this.options.now()),
+        true,
       );
-      timer.unref();
-      socket.once('close', () => clearTimeout(timer));
+      socket.once('close', () => REAL_TIMERS.clear(timer));
     };
     const first = (conn: Conn): IncomingMessage | null => (conn.served ? null : conn.req);
     check(arrived + this.options.maxWaitMs, (conn) => conn.served || first(conn) !== null);
@@ -341,11 +342,14 @@ export class ConnectionTable {
 
   private schedule(): void {
     if (this.timer !== null) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.admitWaiting();
-      if (this.waiting.size > 0) this.schedule();
-    }, this.options.tickMs);
-    this.timer.unref();
+    this.timer = REAL_TIMERS.set(
+      () => {
+        this.timer = null;
+        this.admitWaiting();
+        if (this.waiting.size > 0) this.schedule();
+      },
+      this.options.tickMs,
+      true,
+    );
   }
 }

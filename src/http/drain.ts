@@ -3,6 +3,7 @@
 // up to a time limit. Long streams are not waited for: their owners end them with a retry hint.
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { within } from '../api/timers.js';
 import { rpcError, SERVER_REFUSAL } from './json-rpc-errors.js';
 
 /** Seconds a client refused while the server stops is asked to wait before it tries again. */
@@ -44,12 +45,6 @@ export class Drain {
   async drain(timeoutMs: number): Promise<boolean> {
     this.#draining = true;
     if (this.#inFlight.size === 0) return true;
-    let timer: NodeJS.Timeout | undefined;
-    const done = await Promise.race([
-      new Promise<true>((resolve) => (this.#idle = () => resolve(true))),
-      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
-    ]);
-    clearTimeout(timer);
-    return done;
+    return within(new Promise<true>((resolve) => (this.#idle = () => resolve(true))), timeoutMs, false);
   }
 }

@@ -1,6 +1,7 @@
 // The one wrapper every /api route runs through: injected faults, authentication, the handler, the
 // service's headers, and refusals turned into JSON bodies.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sleep } from '../api/timers.js';
 import { ApiError } from './api-error.js';
 import { authenticate, type Caller, callState } from './call.js';
 import type { World } from './world.js';
@@ -14,8 +15,6 @@ export interface Answer {
 
 export type CallHandler = (request: FastifyRequest, caller: Caller) => Answer;
 export type OpenHandler = (request: FastifyRequest) => Answer;
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function drop(world: World, request: FastifyRequest, reply: FastifyReply, when: string): void {
   const state = callState(request);

@@ -1,4 +1,4 @@
-// Builds the records that the two creates make, with exact line arithmetic (open-points.md, "Records").
+// Builds the records that the two creates make, with exact line arithmetic (docs/service-contract.md, "Records").
 
 import { Decimal, toAmount, toPrice, toQuantity } from './amounts.js';
 import type { BusinessProfile, Customer, Invoice, InvoiceLine, TaxCategory } from './books.js';

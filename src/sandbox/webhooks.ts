@@ -3,6 +3,7 @@
 // base × 1, 2, 4, 8, 16.
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Agent } from 'undici';
+import { REAL_TIMERS } from '../api/timers.js';
 import type { SandboxClock } from './clock.js';
 import { randomToken } from './secrets.js';
 import { formatTimestamp } from './time.js';
@@ -39,7 +40,7 @@ export function signatureHeader(secret: string, unixSeconds: number, body: strin
 export class WebhookSender {
   readonly #endpoints: Endpoint[] = [];
   readonly deliveries: DeliveryAttempt[] = [];
-  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #retries = new Set<unknown>();
   // undici loads on the first delivery: most sandboxes never send a webhook, and loading it is a third of
   // a sandbox's start.
   #undici: Promise<{ agent: Agent; dispatch: typeof import('../api/undici-core.js').dispatch }> | null = null;
@@ -104,20 +105,20 @@ export class WebhookSender {
       record.error = err instanceof Error ? err.message : String(err);
     }
     if (attempt > MAX_RETRIES || this.#closed) return;
-    const timer = setTimeout(
+    const timer = REAL_TIMERS.set(
       () => {
-        this.#timers.delete(timer);
+        this.#retries.delete(timer);
         void this.#deliver(endpoint, eventId, kind, body, attempt + 1);
       },
       this.backoffMs * 2 ** (attempt - 1),
     );
-    this.#timers.add(timer);
+    this.#retries.add(timer);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    for (const t of this.#timers) clearTimeout(t);
-    this.#timers.clear();
+    for (const t of this.#retries) REAL_TIMERS.clear(t);
+    this.#retries.clear();
     if (this.#undici) await (await this.#undici).agent.destroy();
   }
 }

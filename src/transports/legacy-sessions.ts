@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AuthInfo, isInitializeRequest } from '@modelcontextprotocol/server';
+import { every } from '../api/timers.js';
 import { SERVER_REFUSAL, sendRpcError } from '../http/json-rpc-errors.js';
 import { clientOf, PerClient, refuseOverShare } from '../http/per-client.js';
 import type { ServerFactory } from '../mcp/server.js';
@@ -57,7 +58,7 @@ const seconds = (ms: number): string => String(Math.max(1, Math.ceil(ms / 1000))
 
 export class LegacySessions {
   private readonly sessions = new Map<string, Session>();
-  private readonly sweeper: NodeJS.Timeout;
+  private readonly stopSweeping: () => void;
   private readonly now: () => number;
   private readonly perClient: PerClient;
   private lastSweep = -Infinity;
@@ -70,8 +71,7 @@ export class LegacySessions {
   ) {
     this.now = options.now ?? Date.now;
     this.perClient = new PerClient(options.maxSessionsPerClient ?? options.maxSessions);
-    this.sweeper = setInterval(() => this.sweep(), Math.min(options.idleMs, 60_000));
-    this.sweeper.unref();
+    this.stopSweeping = every(() => this.sweep(), Math.min(options.idleMs, 60_000), true);
   }
 
   /** Whether this request belongs here: it names a session, or opens one. */
@@ -143,7 +143,7 @@ export class LegacySessions {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.sweeper);
+    this.stopSweeping();
     const all = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.allSettled(all.map((s) => s.transport.close()));

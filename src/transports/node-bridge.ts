@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo, McpHttpHandler } from '@modelcontextprotocol/server';
+import { REAL_TIMERS } from '../api/timers.js';
 import { rpcError } from '../http/json-rpc-errors.js';
 import { clientOf, type PerClient, refuseOverShare } from '../http/per-client.js';
 import { retryField } from './session-transport.js';
@@ -114,10 +115,10 @@ export function nodeHandler(handler: McpHttpHandler, rules: StreamRules = { retr
         ended = true;
         abort.abort();
       };
-      const lifetime = rules.lifetimeMs === undefined ? undefined : setTimeout(end, rules.lifetimeMs).unref();
+      const lifetime = rules.lifetimeMs === undefined ? undefined : REAL_TIMERS.set(end, rules.lifetimeMs, true);
       open.add(end);
       res.once('close', () => {
-        clearTimeout(lifetime);
+        REAL_TIMERS.clear(lifetime);
         open.delete(end);
         rules.streams?.give(client);
       });

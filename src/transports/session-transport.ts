@@ -19,6 +19,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
+import { every, REAL_TIMERS } from '../api/timers.js';
 import { sendRpcError } from '../http/json-rpc-errors.js';
 import { ClientRefusal } from './sdk-errors.js';
 
@@ -85,8 +86,8 @@ export class NodeSessionTransport implements Transport {
   private closed = false;
   private standalone: Stream | null = null;
   private readonly exchanges = new Map<RequestId, Exchange>();
-  private keepAlive: NodeJS.Timeout | undefined;
-  private lifetime: NodeJS.Timeout | undefined;
+  private stopKeepAlive: (() => void) | undefined;
+  private lifetime: unknown;
   private readonly keepAliveMs: number;
 
   constructor(private readonly options: SessionTransportOptions) {
@@ -149,7 +150,7 @@ export class NodeSessionTransport implements Transport {
     const stream = this.standalone;
     if (!stream) return;
     this.standalone = null;
-    clearTimeout(this.lifetime);
+    REAL_TIMERS.clear(this.lifetime);
     if (!stream.gone) stream.res.end(retryField(this.options.retryMs ?? DEFAULT_RETRY_MS));
     stream.gone = true;
   }
@@ -157,8 +158,8 @@ export class NodeSessionTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.keepAlive);
-    clearTimeout(this.lifetime);
+    this.stopKeepAlive?.();
+    REAL_TIMERS.clear(this.lifetime);
     const open = new Set<ServerResponse>([...this.exchanges.values()].map((e) => e.res));
     if (this.standalone) open.add(this.standalone.res);
     this.exchanges.clear();
@@ -196,8 +197,7 @@ export class NodeSessionTransport implements Transport {
       if (messages.length > 1) return this.refuse(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
       this.sessionId = this.options.newSessionId();
       this.initialized = true;
-      this.keepAlive = setInterval(() => this.ping(), this.keepAliveMs);
-      this.keepAlive.unref();
+      this.stopKeepAlive = every(() => this.ping(), this.keepAliveMs, true);
       this.options.onSessionInitialized(this.sessionId);
     } else if (!this.validSession(req, res) || !this.validVersion(req, res)) {
       return;
@@ -228,14 +228,13 @@ export class NodeSessionTransport implements Transport {
     res.flushHeaders();
     const lifetime = this.options.streamLifetimeMs;
     if (lifetime !== undefined) {
-      this.lifetime = setTimeout(() => this.standalone === stream && this.endStream(), lifetime);
-      this.lifetime.unref();
+      this.lifetime = REAL_TIMERS.set(() => this.standalone === stream && this.endStream(), lifetime, true);
     }
     res.once('close', () => {
       stream.gone = true;
       if (this.standalone !== stream) return;
       this.standalone = null;
-      clearTimeout(this.lifetime);
+      REAL_TIMERS.clear(this.lifetime);
     });
   }
 

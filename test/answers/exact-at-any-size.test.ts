@@ -8,7 +8,7 @@ import { type Json, listAll, post, type Session, signIn } from '../contract/sand
 import { type Connected, connectClient, type ElicitAnswer } from '../e2e/support/clients.js';
 import { keyEnv } from '../e2e/support/server.js';
 import { Exact } from '../support/exact.js';
-import { postgresDatabase } from '../support/postgres.js';
+import { ENGINES, postgresDatabase } from '../support/postgres.js';
 import { ALL_SCOPES, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type BigBooks, makeBigBooks } from './big-amounts.js';
 import {
@@ -79,7 +79,8 @@ const ours = (): Json[] => Object.values(big.invoices);
 /** An answer without the moment it was made (two servers read at different moments). */
 const figures = (answer: Json): Json => JSON.parse(JSON.stringify(answer, (key, value) => (key === 'as_of' ? undefined : value)));
 
-describe('a mirror on Postgres', () => {
+// On Postgres when the run started it (npm run test:all).
+describe.each(ENGINES.filter((engine) => engine === 'postgres'))('a mirror on %s', () => {
   it('answers every report as the mirror in memory does, figure for figure', async () => {
     const url = await postgresDatabase('exact_any_size');
     const env = { ...keyEnv(sb, sb.keys.live), SVC_POLL_SECONDS: '5' };

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../support/chromium.js';
+import { connectChromium } from '../support/chromium.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
@@ -56,7 +56,7 @@ beforeAll(async () => {
       vaultKey: newVaultKey(),
       args: ['--oauth-clients', clientsFile()],
     }),
-    launchChromium(),
+    connectChromium(),
   ]);
 });
 
@@ -103,7 +103,7 @@ async function authorizationUrl(child: ChildProcess, stdout: () => string): Prom
   return found()!;
 }
 
-/** Every check.json the suite wrote under `output`, one per scenario. */
+/** Every scenario's checks file the suite wrote under `output`. */
 function checksIn(output: string): Check[] {
   const files = readdirSync(output, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('checks.json'));
   return files.flatMap((name) => JSON.parse(readFileSync(join(output, name), 'utf8')) as Check[]);

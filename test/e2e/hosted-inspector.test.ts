@@ -1,5 +1,5 @@
 // The MCP Inspector's sign-in to hosted mode, played request for request as its version 2.12.0 makes them, so
-// that a change of ours that would stop it fails `npm test` (the real Inspector, driven in a browser, runs
+// that a change of ours that would stop it fails `npm run test:all` (the real Inspector, driven in a browser, runs
 // with `npm run test:inspector`). Its web page only navigates (to our authorization URL and back to its
 // callback); its backend, in Node, makes every other request, so none of them is cross-origin: discovery
 // from the 401, registration as a native public client with a loopback redirect URI, an authorization

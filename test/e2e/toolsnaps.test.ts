@@ -11,7 +11,7 @@ const DIR = new URL('../__toolsnaps__/', import.meta.url);
 // `_meta` only on tools with a view (MCP Apps): `_meta.ui.resourceUri`.
 const FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', '_meta'] as const;
 const UPDATE = process.env.UPDATE_TOOLSNAPS === '1';
-const FIX = 'if the change is meant, run `npm run toolsnaps` (or UPDATE_TOOLSNAPS=1 npm test) and commit test/__toolsnaps__';
+const FIX = 'if the change is meant, run `npm run toolsnaps` (or UPDATE_TOOLSNAPS=1 npm run test:all) and commit test/__toolsnaps__';
 
 let mcp: Connected;
 let tools: Tool[];

@@ -3,7 +3,7 @@
 // sign-in page, fills Key ID and Secret, Allows, and is back in the Inspector, connected; its tool call
 // answers the business's books, checked against the sandbox's raw API. The Inspector's backend makes every
 // request to our server (discovery, registration, token, /mcp); its page only navigates to us and back.
-// Run with `npm run test:inspector` (not in `npm test`: see vitest.inspector.config.ts).
+// Run with `npm run test:inspector` (not in `npm run test:all`: see vitest.inspector.config.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -4,12 +4,12 @@
 // and a Postgres test waits for the status file, which says it is ready or why it could not start; then
 // every Postgres test fails with that reason.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startPostgres } from './postgres-server.js';
+import { freePort, type RunServiceStatus, tellStatus } from './run-service.js';
 
 export interface PostgresForTests {
   url: string;
@@ -17,20 +17,10 @@ export interface PostgresForTests {
   statusFile: string;
 }
 
-export type PostgresStatus = { ready: true } | { error: string };
-
 declare module 'vitest' {
   export interface ProvidedContext {
     postgres: PostgresForTests;
   }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 const TMPFS = 0x01021994;
@@ -58,11 +48,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const port = await freePort();
   const statusFile = join(folder, 'status.json');
   const log: string[] = [];
-  const tell = (status: PostgresStatus): void => {
-    // Whole or not at all: a test never reads half a status.
-    writeFileSync(`${statusFile}.part`, JSON.stringify(status));
-    renameSync(`${statusFile}.part`, statusFile);
-  };
+  const tell = (status: RunServiceStatus): void => tellStatus(statusFile, status);
   project.provide('postgres', { url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`, statusFile });
   const server = startPostgres(folder, port, password, log).then(
     (s) => {

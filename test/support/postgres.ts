@@ -1,10 +1,9 @@
 // The run's one Postgres (postgres-global.ts), as a test file uses it: a database of the file's own, and the
 // engines a store test runs on. A Postgres that did not start fails the test with the reason, never skips it.
-import { existsSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { MirrorLocation } from '../../src/books/location.js';
-import type { PostgresStatus } from './postgres-global.js';
+import { awaitStatus } from './run-service.js';
 
 let made = 0;
 let ready: Promise<string> | null = null;
@@ -12,15 +11,10 @@ let ready: Promise<string> | null = null;
 /** The run's Postgres, once its status file says it is up (it starts beside the first test files). */
 function serverUrl(): Promise<string> {
   ready ??= (async () => {
-    const { url, statusFile } = inject('postgres');
-    const deadline = Date.now() + 60_000;
-    while (!existsSync(statusFile)) {
-      if (Date.now() > deadline) throw new Error("the tests' Postgres did not say it was ready within 60 s");
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    const status = JSON.parse(readFileSync(statusFile, 'utf8')) as PostgresStatus;
-    if ('error' in status) throw new Error(`the tests' Postgres did not start: ${status.error}`);
-    return url;
+    const provided = inject('postgres');
+    if (!provided) throw new Error('this run starts no Postgres: its tests run in `npm run test:all`');
+    await awaitStatus(provided.statusFile, 'Postgres');
+    return provided.url;
   })();
   return ready;
 }
@@ -52,7 +46,8 @@ export async function forgetMirror(url: string): Promise<void> {
 }
 
 export type EngineName = 'sqlite' | 'postgres';
-export const ENGINES: readonly EngineName[] = ['sqlite', 'postgres'];
+/** The engines a store test runs on: Postgres too when the run started it (`npm run test:all`, not `npm test`). */
+export const ENGINES: readonly EngineName[] = inject('postgres') ? ['sqlite', 'postgres'] : ['sqlite'];
 
 /** The server's --mirror on an engine: in memory, or a new database of this file's. */
 export async function mirrorSetting(engine: EngineName, label: string): Promise<string> {

@@ -5,7 +5,7 @@
 // stretches where nothing is under way: when every timer left is due later and `busy()` says no call is in
 // flight, it moves the sandbox's clock on to the next timer, then ours by the same step, and fires it. So the
 // service and our code keep one time, and a wait of seconds for a rate window costs a call to the admin clock.
-import type { Timers } from '../../src/api/timers.js';
+import { sleep, type Timers } from '../../src/api/timers.js';
 import type { TestSandbox } from './sandbox.js';
 
 interface Due {
@@ -47,21 +47,6 @@ class DueTimers {
   }
 }
 
-function sleepOn(timers: Timers, ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      timers.clear(handle);
-      reject(signal?.reason);
-    };
-    const handle = timers.set(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** A clock that stands still until `advance`, which fires the timers due on the way, in order. */
 export function manualTime(start = 1_000_000): TestTime & { advance(ms: number): void } {
   let now = start;
@@ -70,7 +55,7 @@ export function manualTime(start = 1_000_000): TestTime & { advance(ms: number):
   return {
     now: () => now,
     timers,
-    sleep: (ms, signal) => sleepOn(timers, ms, signal),
+    sleep: (ms, signal) => sleep(ms, signal, timers),
     advance(ms) {
       const until = now + ms;
       for (let next = due.earliest(); next && next.at <= until; next = due.earliest()) {
@@ -140,7 +125,7 @@ export async function skippingTime(sb: TestSandbox, busy: () => boolean): Promis
   return {
     now,
     timers,
-    sleep: (ms, signal) => sleepOn(timers, ms, signal),
+    sleep: (ms, signal) => sleep(ms, signal, timers),
     stop() {
       stopped = true;
     },

@@ -1,5 +1,5 @@
 // The README and docs/ stand alone: no path outside the repository (shared/...), and every relative link
-// resolves to a file of the repository, and its #anchor to a heading there.
+// resolves to a file of the repository, and its #anchor to a heading there; the README stays short.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,5 +41,11 @@ describe.each(pages)('%s', (page) => {
       return anchor !== undefined && target.endsWith('.md') && !anchorsOf(target).has(anchor);
     });
     expect(broken).toEqual([]);
+  });
+});
+
+describe('the README', () => {
+  it('is at most 300 lines: the detail lives in docs/', () => {
+    expect(readFileSync(join(root, 'README.md'), 'utf8').trimEnd().split('\n').length).toBeLessThanOrEqual(300);
   });
 });

@@ -10,6 +10,7 @@
 // One session may serve several mirrors (hosted mode's tenants, each in its schema): each listens on its own
 // channel and takes its own locks, and the session's queries run one at a time.
 import pg from 'pg';
+import { REAL_TIMERS } from '../../api/timers.js';
 import { scrubbed } from './db.js';
 
 const QUERY_TIMEOUT_MS = 5_000;
@@ -23,7 +24,7 @@ export class PgSession {
   #connecting: Promise<pg.Client> | null = null;
   #held = new Set<string>();
   #closed = false;
-  #timer: NodeJS.Timeout | null = null;
+  #timer: unknown = null;
   /** Tries to make the connection again since it was lost. */
   #attempts = 0;
   /** Who listens, by channel (each mirror's schema has its own). */
@@ -109,7 +110,7 @@ export class PgSession {
   /** While someone listens, the connection is made again (waiting longer after each failure), and they are told once. */
   #reconnectSoon(): void {
     if (this.#closed || this.#listeners.size === 0 || this.#timer) return;
-    this.#timer = setTimeout(
+    this.#timer = REAL_TIMERS.set(
       () => {
         this.#timer = null;
         void this.#connect().then(
@@ -121,8 +122,8 @@ export class PgSession {
         );
       },
       this.backoff(++this.#attempts),
+      true,
     );
-    this.#timer.unref();
   }
 
   /** Takes the lock (keys: two positive 32-bit integers) or keeps it; false when another connection has it. */
@@ -191,7 +192,7 @@ export class PgSession {
 
   async close(): Promise<void> {
     this.#closed = true;
-    if (this.#timer) clearTimeout(this.#timer);
+    REAL_TIMERS.clear(this.#timer);
     const client = this.#client ?? (await this.#connecting?.catch(() => null)) ?? null;
     this.#client = null;
     this.#held.clear();

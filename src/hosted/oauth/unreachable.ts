@@ -3,6 +3,7 @@
 // authorization server's endpoints alike (a token request is retried, not taken for a refusal); and /readyz
 // not ready while the database is down, whether or not a tenant is loaded (right after a restart none is).
 import type { KoaContextWithOIDC } from 'oidc-provider';
+import { within } from '../../api/timers.js';
 import type { PgDb } from '../../db/postgres/db.js';
 import { isUnreachable, RETRY_AFTER_SECONDS } from '../../db/unreachable.js';
 import type { Readiness, ReadinessProbe } from '../../http/health.js';
@@ -45,14 +46,12 @@ const PROBE_MS = 2_000;
 /** Readiness: the tenants' as they say, and not ready while the deployment's database does not answer. */
 export function databaseReadiness(db: PgDb, tenants: ReadinessProbe): ReadinessProbe {
   return async (): Promise<Readiness> => {
-    let timer: NodeJS.Timeout | undefined;
-    // A database that does not answer at all (its network gone) is as down as one that refuses.
-    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), PROBE_MS)));
     const probe = db.value('SELECT 1').then(
       () => true,
       () => false,
     );
-    const [answers, of] = await Promise.all([Promise.race([probe, late]), tenants()]).finally(() => clearTimeout(timer));
+    // A database that does not answer at all (its network gone) is as down as one that refuses.
+    const [answers, of] = await Promise.all([within(probe, PROBE_MS, false), tenants()]);
     return { ready: answers && of.ready, detail: { database: answers ? 'reachable' : 'unreachable', ...of.detail } };
   };
 }

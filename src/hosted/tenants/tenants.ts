@@ -42,7 +42,7 @@ export interface Tenant {
 
 interface Use {
   inFlight: number;
-  timer: NodeJS.Timeout | undefined;
+  timer: unknown;
   /** While in use: the next confirmation of its key (an open stream has no request to ask for one). */
   confirm: unknown;
 }
@@ -141,7 +141,7 @@ export class Tenants {
     const use = this.#uses.get(keyId) ?? { inFlight: 0, timer: undefined, confirm: undefined };
     this.#uses.set(keyId, use);
     if (use.inFlight++ === 0) this.#confirmLater(keyId, use);
-    clearTimeout(use.timer);
+    REAL_TIMERS.clear(use.timer);
     use.timer = undefined;
     let done = false;
     return () => {
@@ -149,11 +149,15 @@ export class Tenants {
       done = true;
       if (--use.inFlight > 0) return;
       this.timers.clear(use.confirm);
-      use.timer = setTimeout(() => {
-        use.timer = undefined;
-        void this.#rest(keyId);
-      }, this.idleMs);
-      use.timer.unref();
+      // On real time: the injected timers are the key confirmations'.
+      use.timer = REAL_TIMERS.set(
+        () => {
+          use.timer = undefined;
+          void this.#rest(keyId);
+        },
+        this.idleMs,
+        true,
+      );
     };
   }
 
@@ -216,7 +220,7 @@ export class Tenants {
     this.#byKey.delete(keyId);
     this.#changes++;
     this.#dropTargets(keyId);
-    clearTimeout(this.#uses.get(keyId)?.timer);
+    REAL_TIMERS.clear(this.#uses.get(keyId)?.timer);
     this.timers.clear(this.#uses.get(keyId)?.confirm);
     this.#uses.delete(keyId);
     await this.store.forget(keyId);
@@ -228,7 +232,7 @@ export class Tenants {
     this.#byKey.clear();
     this.webhooksChanged(false);
     for (const use of this.#uses.values()) {
-      clearTimeout(use.timer);
+      REAL_TIMERS.clear(use.timer);
       this.timers.clear(use.confirm);
     }
     this.#uses.clear();

@@ -1,10 +1,10 @@
 // A hosted deployment for the browser tests: a sandbox, the client's callback listener, one hosted server at
 // trace level on a database of its own, and Chromium with the one context and page the file navigates from
-// flow to flow (Chromium from this package runs as one process, which ends with its last context, and
-// closing a page there now and then never returns).
+// flow to flow (closing a page of this Chromium build now and then never returns). The browser is the run's
+// (chromium-global.ts): closing this connection leaves it to the other files.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { SandboxOptions } from '../../../src/sandbox/index.js';
-import { launchChromium } from '../../support/chromium.js';
+import { connectChromium } from '../../support/chromium.js';
 import { postgresDatabase } from '../../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../../support/sandbox.js';
 import { type HostedServer, startHostedServer } from './hosted.js';
@@ -33,7 +33,7 @@ export async function startBrowserDeployment(options: {
   const database = await postgresDatabase(options.label);
   const [server, browser] = await Promise.all([
     startHostedServer({ sandbox: sb, database, vaultKey: options.vaultKey, args: ['--log-level', 'trace'], env: options.env ?? {} }),
-    launchChromium(),
+    connectChromium(),
   ]);
   const context = await browser.newContext();
   const page = await context.newPage();

@@ -89,7 +89,7 @@ export async function spawnHttpServer(args: string[] = [], env: Env = {}): Promi
   return { url: serving.url as string, stderr: () => stderr, close: () => serving.stop() };
 }
 
-/** Starts `invoicing-mcp.mjs --http --port 0` as a process and resolves with the URL its banner prints. */
+/** Starts the built CLI with `--http --port 0` as a process and resolves with the URL its banner prints. */
 export async function spawnHttpProcess(args: string[] = [], env: Env = {}): Promise<HttpServer> {
   const child: ChildProcess = spawn(process.execPath, [CLI, '--http', '--port', '0', '--host', '127.0.0.1', ...args], {
     env: serverEnv(env),

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import axe from 'axe-core';
 import { build } from 'esbuild';
 import type { Browser, Frame, Page } from 'playwright-core';
-import { launchChromium } from '../../support/chromium.js';
+import { connectChromium } from '../../support/chromium.js';
 
 export type Theme = 'light' | 'dark';
 
@@ -95,8 +95,8 @@ export async function startHarness(): Promise<Harness> {
   const { server, origin } = await serve(await hostScript(), views);
   let browser: Browser;
   try {
-    // Strict: the views must live under the web's security, as in a host.
-    browser = await launchChromium({ strict: true });
+    // The run's browser is strict: the views must live under the web's security, as in a host.
+    browser = await connectChromium();
   } catch (err) {
     server.close();
     throw err;
