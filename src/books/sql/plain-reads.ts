@@ -7,6 +7,7 @@ import type {
   CustomerFilter,
   InvoiceFilter,
   InvoiceRow,
+  LineRow,
   MirroredKind,
   MirrorReader,
   PaymentFilter,
@@ -33,24 +34,76 @@ export async function oldestOwed(rows: RowsOf, w: Where, q: { limit: number; off
   return found.map(invoiceRows.row);
 }
 
-export function plainReads(rows: RowsOf, dialect: Dialect): PlainReads {
-  async function allocationsOf(paymentIds: readonly number[]): Promise<Map<number, AllocationRow[]>> {
-    const allocations = new Map<number, AllocationRow[]>();
-    for (const chunk of chunks(paymentIds)) {
-      const w = new Where(dialect);
-      w.in('payment_id', chunk);
-      for (const [paymentId, invoiceId, invoiceNumber, amount] of await rows(
-        `SELECT payment_id, invoice_id, invoice_number, amount FROM allocations${w} ORDER BY payment_id, position`,
-        w.args,
-      )) {
-        const list = allocations.get(num(paymentId)) ?? [];
-        list.push({ invoice_id: num(invoiceId), invoice_number: str(invoiceNumber), amount: str(amount) });
-        allocations.set(num(paymentId), list);
-      }
+/** Each payment's allocations, in their order. */
+async function allocationsOf(rows: RowsOf, dialect: Dialect, paymentIds: readonly number[]): Promise<Map<number, AllocationRow[]>> {
+  const allocations = new Map<number, AllocationRow[]>();
+  for (const chunk of chunks(paymentIds)) {
+    const w = new Where(dialect);
+    w.in('payment_id', chunk);
+    for (const [paymentId, invoiceId, invoiceNumber, amount] of await rows(
+      `SELECT payment_id, invoice_id, invoice_number, amount FROM allocations${w} ORDER BY payment_id, position`,
+      w.args,
+    )) {
+      const list = allocations.get(num(paymentId)) ?? [];
+      list.push({ invoice_id: num(invoiceId), invoice_number: str(invoiceNumber), amount: str(amount) });
+      allocations.set(num(paymentId), list);
     }
-    return allocations;
   }
+  return allocations;
+}
 
+/** The lines of the invoices the filter picks (or of the given invoices), in invoice and position order. */
+async function linesOf(rows: RowsOf, dialect: Dialect, filter: InvoiceFilter & { ids?: readonly number[] }): Promise<LineRow[]> {
+  const columns = lineRows.columns
+    .split(', ')
+    .map((c) => `l.${c}`)
+    .join(', ');
+  const query = async (w: Where) =>
+    (await rows(`SELECT ${columns} FROM lines l JOIN invoices i ON i.id = l.invoice_id${w} ORDER BY l.invoice_id, l.position`, w.args)).map(
+      lineRows.row,
+    );
+  if (!filter.ids) return query(invoiceWhere(dialect, filter, 'i.'));
+  const found: LineRow[] = [];
+  for (const chunk of chunks([...filter.ids].sort((a, b) => a - b))) {
+    const w = invoiceWhere(dialect, filter, 'i.');
+    w.in('id', chunk);
+    found.push(...(await query(w)));
+  }
+  return found;
+}
+
+/** Payments, each with its allocations. */
+async function paymentsOf(rows: RowsOf, dialect: Dialect, filter: PaymentFilter): Promise<PaymentRow[]> {
+  const w = new Where(dialect);
+  if (filter.from) w.add('payment_date >= ?', filter.from);
+  if (filter.to) w.add('payment_date <= ?', filter.to);
+  if (filter.customerId !== undefined) w.add('customer_id = ?', filter.customerId);
+  const found = (await rows(`SELECT ${paymentRows.columns} FROM payments${w} ORDER BY id`, w.args)).map(paymentRows.row);
+  const ids = found.map((p) => p.id);
+  const allocations = await allocationsOf(rows, dialect, ids);
+  return found.map((p): PaymentRow => ({ ...p, allocations: allocations.get(p.id) ?? [] }));
+}
+
+/** Products matching the filter (or the given ones), by id. */
+async function productsOf(rows: RowsOf, dialect: Dialect, filter: ProductFilter): Promise<ProductRow[]> {
+  const query = async (w: Where): Promise<ProductRow[]> =>
+    (await rows(`SELECT ${productRows.columns} FROM products${w} ORDER BY id`, w.args)).map(productRows.row);
+  const base = (): Where => {
+    const w = new Where(dialect);
+    w.match(filter.match, ['sku', 'barcode']);
+    return w;
+  };
+  if (!filter.ids) return query(base());
+  const found: ProductRow[] = [];
+  for (const chunk of chunks(filter.ids)) {
+    const w = base();
+    w.in('id', chunk);
+    found.push(...(await query(w)));
+  }
+  return found.sort((a, b) => a.id - b.id);
+}
+
+export function plainReads(rows: RowsOf, dialect: Dialect): PlainReads {
   return {
     async customers(filter: CustomerFilter = {}) {
       const w = new Where(dialect);
@@ -65,24 +118,7 @@ export function plainReads(rows: RowsOf, dialect: Dialect): PlainReads {
       const w = invoiceWhere(dialect, filter);
       return (await rows(`SELECT ${invoiceRows.columns} FROM invoices${w} ORDER BY id`, w.args)).map(invoiceRows.row);
     },
-    async lines(filter) {
-      const columns = lineRows.columns
-        .split(', ')
-        .map((c) => `l.${c}`)
-        .join(', ');
-      const query = async (w: Where) =>
-        (
-          await rows(`SELECT ${columns} FROM lines l JOIN invoices i ON i.id = l.invoice_id${w} ORDER BY l.invoice_id, l.position`, w.args)
-        ).map(lineRows.row);
-      if (!filter.ids) return query(invoiceWhere(dialect, filter, 'i.'));
-      const found = [];
-      for (const chunk of chunks([...filter.ids].sort((a, b) => a - b))) {
-        const w = invoiceWhere(dialect, filter, 'i.');
-        w.in('id', chunk);
-        found.push(...(await query(w)));
-      }
-      return found;
-    },
+    lines: (filter) => linesOf(rows, dialect, filter),
     async quotes(filter: QuoteFilter = {}) {
       const w = new Where(dialect);
       w.in('status', filter.statuses);
@@ -90,32 +126,8 @@ export function plainReads(rows: RowsOf, dialect: Dialect): PlainReads {
       if (filter.number !== undefined) w.add(dialect.equalsNoCase('number'), filter.number.trim());
       return (await rows(`SELECT ${quoteRows.columns} FROM quotes${w} ORDER BY id`, w.args)).map(quoteRows.row);
     },
-    async payments(filter: PaymentFilter = {}) {
-      const w = new Where(dialect);
-      if (filter.from) w.add('payment_date >= ?', filter.from);
-      if (filter.to) w.add('payment_date <= ?', filter.to);
-      if (filter.customerId !== undefined) w.add('customer_id = ?', filter.customerId);
-      const found = (await rows(`SELECT ${paymentRows.columns} FROM payments${w} ORDER BY id`, w.args)).map(paymentRows.row);
-      const allocations = await allocationsOf(found.map((p) => p.id));
-      return found.map((p): PaymentRow => ({ ...p, allocations: allocations.get(p.id) ?? [] }));
-    },
-    async products(filter: ProductFilter = {}) {
-      const query = async (w: Where): Promise<ProductRow[]> =>
-        (await rows(`SELECT ${productRows.columns} FROM products${w} ORDER BY id`, w.args)).map(productRows.row);
-      const base = (): Where => {
-        const w = new Where(dialect);
-        w.match(filter.match, ['sku', 'barcode']);
-        return w;
-      };
-      if (!filter.ids) return query(base());
-      const found: ProductRow[] = [];
-      for (const chunk of chunks(filter.ids)) {
-        const w = base();
-        w.in('id', chunk);
-        found.push(...(await query(w)));
-      }
-      return found.sort((a, b) => a.id - b.id);
-    },
+    payments: (filter: PaymentFilter = {}) => paymentsOf(rows, dialect, filter),
+    products: (filter: ProductFilter = {}) => productsOf(rows, dialect, filter),
     async productNames(ids) {
       const names = new Map<number, string>();
       for (const chunk of chunks(ids)) {

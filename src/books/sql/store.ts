@@ -66,20 +66,16 @@ export async function marksIn(query: Query): Promise<Map<MirroredKind, KindMark>
   );
 }
 
-/** The store on an engine. `path`: where it lives (the file, the URL without its password); null in memory. */
-export function sqlStore(engine: Engine, books: EngineBooks, where: { path: string | null; close: () => Promise<void> }): MirrorStore {
-  const { query, dialect: engineDialect } = engine;
-  const dialect: Dialect = { ...engineDialect, receivable: books.receivable };
-  const read = storeReader(engine.read, dialect, books);
+/** Each kind's upsert: its statement around the rows' values, and what writes a record's cells. */
+type Upserts = Record<MirroredKind, { sqlOf: (values: string) => string; cellsOf: ReturnType<typeof cellWriter> }>;
 
-  const exact = books.columns.exactCells;
-  const lineCells = cellWriter(LINES, exact);
-  const allocationCells = cellWriter(ALLOCATIONS, exact);
-  // Each kind's upsert, made once: its statement around the rows' values, and what writes a record's cells. A
-  // stored record is replaced only by one stamped at the same instant or later: two writers that each read
-  // before they wrote (a sync's page, a webhook) never take the mirror back to an older state, whatever order
-  // they commit in. A record with no stamp is written as it comes.
-  const upserts = Object.fromEntries(
+/**
+ * Each kind's upsert, made once. A stored record is replaced only by one stamped at the same instant or later:
+ * two writers that each read before they wrote (a sync's page, a webhook) never take the mirror back to an
+ * older state, whatever order they commit in. A record with no stamp is written as it comes.
+ */
+function kindUpserts(books: EngineBooks): Upserts {
+  return Object.fromEntries(
     Object.entries(KIND_TABLES).map(([kind, table]) => {
       const cols = ['id', ...writtenColumns(table, books.columns), 'stamp', 'stamp_ms', 'raw'];
       const updates = cols
@@ -89,11 +85,17 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
       const sqlOf = (values: string): string =>
         `INSERT INTO ${kind} (${cols.join(', ')}) VALUES ${values} ON CONFLICT (id) DO UPDATE SET ${updates}
          WHERE excluded.stamp_ms IS NULL OR ${kind}.stamp_ms IS NULL OR excluded.stamp_ms >= ${kind}.stamp_ms`;
-      return [kind, { sqlOf, cellsOf: cellWriter(table, exact) }];
+      return [kind, { sqlOf, cellsOf: cellWriter(table, books.columns.exactCells) }];
     }),
-  ) as Record<MirroredKind, { sqlOf: (values: string) => string; cellsOf: ReturnType<typeof cellWriter> }>;
+  ) as Upserts;
+}
 
-  async function upsert(q: Query, kind: MirroredKind, records: readonly Rec[]): Promise<void> {
+/** Writes records of one kind in a transaction: their rows, invoices' engine additions, payments' allocations. */
+function recordUpsert(engine: Engine, books: EngineBooks) {
+  const upserts = kindUpserts(books);
+  const allocationCells = cellWriter(ALLOCATIONS, books.columns.exactCells);
+  const allocationColumns = [...ALLOCATIONS.key, ...writtenColumns(ALLOCATIONS, books.columns)].join(', ');
+  return async (q: Query, kind: MirroredKind, records: readonly Rec[]): Promise<void> => {
     const last = lastOfEach(records);
     const { sqlOf, cellsOf } = upserts[kind];
     await engine.insert(
@@ -105,7 +107,7 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
     if (kind === 'invoices') await books.invoicesWritten?.(q, ids);
     if (kind !== 'payments') return;
     for (const chunk of chunks(ids)) {
-      const any = engineDialect.anyOf('payment_id', chunk);
+      const any = engine.dialect.anyOf('payment_id', chunk);
       await q(`DELETE FROM allocations WHERE ${any.sql}`, any.args);
     }
     await engine.insert(
@@ -113,30 +115,39 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
       (values) => `INSERT INTO allocations (${allocationColumns}) VALUES ${values}`,
       last.flatMap((p) => itemsOf(p.allocations).map((a, i): QueryArg[] => [p.id, i, ...allocationCells(a)])),
     );
-  }
-
-  const clearLines =
-    books.clearLines ?? (async (q: Query, invoiceId: number) => void (await q('DELETE FROM lines WHERE invoice_id = ?', [invoiceId])));
-  const lineColumns = [...LINES.key, ...writtenColumns(LINES, books.columns)].join(', ');
-  const allocationColumns = [...ALLOCATIONS.key, ...writtenColumns(ALLOCATIONS, books.columns)].join(', ');
-  const insertLines = (values: string): string => {
-    const insert = `INSERT INTO lines (${lineColumns}) VALUES ${values}`;
-    return books.insertingLines ? books.insertingLines(insert) : insert;
   };
+}
 
+/**
+ * Appends a write's events in its transaction. An event about a record of this write is kept only when the
+ * store holds that record now (it was written, not refused as older than the one stored); one about another
+ * record, or about a record with no stamp, is kept as it comes.
+ */
+async function appendEvents(q: Query, kind: MirroredKind, events: readonly BooksEvent[]): Promise<void> {
+  const at = Date.now();
+  const stamped = (e: BooksEvent): string | null => (e.record.kind === kind && e.record.id === e.data.id ? stampOf(e.data) : null);
+  for (const e of events) {
+    const stamp = stamped(e);
+    const body = JSON.stringify(e);
+    if (stamp === null) await q('INSERT INTO events (at_ms, body) VALUES (?, ?)', [at, body]);
+    else
+      await q(
+        `INSERT INTO events (at_ms, body) SELECT CAST(? AS BIGINT), CAST(? AS TEXT)
+         WHERE EXISTS (SELECT 1 FROM ${kind} WHERE id = ? AND stamp = ?)`,
+        [at, body, e.record.id, stamp],
+      );
+  }
+}
+
+/** The records: read back raw, and written with their events and their kind's mark. */
+function recordsOn(engine: Engine, books: EngineBooks): Pick<MirrorStore, 'stored' | 'write'> {
+  const upsert = recordUpsert(engine, books);
   return {
-    read,
-    // Tasks read and write their rows on their own (UPDATE ... RETURNING), never inside a store's write.
-    tasks: taskTable(query),
-    path: where.path,
-    // A snapshot that reads through the engine's own reads (SQLite's one connection) reads with the store's reader.
-    snapshot: (work) => engine.snapshot((q) => work(q === engine.read ? read : storeReader(q, dialect, books))),
-
     async stored(kind, ids) {
       const found = new Map<number, Rec>();
       for (const chunk of chunks(ids)) {
-        const any = engineDialect.anyOf('id', chunk);
-        for (const [raw] of await query(`SELECT raw FROM ${kind} WHERE ${any.sql}`, any.args)) {
+        const any = engine.dialect.anyOf('id', chunk);
+        for (const [raw] of await engine.query(`SELECT raw FROM ${kind} WHERE ${any.sql}`, any.args)) {
           const rec = JSON.parse(str(raw)) as Rec;
           found.set(rec.id, rec);
         }
@@ -155,22 +166,7 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
         if (events.length > 0) await engine.inTurn(q, 'events');
         if (records.length > 0) await upsert(q, kind, records);
         if (events.length > 0) {
-          const at = Date.now();
-          // An event about a record of this write is kept only when the store holds that record now (it was
-          // written, not refused as older than the one stored); one about another record, or about a record
-          // with no stamp, is kept as it comes.
-          const stamped = (e: BooksEvent): string | null => (e.record.kind === kind && e.record.id === e.data.id ? stampOf(e.data) : null);
-          for (const e of events) {
-            const stamp = stamped(e);
-            const body = JSON.stringify(e);
-            if (stamp === null) await q('INSERT INTO events (at_ms, body) VALUES (?, ?)', [at, body]);
-            else
-              await q(
-                `INSERT INTO events (at_ms, body) SELECT CAST(? AS BIGINT), CAST(? AS TEXT)
-                 WHERE EXISTS (SELECT 1 FROM ${kind} WHERE id = ? AND stamp = ?)`,
-                [at, body, e.record.id, stamp],
-              );
-          }
+          await appendEvents(q, kind, events);
           await engine.notify(q, 'events');
         }
         if (mark)
@@ -181,7 +177,23 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
           );
       });
     },
+  };
+}
 
+type LineParts = 'setLines' | 'linesWanted' | 'linesStored' | 'linesMissing';
+
+/** Invoices' lines: stored for a header's stamp, and which invoices still want theirs. */
+function linesOn(engine: Engine, books: EngineBooks, dialect: Dialect): Pick<MirrorStore, LineParts> {
+  const { query } = engine;
+  const lineCells = cellWriter(LINES, books.columns.exactCells);
+  const clearLines =
+    books.clearLines ?? (async (q: Query, invoiceId: number) => void (await q('DELETE FROM lines WHERE invoice_id = ?', [invoiceId])));
+  const lineColumns = [...LINES.key, ...writtenColumns(LINES, books.columns)].join(', ');
+  const insertLines = (values: string): string => {
+    const insert = `INSERT INTO lines (${lineColumns}) VALUES ${values}`;
+    return books.insertingLines ? books.insertingLines(insert) : insert;
+  };
+  return {
     async setLines(invoiceId, stamp, items) {
       await engine.write(async (q) => {
         // The stamp first: on Postgres it locks the invoice's row, so a second writer of its lines (an answer
@@ -206,11 +218,13 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
       const rows = await engine.read(`SELECT id, stamp FROM invoices${w} ORDER BY id DESC`, w.args);
       return rows.map(([id, stamp]) => ({ id: num(id), stamp: str(stamp) }));
     },
+  };
+}
 
-    coverage: () => coverageIn(query),
-    counts: () => countsIn(query),
-    marks: () => marksIn(query),
-
+/** The numbered events other processes read after the last they saw, and the signal that more were written. */
+function eventsOn(engine: Engine): Pick<MirrorStore, 'eventsAfter' | 'lastEventSeq' | 'pruneEvents' | 'watchEvents'> {
+  const { query } = engine;
+  return {
     async eventsAfter(seq): Promise<StoredEvent[]> {
       const rows = await query('SELECT seq, body FROM events WHERE seq > ? ORDER BY seq LIMIT 500', [seq]);
       return rows.map(([n, body]) => ({ seq: num(n), event: JSON.parse(str(body)) as BooksEvent }));
@@ -223,7 +237,15 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
       await query('DELETE FROM events WHERE at_ms < ?', [olderThanMs]);
     },
     ...(engine.listen ? { watchEvents: (onWritten: () => void) => engine.listen!('events', onWritten) } : {}),
+  };
+}
 
+type SharedParts = 'takeLease' | 'releaseLease' | 'leaseHolder' | 'requestSync' | 'takeWants' | 'shareRateHold' | 'rateHold';
+
+/** What the processes on one store share: the lease, the kinds they want synced, the service's rate hold. */
+function sharedOn(engine: Engine): Pick<MirrorStore, SharedParts> {
+  const { query } = engine;
+  return {
     takeLease: (name, holder, ttlMs, nowMs) => engine.locks.take(name, holder, ttlMs, nowMs),
     releaseLease: (name, holder) => engine.locks.release(name, holder),
     leaseHolder: (name) => engine.locks.holder(name),
@@ -249,7 +271,28 @@ export function sqlStore(engine: Engine, books: EngineBooks, where: { path: stri
       const [[until] = []] = await query(READ_RATE_HOLD);
       return Number(until ?? 0);
     },
+  };
+}
 
+/** The store on an engine. `path`: where it lives (the file, the URL without its password); null in memory. */
+export function sqlStore(engine: Engine, books: EngineBooks, where: { path: string | null; close: () => Promise<void> }): MirrorStore {
+  const { query } = engine;
+  const dialect: Dialect = { ...engine.dialect, receivable: books.receivable };
+  const read = storeReader(engine.read, dialect, books);
+  return {
+    read,
+    // Tasks read and write their rows on their own (UPDATE ... RETURNING), never inside a store's write.
+    tasks: taskTable(query),
+    path: where.path,
+    // A snapshot that reads through the engine's own reads (SQLite's one connection) reads with the store's reader.
+    snapshot: (work) => engine.snapshot((q) => work(q === engine.read ? read : storeReader(q, dialect, books))),
+    ...recordsOn(engine, books),
+    ...linesOn(engine, books, dialect),
+    coverage: () => coverageIn(query),
+    counts: () => countsIn(query),
+    marks: () => marksIn(query),
+    ...eventsOn(engine),
+    ...sharedOn(engine),
     close: where.close,
   };
 }

@@ -21,7 +21,8 @@ function readBoolean(body: Record<string, unknown>, field: string): boolean {
   return body[field] as boolean;
 }
 
-export function registerKeyAdmin(app: FastifyInstance, world: World, token: string): void {
+/** Key sets: made with a mode and scopes, regenerated, suspended and resumed, revoked. */
+function registerKeySets(app: FastifyInstance, world: World, token: string): void {
   app.post(
     '/_sandbox/keys',
     adminRoute(token, (request) => {
@@ -64,6 +65,10 @@ export function registerKeyAdmin(app: FastifyInstance, world: World, token: stri
       return { status: 200, body: { key_id: set.keyId, revoked: true } };
     }),
   );
+}
+
+/** The sessions issued, and ending them (all, or one key's). */
+function registerSessions(app: FastifyInstance, world: World, token: string): void {
   // Which sessions were issued, to whom and until when: a test can look for their tokens (by hash) in
   // whatever a client of the service passed on, without the sandbox keeping a token itself.
   app.get(
@@ -91,6 +96,10 @@ export function registerKeyAdmin(app: FastifyInstance, world: World, token: stri
       return { status: 200, body: { ended: world.keys.endSessions(set) } };
     }),
   );
+}
+
+/** The business's plan, the service's rate limit and the developer account. */
+function registerAccount(app: FastifyInstance, world: World, token: string): void {
   app.put(
     '/_sandbox/plan',
     adminRoute(token, (request) => {
@@ -126,4 +135,10 @@ export function registerKeyAdmin(app: FastifyInstance, world: World, token: stri
       return { status: 200, body: { suspended: world.developerSuspended } };
     }),
   );
+}
+
+export function registerKeyAdmin(app: FastifyInstance, world: World, token: string): void {
+  registerKeySets(app, world, token);
+  registerSessions(app, world, token);
+  registerAccount(app, world, token);
 }
