@@ -23,7 +23,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
-  // A run of other files only (`npx vitest run test/unit/x.test.ts`) starts no browser. The command line's file
+  // A run of other files only (`npx vitest run test/unit/layers.test.ts`) starts no browser. The command line's file
   // filters are the run's `filenamePattern` (set before any globalSetup runs; vitest 4 does not type it).
   const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
   const { testFiles } = await project.globTestFiles(filters);

@@ -19,7 +19,9 @@ describe('the test tiers', () => {
 
   it('list every test file that drives the browser, for the run to start one only then', () => {
     const driving = sourceFilesUnder(root, ['test/e2e']).filter(
-      (file) => file.endsWith('.test.ts') && /support\/chromium\.js|views\/harness\.js/.test(readFileSync(`${root}${file}`, 'utf8')),
+      (file) =>
+        file.endsWith('.test.ts') &&
+        /support\/chromium\.js|support\/browser-deployment\.js|views\/harness\.js/.test(readFileSync(`${root}${file}`, 'utf8')),
     );
     expect(driving.sort()).toEqual([...BROWSER].sort());
   });
