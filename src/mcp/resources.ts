@@ -2,10 +2,9 @@
 // two feeds that change with events: the latest events and the products at or below their reorder level;
 // and the views' ui:// pages.
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
-import type { ToolContext } from '../../tools/context.js';
 import type { ResourceKind } from '../api/schemas.js';
-import type { EventBus } from '../events/bus.js';
 import { type BooksEvent, EVENTS_FEED_URI, LOW_STOCK_FEED_URI, recordUri } from '../events/event.js';
+import { type Businesses, type BusinessUnit, uriIn } from './businesses.js';
 import { malformedResourceUri, readingResource } from './refusals.js';
 import { decimalId } from './resource-id.js';
 import { viewResources } from './view-resources.js';
@@ -22,25 +21,32 @@ const json = (uri: string, value: unknown) => ({
   contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }],
 });
 
-const eventView = (event: BooksEvent) => ({
+const eventView = (unit: BusinessUnit, event: BooksEvent) => ({
   id: event.id,
   event: event.kind,
   created_at: event.createdAt,
   source: event.source,
-  resource: recordUri(event.record.kind, event.record.id),
-  related: event.related.map((r) => recordUri(r.kind, r.id)),
+  resource: uriIn(unit, recordUri(event.record.kind, event.record.id)),
+  related: event.related.map((r) => uriIn(unit, recordUri(r.kind, r.id))),
   data: event.data,
 });
+
+/** A resource's name and title on a server of several: the business's name with it. */
+const ofUnit = (unit: BusinessUnit, text: string): string => (unit.name === null ? text : `${unit.name}: ${text}`);
 
 /** Puts one resource on an instance; built once per process with everything the resource needs. */
 type Registration = (server: McpServer) => void;
 type Metadata = { title: string; description: string; mimeType: string };
 
-function fixed(name: string, uri: string, metadata: Metadata, read: (uri: URL) => Promise<ReturnType<typeof json>>): Registration {
-  return (server) => void server.registerResource(name, uri, metadata, read);
+function fixedIn(unit: BusinessUnit) {
+  return (name: string, uri: string, metadata: Metadata, read: (uri: URL) => Promise<ReturnType<typeof json>>): Registration =>
+    (server) =>
+      void server.registerResource(ofUnit(unit, name), uriIn(unit, uri), { ...metadata, title: ofUnit(unit, metadata.title) }, read);
 }
 
-function feeds(ctx: ToolContext, bus: EventBus): Registration[] {
+function feeds(unit: BusinessUnit): Registration[] {
+  const { context: ctx, events: source } = unit;
+  const fixed = fixedIn(unit);
   const lowStock = fixed(
     'low-stock',
     LOW_STOCK_FEED_URI,
@@ -64,15 +70,17 @@ function feeds(ctx: ToolContext, bus: EventBus): Registration[] {
       description: 'The latest events of the books, newest first (invoice sent or paid, payment recorded, quote accepted, stock low)',
       mimeType: 'application/json',
     },
-    async (uri) => json(uri.href, { events: bus.recent().map(eventView) }),
+    async (uri) => json(uri.href, { events: source.bus.recent().map((event) => eventView(unit, event)) }),
   );
   return [lowStock, events];
 }
 
-function records(ctx: ToolContext): Registration[] {
+function records(unit: BusinessUnit): Registration[] {
+  const ctx = unit.context;
   return KINDS.map(({ kind, noun, article = 'A' }) => {
-    const template = new ResourceTemplate(`invoicing://${kind}/{id}`, { list: undefined });
-    const metadata = { title: `${article} ${noun.split(' ')[0]}`, description: `One ${noun} as JSON`, mimeType: 'application/json' };
+    const template = new ResourceTemplate(uriIn(unit, `invoicing://${kind}/{id}`), { list: undefined });
+    const title = ofUnit(unit, `${article} ${noun.split(' ')[0]}`);
+    const metadata = { title, description: `One ${noun} as JSON`, mimeType: 'application/json' };
     const read = async (uri: URL, { id }: Record<string, string | string[]>) =>
       readingResource(uri.href, ctx.logger, async () => {
         const n = decimalId(Array.isArray(id) ? id[0] : id);
@@ -80,12 +88,12 @@ function records(ctx: ToolContext): Registration[] {
           throw malformedResourceUri(uri.href, 'the id must be a positive whole number, as in invoicing://invoices/12');
         return json(uri.href, await ctx.api[kind].get(n));
       });
-    return (server: McpServer) => void server.registerResource(kind, template, metadata, read);
+    return (server: McpServer) => void server.registerResource(ofUnit(unit, kind), template, metadata, read);
   });
 }
 
-const business = (ctx: ToolContext): Registration =>
-  fixed(
+const business = (unit: BusinessUnit): Registration =>
+  fixedIn(unit)(
     'business',
     'invoicing://business',
     {
@@ -94,8 +102,8 @@ const business = (ctx: ToolContext): Registration =>
       mimeType: 'application/json',
     },
     async (uri) =>
-      readingResource(uri.href, ctx.logger, async () => {
-        const session = await ctx.api.session();
+      readingResource(uri.href, unit.context.logger, async () => {
+        const session = await unit.context.api.session();
         return json(uri.href, { business: session.business, mode: session.mode, key_id: session.keyId, scopes: session.scopes });
       }),
   );
@@ -104,11 +112,11 @@ const business = (ctx: ToolContext): Registration =>
  * Puts the resources on server instances. The templates and readers are built once, on the first
  * instance, and shared: none holds anything of the instance or the request.
  */
-export function resourceRegistrar(ctx: ToolContext, bus: EventBus): Registration {
+export function resourceRegistrar(businesses: Businesses): Registration {
   let registrations: Registration[] | null = null;
   return (server) => {
     // The feeds go before the templates, so that products/low-stock is not read as a product id.
-    registrations ??= [...feeds(ctx, bus), ...records(ctx), business(ctx), ...viewResources()];
+    registrations ??= [...businesses.units.flatMap((unit) => [...feeds(unit), ...records(unit), business(unit)]), ...viewResources()];
     for (const register of registrations) register(server);
   };
 }

@@ -1,0 +1,93 @@
+// The desktop server's businesses, each its own unit: its connection (session, pacing, cache), its bus, its
+// event sources and its books mirror (its own file, or its own schema on Postgres). One business from SVC_*
+// (or the embedded sandbox), or several from --businesses.
+import { type BooksMirror, type MirrorReadiness, planBooksMirror } from '../books/books-mirror.js';
+import { createEventBus } from '../events/bus.js';
+import { tenantSchema } from '../hosted/tenants/tenant-mirror.js';
+import type { DeferredLogger } from '../log/deferred-logger.js';
+import { type Businesses, type BusinessUnit, businessesOf } from '../mcp/businesses.js';
+import { loadBusinesses } from './businesses-file.js';
+import { type Connection, connect, connectTo } from './connect.js';
+import { type EventSources, planEventSources } from './event-sources.js';
+import type { ServeOptions } from './serve-flags.js';
+import { ConfigError, hasServiceKey, type ServiceEnv } from './service-env.js';
+
+export interface OpenedBusiness {
+  unit: BusinessUnit;
+  connection: Connection;
+  events: EventSources;
+  mirror: BooksMirror;
+}
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+
+function openBusiness(
+  name: string | null,
+  connection: Connection,
+  options: ServeOptions,
+  logs: DeferredLogger,
+  env: ServiceEnv,
+  several: boolean,
+): OpenedBusiness {
+  const bus = createEventBus({ invalidate: (kind, id) => connection.api.invalidate(kind, id) });
+  const events = planEventSources(options, connection, bus, logs.load);
+  // On Postgres each business has a schema of its own; a file is one per key already (location.ts).
+  const schema =
+    several && options.mirror && POSTGRES_URL.test(options.mirror)
+      ? { schema: tenantSchema(connection.api.baseUrl, connection.api.keyId) }
+      : {};
+  const mirror = planBooksMirror(options.mirror, connection, bus, logs.load, { eventsLive: events.live, env, ...schema });
+  // A subscription is acknowledged once the mirror (and its outbox: on Postgres, its LISTEN) is live, so a
+  // change another process writes right after is heard; a mirror that cannot open leaves events to webhooks.
+  const wanted = (): Promise<void> => mirror.start().catch(() => undefined);
+  const context = { api: connection.api, books: mirror.books, logger: logs.sink };
+  return { unit: { name, context, events: { bus, live: events.live, wanted } }, connection, events, mirror };
+}
+
+function refuseWithBusinesses(options: ServeOptions, env: ServiceEnv): void {
+  if (hasServiceKey(env))
+    throw new ConfigError(
+      '--businesses',
+      '--businesses names every business and its key: leave SVC_KEY_ID and SVC_SECRET unset, or leave --businesses out',
+    );
+  if (options.mirror && !POSTGRES_URL.test(options.mirror) && !['memory', 'off'].includes(options.mirror.trim()))
+    throw new ConfigError(
+      '--mirror',
+      '--mirror PATH names one file, and several businesses never share one: leave --mirror unset (a file per business in the cache folder), or give memory, off or a postgres:// URL (a schema per business)',
+    );
+  if (options.webhookPort !== null || env.SVC_WEBHOOK_SECRET)
+    throw new ConfigError(
+      '--webhook-port',
+      "with --businesses, each business's events come from its mirror's sync; webhooks per business are not offered yet: leave --webhook-port and SVC_WEBHOOK_SECRET out",
+    );
+}
+
+/** The businesses of this server, opened (nothing is read yet: each client loads on its first call). */
+export async function openBusinesses(
+  options: ServeOptions,
+  env: ServiceEnv,
+  logs: DeferredLogger,
+  clientOptions: Parameters<typeof connectTo>[2],
+): Promise<OpenedBusiness[]> {
+  if (options.businesses === null) {
+    const connection = await connect(env, logs.load, clientOptions);
+    return [openBusiness(null, connection, options, logs, env, false)];
+  }
+  refuseWithBusinesses(options, env);
+  const entries = loadBusinesses(options.businesses, env);
+  const several = entries.length > 1;
+  return entries.map((entry) =>
+    openBusiness(several ? entry.name : null, connectTo(entry.config, logs.load, clientOptions), options, logs, env, several),
+  );
+}
+
+export const businessesServed = (opened: readonly OpenedBusiness[]): Businesses => businessesOf(opened.map((o) => o.unit));
+
+/** /readyz of several: ready when every business's mirror is, each business's state under its name. */
+export async function readinessOfAll(opened: readonly OpenedBusiness[]): Promise<MirrorReadiness> {
+  const [first] = opened;
+  if (opened.length === 1 && first) return first.mirror.readiness();
+  const states = await Promise.all(opened.map((o) => o.mirror.readiness()));
+  const detail = Object.fromEntries(opened.map((o, i) => [o.unit.name ?? String(i), states[i]?.detail]));
+  return { ready: states.every((s) => s.ready), detail };
+}
