@@ -89,12 +89,16 @@ export const ACROSS: ReadonlySet<string> = new Set([
   'check_connection',
 ]);
 
-/** The argument as tools/list shows it: a few tokens, since every conversation pays for it on every tool. */
+/**
+ * The argument as tools/list shows it: its type alone, since every conversation pays for it on every tool; the
+ * server's instructions name the businesses and say that the reports also take "all". Required, but for
+ * check_connection, which without it lists every business. (Last: it costs fewer tokens there than first.)
+ */
 export function withBusinessArgument(json: Record<string, unknown>, tool: string): Record<string, unknown> {
-  const properties = (json.properties ?? {}) as Record<string, unknown>;
+  const properties = { ...(json.properties as Record<string, unknown> | undefined), business: { type: 'string' } };
+  if (tool === 'check_connection') return { ...json, properties };
   const required = Array.isArray(json.required) ? json.required : [];
-  const description = ACROSS.has(tool) ? 'Name, id or "all"' : 'Name or id';
-  return { ...json, properties: { business: { type: 'string', description }, ...properties }, required: ['business', ...required] };
+  return { ...json, properties, required: [...required, 'business'] };
 }
 
 type Standard = StandardSchemaWithJSON<Record<string, unknown>>;
