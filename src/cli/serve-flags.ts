@@ -64,6 +64,7 @@ export interface ServeOptions {
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
        invoicing-mcp [--webhook-port N] [--webhook-host H]   (stdio, with a webhook receiver at /webhooks)
        invoicing-mcp [--mirror PATH|postgres://...|memory|off]   (the local copy of the books; mirror status|forget)
+       invoicing-mcp [--businesses FILE]   (several businesses, each with its own key: see docs/businesses.md)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] [--trust-proxy LIST] ...
        invoicing-mcp --hosted --public-url URL --mirror postgres://... [--oauth-clients FILE] [--grant-rate-limit N] [--tenant-idle-minutes N] [--service-sign-ins N]
                  [--client-id-documents on|off] [--registrations-per-hour N]
