@@ -197,37 +197,3 @@ describe('three businesses over stdio', () => {
     );
   });
 });
-
-describe('a business whose key is refused, and an ambiguous id', () => {
-  let other: Connected;
-  beforeAll(async () => {
-    const gone = await sandbox.makeKey('live');
-    await sandbox.admin('DELETE', `/keys/${gone.key_id}`);
-    const entries = [
-      { name: 'Harbourside', base_url: sandbox.baseUrl, key_id: sandbox.keys.live.key_id, secret: sandbox.keys.live.secret },
-      { name: 'Harbourside test', base_url: sandbox.baseUrl, key_id: sandbox.keys.test.key_id, secret: sandbox.keys.test.secret },
-      { name: 'Gone', base_url: sandbox.baseUrl, key_id: gone.key_id, secret: gone.secret },
-    ];
-    other = await connectClient('v2', { linked: await stdioHere(['--businesses', businessesFile(entries)]) });
-  });
-  afterAll(() => other?.close());
-
-  it('names the refused business as refused in an answer for "all"; the others answer', async () => {
-    const answer = await other.client.callTool({ name: 'report_owed', arguments: { business: 'all' } });
-    const { businesses, answered } = answer.structuredContent;
-    expect(answered).toBe(2);
-    expect(businesses.find((b: Json) => b.business === 'Gone')).toMatchObject({ status: 'refused' });
-    expect(textOf(answer)).toMatch(/2 of 3 businesses answered; refused: Gone/);
-    // Only its own calls are refused.
-    expect((await other.client.callTool({ name: 'list_customers', arguments: { business: 'Gone' } })).isError).toBe(true);
-    expect((await other.client.callTool({ name: 'list_customers', arguments: { business: 'Harbourside' } })).isError).toBeFalsy();
-  });
-
-  it('refuses an id two of its businesses share (two keys of one business), listing the names', async () => {
-    const id = (await signIn(sandbox.baseUrl, sandbox.keys.live)).signIn.business.id;
-    const refused = await other.client.callTool({ name: 'list_customers', arguments: { business: String(id) } });
-    expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toContain('names more than one business');
-    expect(textOf(refused)).toMatch(/"Harbourside", "Harbourside test", "Gone"/);
-  });
-});
