@@ -11,6 +11,7 @@ import { get, type Json, signIn } from '../contract/sandbox-http.js';
 import { type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type Connected, connectClient, textOf } from './support/clients.js';
 import { DRAFT } from './support/expect.js';
+import { type HttpServer, spawnHttpServer } from './support/server.js';
 import { stdioHere } from './support/stdio-here.js';
 
 const NAMES = ['Harbourside', 'Tui Dental', 'Kauri Build'] as const;
@@ -18,6 +19,7 @@ const NAME_LIST = /"Harbourside", "Tui Dental", "Kauri Build"/;
 
 let sandbox: TestSandbox;
 let mcp: Connected;
+let file: string;
 const keys = new Map<string, KeyPair>();
 const books = new Map<string, RawBooks>();
 
@@ -46,7 +48,8 @@ beforeAll(async () => {
       ? { name, base_url: sandbox.baseUrl, key_id: key.key_id, secret_env: 'TUI_SECRET' }
       : { name, base_url: sandbox.baseUrl, key_id: key.key_id, secret: key.secret };
   });
-  const here = await stdioHere(['--businesses', businessesFile(entries)], { TUI_SECRET: keys.get('Tui Dental')?.secret ?? '' });
+  file = businessesFile(entries);
+  const here = await stdioHere(['--businesses', file], { TUI_SECRET: keys.get('Tui Dental')?.secret ?? '' });
   mcp = await connectClient('v2', { linked: here });
   for (const name of NAMES) books.set(name, await readRawBooks(sandbox.baseUrl, keys.get(name) as KeyPair));
 }, 120_000);
@@ -87,6 +90,8 @@ describe('three businesses over stdio', () => {
         const customer = await call('get_customer', { business, id: customer1.id });
         expect(customer.isError, textOf(customer)).toBeFalsy();
         expect(textOf(customer)).toContain(`Business: ${name}.`);
+        // What a view shows the business by.
+        expect(customer._meta?.['invoicing-mcp/business']).toBe(name);
         expect(customer.structuredContent.name).toBe(customer1.name);
         const invoice = await call('get_invoice', { business, id: invoice1.id });
         expect(invoice.structuredContent).toMatchObject({ number: invoice1.number, total: invoice1.total });
@@ -195,5 +200,44 @@ describe('three businesses over stdio', () => {
     await expect(mcp.client.getPrompt({ name: 'summarise_customer', arguments: { business: 'Nobody', customer: 'Acme' } })).rejects.toThrow(
       NAME_LIST,
     );
+  });
+});
+
+describe('three businesses over HTTP, with --confirm-writes', () => {
+  let server: HttpServer;
+  let client: Connected;
+  beforeAll(async () => {
+    server = await spawnHttpServer(['--businesses', file, '--confirm-writes'], { TUI_SECRET: keys.get('Tui Dental')?.secret ?? '' });
+    client = await connectClient('v2', { http: server.url }, { elicit: () => ({ action: 'accept', content: { confirm: true } }) });
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+  });
+
+  it('asks to confirm a create naming its business, and the result names it too', async () => {
+    const created = await client.client.callTool({
+      name: 'create_customer',
+      arguments: { business: 'KAURI BUILD', name: 'Confirmed Kauri Ltd' },
+    });
+    expect(created.isError, textOf(created)).toBeFalsy();
+    expect(client.elicitations.at(-1)?.message.split('\n')[0]).toBe('Business: Kauri Build.');
+    expect(textOf(created).split('\n')[0]).toBe('Business: Kauri Build.');
+    const found = await get(
+      await signIn(sandbox.baseUrl, keys.get('Kauri Build') as KeyPair),
+      `/api/v1/customers/${created.structuredContent.id}`,
+    );
+    expect(found.body.data.name).toBe('Confirmed Kauri Ltd');
+    const elsewhere = await get(
+      await signIn(sandbox.baseUrl, keys.get('Harbourside') as KeyPair),
+      `/api/v1/customers/${created.structuredContent.id}`,
+    );
+    expect(elsewhere.status).toBe(404);
+  });
+
+  it('refuses a call naming no business over HTTP too', async () => {
+    const refused = await client.client.callTool({ name: 'report_owed', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(NAME_LIST);
   });
 });
