@@ -3,15 +3,13 @@
 // made in the live books only), and a third whose key was revoked. Caches, mirror rows, resources and
 // subscriptions of one never reach a call for the other; the refused one is named as refused and refuses
 // only its own calls; the id both share is refused as ambiguous.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RawBooks, readRawBooks, receivable, same, tally } from '../answers/ground-truth.js';
 import type { Json } from '../contract/sandbox-http.js';
 import { Exact } from '../support/exact.js';
 import { ALL_SCOPES, type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { type BusinessOps, businessOps } from './support/business-ops.js';
+import { businessesFile } from './support/businesses-file.js';
 import { type Connected, connectClient, textOf } from './support/clients.js';
 import { untilRounds } from './support/poll-rounds.js';
 import { stdioHere } from './support/stdio-here.js';
@@ -49,8 +47,7 @@ beforeAll(async () => {
     { name: 'Small test', base_url: sandbox.baseUrl, key_id: test.key_id, secret: test.secret },
     { name: 'Gone', base_url: sandbox.baseUrl, key_id: gone.key_id, secret: gone.secret },
   ];
-  const file = join(mkdtempSync(join(tmpdir(), 'businesses-')), 'businesses.json');
-  writeFileSync(file, JSON.stringify(entries));
+  const file = businessesFile(entries);
   mcp = await connectClient('v2', { linked: await stdioHere(['--businesses', file], { SVC_POLL_MS: String(INTERVAL_MS) }) });
   mcp.client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
 }, 120_000);

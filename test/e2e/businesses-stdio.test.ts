@@ -2,13 +2,11 @@
 // business named, a call naming none, an unknown or an ambiguous one is refused listing the names, a draft
 // names its business and exists only in its books, `all` answers per business against each business's raw
 // API, and one record id that exists in every business never brings one business's record to another's call.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoiced, issuedIn, lastMonth, type RawBooks, readRawBooks, receivable, same, tally } from '../answers/ground-truth.js';
 import { get, type Json, signIn } from '../contract/sandbox-http.js';
 import { type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { businessesFile } from './support/businesses-file.js';
 import { type Connected, connectClient, textOf } from './support/clients.js';
 import { DRAFT } from './support/expect.js';
 import { type HttpServer, spawnHttpServer } from './support/server.js';
@@ -22,12 +20,6 @@ let mcp: Connected;
 let file: string;
 const keys = new Map<string, KeyPair>();
 const books = new Map<string, RawBooks>();
-
-function businessesFile(entries: unknown[]): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'businesses-')), 'businesses.json');
-  writeFileSync(file, JSON.stringify(entries));
-  return file;
-}
 
 async function call(name: string, args: Record<string, unknown>) {
   return mcp.client.callTool({ name, arguments: args });

@@ -1,10 +1,8 @@
 // What every conversation pays before its first word: the whole tools/list answer of the built server, as
 // received, counted in o200k tokens. The count is printed so a change in it can be reported.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
+import { businessesFile } from './support/businesses-file.js';
 import { connectClient } from './support/clients.js';
 import { stdioHere } from './support/stdio-here.js';
 
@@ -34,8 +32,7 @@ describe('the tools list', () => {
   });
 
   it(`costs at most ${SEVERAL_BUDGET} o200k tokens with three businesses, each tool taking \`business\``, async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'tokens-')), 'businesses.json');
-    writeFileSync(file, JSON.stringify([business('Harbourside', 1), business('Tui Dental', 2), business('Kauri Build', 3)]));
+    const file = businessesFile([business('Harbourside', 1), business('Tui Dental', 2), business('Kauri Build', 3)]);
     const mcp = await connectClient('v2', { linked: await stdioHere(['--businesses', file]) });
     try {
       const { tools } = await mcp.client.listTools();
