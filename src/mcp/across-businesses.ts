@@ -4,7 +4,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { BusinessUnit } from './businesses.js';
 
-type Status = 'answered' | 'not_up_to_date' | 'refused';
+type Status = 'answered' | 'not_up_to_date' | 'still_reading' | 'refused';
 
 interface Section {
   business: string;
@@ -28,8 +28,12 @@ function sectionOf(unit: BusinessUnit, result: CallToolResult): Section {
   const business = unit.name ?? 'the business';
   if (result.isError) return { business, status: 'refused', reason: reasonOf(textOf(result)) };
   const answer = (result.structuredContent ?? {}) as Record<string, unknown>;
-  const warning = typeof answer.warning === 'string' ? answer.warning : null;
-  return warning ? { business, status: 'not_up_to_date', answer, reason: warning } : { business, status: 'answered', answer };
+  if (typeof answer.warning === 'string') return { business, status: 'not_up_to_date', answer, reason: answer.warning };
+  // Product figures from only some invoices' lines: the mirror is still reading the rest.
+  const lines = answer.lines as { with_lines?: number; invoices?: number } | undefined;
+  if (lines && (lines.with_lines ?? 0) < (lines.invoices ?? 0))
+    return { business, status: 'still_reading', answer, reason: `lines of ${lines.with_lines} of ${lines.invoices} invoices read so far` };
+  return { business, status: 'answered', answer };
 }
 
 function summary(sections: Section[]): string {
@@ -38,8 +42,9 @@ function summary(sections: Section[]): string {
     const these = sections.filter((s) => s.status === status).map((s) => s.business);
     return these.length > 0 ? `; ${words}: ${these.join(', ')}` : '';
   };
+  const notWhole = `${named('not_up_to_date', 'not up to date')}${named('still_reading', 'still reading')}`;
   return (
-    `${answered} of ${sections.length} businesses answered${named('refused', 'refused')}${named('not_up_to_date', 'not up to date')}. ` +
+    `${answered} of ${sections.length} businesses answered${named('refused', 'refused')}${notWhole}. ` +
     'Each business below has its own figures in its own currencies: nothing is added across businesses.'
   );
 }
