@@ -4,7 +4,7 @@
 import { type BooksMirror, type MirrorReadiness, planBooksMirror } from '../books/books-mirror.js';
 import { createEventBus } from '../events/bus.js';
 import { tenantSchema } from '../hosted/tenants/tenant-mirror.js';
-import type { DeferredLogger } from '../log/deferred-logger.js';
+import type { DeferredLogger, LogSink } from '../log/deferred-logger.js';
 import { type Businesses, type BusinessUnit, businessesOf } from '../mcp/businesses.js';
 import { loadBusinesses } from './businesses-file.js';
 import { type Connection, connect, connectTo } from './connect.js';
@@ -20,6 +20,16 @@ export interface OpenedBusiness {
 }
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
+
+/** On a server of several, each business's log lines carry its name, so an operator can tell whose they are. */
+function logsOf(logs: DeferredLogger, name: string | null): DeferredLogger {
+  if (name === null) return logs;
+  const sink = Object.fromEntries(
+    LEVELS.map((level) => [level, (obj: object, msg?: string) => logs.sink[level]({ ...obj, business: name }, msg)]),
+  ) as unknown as LogSink;
+  return { sink, load: async () => (await logs.load()).child({ business: name }) };
+}
 
 function openBusiness(
   name: string | null,
@@ -76,9 +86,11 @@ export async function openBusinesses(
   refuseWithBusinesses(options, env);
   const entries = loadBusinesses(options.businesses, env);
   const several = entries.length > 1;
-  return entries.map((entry) =>
-    openBusiness(several ? entry.name : null, connectTo(entry.config, logs.load, clientOptions), options, logs, env, several),
-  );
+  return entries.map((entry) => {
+    const name = several ? entry.name : null;
+    const own = logsOf(logs, name);
+    return openBusiness(name, connectTo(entry.config, own.load, clientOptions), options, own, env, several);
+  });
 }
 
 export const businessesServed = (opened: readonly OpenedBusiness[]): Businesses => businessesOf(opened.map((o) => o.unit));

@@ -34,6 +34,7 @@ function entryName(raw: Record<string, unknown>, where: string): string {
   const name = raw.name;
   if (typeof name !== 'string' || name.trim() === '' || name.trim().length > NAME_MAX)
     throw refused(where, `field name must be the business's short name, 1 to ${NAME_MAX} characters`);
+  if (/\p{Cc}|["\\]/u.test(name)) throw refused(where, 'field name must be plain text: no control characters, quotes or backslashes');
   if (name.trim().toLowerCase() === 'all')
     throw refused(where, 'field name "all" is kept for asking every business at once: choose another');
   if (/^\d+$/.test(name.trim())) throw refused(where, 'field name must not be a number (a number names a business by its id)');

@@ -12,7 +12,7 @@ import { type BusinessOps, businessOps } from './support/business-ops.js';
 import { businessesFile } from './support/businesses-file.js';
 import { type Connected, connectClient, textOf } from './support/clients.js';
 import { untilRounds } from './support/poll-rounds.js';
-import { stdioHere } from './support/stdio-here.js';
+import { type StdioHere, stdioHere } from './support/stdio-here.js';
 
 const SMALL = 2;
 const INTERVAL_MS = 200;
@@ -21,6 +21,7 @@ const LISTS = ['invoices', 'payments', 'quotes', 'products'].map((kind) => `/api
 let sandbox: TestSandbox;
 let ops: BusinessOps;
 let mcp: Connected;
+let here: StdioHere;
 let live: KeyPair;
 let test: KeyPair;
 let shared: Json;
@@ -48,7 +49,8 @@ beforeAll(async () => {
     { name: 'Gone', base_url: sandbox.baseUrl, key_id: gone.key_id, secret: gone.secret },
   ];
   const file = businessesFile(entries);
-  mcp = await connectClient('v2', { linked: await stdioHere(['--businesses', file], { SVC_POLL_MS: String(INTERVAL_MS) }) });
+  here = await stdioHere(['--businesses', file], { SVC_POLL_MS: String(INTERVAL_MS) });
+  mcp = await connectClient('v2', { linked: here });
   mcp.client.setNotificationHandler('notifications/resources/updated', (n) => void updated.push(n.params.uri));
 }, 120_000);
 afterAll(async () => {
@@ -92,8 +94,10 @@ describe('two businesses with the same record ids, and one refused', () => {
       for (const c of section.answer.currencies)
         expect(same(c.balance, (truth.get(c.currency) as { sum: Exact }).sum), `${name} ${c.currency}`).toBe(true);
     }
-    // Only the refused business's own calls are refused.
+    // Only the refused business's own calls are refused, and the log says whose they were.
     expect((await call('list_customers', { business: 'Gone' })).isError).toBe(true);
+    expect(here.stderr()).toContain('"business":"Gone"');
+    for (const secret of [live.secret, test.secret, ...sandbox.secrets]) expect(here.stderr()).not.toContain(secret);
     expect((await call('list_customers', { business: 'Small' })).isError).toBeFalsy();
   });
 

@@ -50,6 +50,7 @@ describe('--businesses', () => {
     expect(refusal([{ ...good('A', 1), nickname: 'x' }])).toMatch(/entry 1: unknown field "nickname"/);
     expect(refusal([{ ...good('', 1) }])).toMatch(/entry 1: field name must be/);
     expect(refusal([good('All', 1)])).toMatch(/"all" is kept/);
+    expect(refusal([good('Say "hi"', 1)])).toMatch(/field name must be plain text/);
     expect(refusal([])).toMatch(/must hold a JSON array/);
   });
 });
