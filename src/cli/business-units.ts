@@ -6,6 +6,7 @@ import { createEventBus } from '../events/bus.js';
 import { tenantSchema } from '../hosted/tenants/tenant-mirror.js';
 import type { DeferredLogger, LogSink } from '../log/deferred-logger.js';
 import { type Businesses, type BusinessUnit, businessesOf } from '../mcp/businesses.js';
+import { planBusinessWebhooks } from './business-webhooks.js';
 import { loadBusinesses } from './businesses-file.js';
 import { type Connection, connect, connectTo } from './connect.js';
 import { type EventSources, planEventSources } from './event-sources.js';
@@ -40,18 +41,21 @@ function openBusiness(
   several: boolean,
 ): OpenedBusiness {
   const bus = createEventBus({ invalidate: (kind, id) => connection.api.invalidate(kind, id) });
-  const events = planEventSources(options, connection, bus, logs.load);
+  const events = planEventSources(options, connection, bus, logs.load, !several);
+  // Several businesses' webhooks come to one route (business-webhooks.ts): this one's when it has a secret.
+  const webhooks = several && connection.config?.webhookSecret != null && (options.transport === 'http' || options.webhookPort !== null);
+  const live = events.live || webhooks;
   // On Postgres each business has a schema of its own; a file is one per key already (location.ts).
   const schema =
     several && options.mirror && POSTGRES_URL.test(options.mirror)
       ? { schema: tenantSchema(connection.api.baseUrl, connection.api.keyId) }
       : {};
-  const mirror = planBooksMirror(options.mirror, connection, bus, logs.load, { eventsLive: events.live, env, ...schema });
+  const mirror = planBooksMirror(options.mirror, connection, bus, logs.load, { eventsLive: live, env, ...schema });
   // A subscription is acknowledged once the mirror (and its outbox: on Postgres, its LISTEN) is live, so a
   // change another process writes right after is heard; a mirror that cannot open leaves events to webhooks.
   const wanted = (): Promise<void> => mirror.start().catch(() => undefined);
   const context = { api: connection.api, books: mirror.books, logger: logs.sink };
-  return { unit: { name, context, events: { bus, live: events.live, wanted } }, connection, events, mirror };
+  return { unit: { name, context, events: { bus, live, wanted } }, connection, events, mirror };
 }
 
 function refuseWithBusinesses(options: ServeOptions, env: ServiceEnv): void {
@@ -65,10 +69,10 @@ function refuseWithBusinesses(options: ServeOptions, env: ServiceEnv): void {
       '--mirror',
       '--mirror PATH names one file, and several businesses never share one: leave --mirror unset (a file per business in the cache folder), or give memory, off or a postgres:// URL (a schema per business)',
     );
-  if (options.webhookPort !== null || env.SVC_WEBHOOK_SECRET)
+  if (env.SVC_WEBHOOK_SECRET)
     throw new ConfigError(
-      '--webhook-port',
-      "with --businesses, each business's events come from its mirror's sync; webhooks per business are not offered yet: leave --webhook-port and SVC_WEBHOOK_SECRET out",
+      'SVC_WEBHOOK_SECRET',
+      "with --businesses each business's webhook secret goes in its entry (webhook_secret or webhook_secret_env): leave SVC_WEBHOOK_SECRET unset",
     );
 }
 
@@ -102,4 +106,29 @@ export async function readinessOfAll(opened: readonly OpenedBusiness[]): Promise
   const states = await Promise.all(opened.map((o) => o.mirror.readiness()));
   const detail = Object.fromEntries(opened.map((o, i) => [o.unit.name ?? String(i), states[i]?.detail]));
   return { ready: states.every((s) => s.ready), detail };
+}
+
+/** A banner line of one business, on a server of several: its name first. */
+export const namedLine = (o: OpenedBusiness, line: string): string => (o.unit.name === null ? line : `${o.unit.name}: ${line}`);
+
+/** Where every business's events come from: each one's sources, and on a server of several their one webhook route. */
+export function eventsOfAll(
+  opened: readonly OpenedBusiness[],
+  options: ServeOptions,
+  logs: DeferredLogger,
+): Pick<EventSources, 'routes' | 'start' | 'close'> {
+  const [sole] = opened;
+  if (opened.length === 1 && sole) return sole.events;
+  const webhooks = planBusinessWebhooks(options, opened, logs.load);
+  return {
+    routes: webhooks.routes,
+    async start(mcpUrl) {
+      const own = await Promise.all(opened.map(async (o) => (await o.events.start(mcpUrl)).map((line) => namedLine(o, line))));
+      return [...own.flat(), ...(await webhooks.start(mcpUrl))];
+    },
+    async close() {
+      await webhooks.close();
+      for (const o of opened) await o.events.close();
+    },
+  };
 }

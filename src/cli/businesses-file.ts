@@ -10,10 +10,15 @@ export interface BusinessEntry {
 }
 
 const SETTING = '--businesses';
-const FIELDS = ['name', 'base_url', 'key_id', 'secret', 'secret_env'];
+const FIELDS = ['name', 'base_url', 'key_id', 'secret', 'secret_env', 'webhook_secret', 'webhook_secret_env'];
 const NAME_MAX = 60;
 /** The SVC_* setting each field stands for, so the environment's checks and words serve both. */
-const AS_ENV: Record<string, string> = { base_url: 'SVC_BASE_URL', key_id: 'SVC_KEY_ID', secret: 'SVC_SECRET' };
+const AS_ENV: Record<string, string> = {
+  base_url: 'SVC_BASE_URL',
+  key_id: 'SVC_KEY_ID',
+  secret: 'SVC_SECRET',
+  webhook_secret: 'SVC_WEBHOOK_SECRET',
+};
 
 const refused = (where: string, message: string): ConfigError => new ConfigError(SETTING, `${SETTING}: ${where}: ${message}`);
 
@@ -41,13 +46,16 @@ function entryName(raw: Record<string, unknown>, where: string): string {
   return name.trim();
 }
 
-function entrySecret(raw: Record<string, unknown>, where: string, env: ServiceEnv): string | undefined {
-  if (raw.secret !== undefined && raw.secret_env !== undefined) throw refused(where, 'give field secret or field secret_env, not both');
-  if (raw.secret_env === undefined) return typeof raw.secret === 'string' ? raw.secret : undefined;
-  if (typeof raw.secret_env !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw.secret_env))
-    throw refused(where, 'field secret_env must name an environment variable (letters, digits, _)');
-  const value = env[raw.secret_env];
-  if (value === undefined || value.trim() === '') throw refused(where, `field secret_env names ${raw.secret_env}, which is not set`);
+/** A secret given in the entry (`field`) or in the environment variable it names (`field_env`); undefined when neither. */
+function entrySecret(raw: Record<string, unknown>, where: string, env: ServiceEnv, field: string): string | undefined {
+  const fromEnv = `${field}_env`;
+  if (raw[field] !== undefined && raw[fromEnv] !== undefined) throw refused(where, `give field ${field} or field ${fromEnv}, not both`);
+  const name = raw[fromEnv];
+  if (name === undefined) return typeof raw[field] === 'string' ? raw[field] : undefined;
+  if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw refused(where, `field ${fromEnv} must name an environment variable (letters, digits, _)`);
+  const value = env[name];
+  if (value === undefined || value.trim() === '') throw refused(where, `field ${fromEnv} names ${name}, which is not set`);
   return value;
 }
 
@@ -60,12 +68,14 @@ function readEntry(raw: unknown, index: number, env: ServiceEnv): BusinessEntry 
   if (stray) throw refused(where, `unknown field ${JSON.stringify(stray)}: an entry takes ${FIELDS.join(', ')}`);
   const name = entryName(entry, where);
   where = `entry ${index + 1} (${JSON.stringify(name)})`;
-  const secret = entrySecret(entry, where, env);
+  const secret = entrySecret(entry, where, env, 'secret');
+  const webhookSecret = entrySecret(entry, where, env, 'webhook_secret');
   try {
     const config = loadServiceConfig({
       SVC_BASE_URL: typeof entry.base_url === 'string' ? entry.base_url : undefined,
       SVC_KEY_ID: typeof entry.key_id === 'string' ? entry.key_id : undefined,
       SVC_SECRET: secret,
+      SVC_WEBHOOK_SECRET: webhookSecret,
       SVC_POLL_SECONDS: env.SVC_POLL_SECONDS,
       SVC_POLL_MS: env.SVC_POLL_MS,
     });
@@ -73,7 +83,8 @@ function readEntry(raw: unknown, index: number, env: ServiceEnv): BusinessEntry 
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     const field = Object.keys(AS_ENV).find((f) => AS_ENV[f] === err.setting) ?? err.setting;
-    const fieldName = field === 'secret' && entry.secret_env !== undefined ? `secret (from ${String(entry.secret_env)})` : field;
+    const fromEnv = entry[`${field}_env`];
+    const fieldName = fromEnv === undefined ? field : `${field} (from ${String(fromEnv)})`;
     let message = err.message;
     for (const [f, envName] of Object.entries(AS_ENV)) message = message.replaceAll(envName, f);
     throw refused(where, `field ${fieldName}: ${message.replace(/ Or set none of .*$/, '')}`);

@@ -9,7 +9,7 @@ import { forwardNotices } from '../mcp/forward-notices.js';
 import { legacyResourceNotFound } from '../mcp/legacy-error-codes.js';
 import { createServerFactory } from '../mcp/server.js';
 import { reportingFactory, sdkErrorReporter } from '../transports/sdk-errors.js';
-import { businessesServed, type OpenedBusiness, openBusinesses, readinessOfAll } from './business-units.js';
+import { businessesServed, eventsOfAll, namedLine, type OpenedBusiness, openBusinesses, readinessOfAll } from './business-units.js';
 import { parseServeOptions, type ServeOptions } from './serve-flags.js';
 import type { ServiceEnv } from './service-env.js';
 import { type WhenQuiet, watchHttp, watchStdio, whenQuiet } from './when-quiet.js';
@@ -88,7 +88,8 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
     ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }),
   });
   const businesses = businessesServed(opened);
-  const live = opened.some((o) => o.events.live);
+  const events = eventsOfAll(opened, options, logs);
+  const live = opened.some((o) => o.unit.events.live);
   const makeServer = await createServerFactory(businesses, {
     selection: { readOnly: options.readOnly, toolsets: options.toolsets },
     confirmWrites: options.confirmWrites,
@@ -109,19 +110,18 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
   let url: string | null = null;
   if (options.transport === 'http') {
     const { serveHttp } = await import('../transports/serve-http.js');
-    const [sole] = opened;
     const http = await serveHttp(factory, {
       ...options,
       logger,
       events: live ? heardFromAll(businesses) : null,
       eventsWanted: async () => void (await Promise.all(opened.map((o) => o.unit.events.wanted?.()))),
-      extraRoutes: opened.length === 1 ? sole?.events.routes : undefined,
+      extraRoutes: events.routes,
       readiness: () => readinessOfAll(opened),
     });
     watch = (quiet) => watchHttp(http.app.server, quiet);
     url = http.url;
     stderr(banner(options, opened, http.url, env));
-    eventLines = await startEvents(opened, http.url);
+    eventLines = await events.start(http.url);
     drain = () => http.drain(options.drainTimeoutMs);
     stop = () => http.close();
   } else {
@@ -129,7 +129,7 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
     const { throttledLog } = await import('../log/throttle.js');
     // The webhook listener listens before the client is answered: a subscription is never acknowledged
     // while what feeds it is still starting.
-    eventLines = await startEvents(opened, null);
+    eventLines = await events.start(null);
     const stdin = io.stdin ?? process.stdin;
     const transport = new LineStdioTransport(throttledLog(logger), stdin, io.stdout);
     const report = sdkErrorReporter(logger);
@@ -147,13 +147,13 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
     (stopped ??= (async () => {
       background?.cancel();
       await drain().catch(() => undefined);
-      for (const o of opened) await o.events.close();
+      await events.close();
       await Promise.all(opened.map((o) => o.mirror.close().catch(() => undefined)));
       await stop().catch(() => undefined);
       await Promise.all(opened.map((o) => o.connection.close().catch(() => undefined)));
     })());
   const serving: Serving = { url, stop: shutdown };
-  stderr([...eventLines, ...opened.map((o) => named(o, o.mirror.line))].join('\n'));
+  stderr([...eventLines, ...opened.map((o) => namedLine(o, o.mirror.line))].join('\n'));
   if (stopped) return serving;
   // A mirror that does not open at start has nothing to wait for: a tool's first question opens it.
   const atStart = opened.filter((o) => o.mirror.opensAtStart);
@@ -166,7 +166,7 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
         .start()
         .catch((err: unknown) =>
           stderr(
-            named(
+            namedLine(
               o,
               `Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`,
             ),
@@ -176,12 +176,4 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
   });
   unwatch = watch(background);
   return serving;
-}
-
-/** A banner line of one business, on a server of several: its name first. */
-const named = (o: OpenedBusiness, line: string): string => (o.unit.name === null ? line : `${o.unit.name}: ${line}`);
-
-async function startEvents(opened: readonly OpenedBusiness[], mcpUrl: string | null): Promise<string[]> {
-  const lines = await Promise.all(opened.map(async (o) => (await o.events.start(mcpUrl)).map((line) => named(o, line))));
-  return lines.flat();
 }
