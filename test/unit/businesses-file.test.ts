@@ -51,7 +51,9 @@ describe('--businesses', () => {
     expect(refusal([{ ...good('', 1) }])).toMatch(/entry 1: field name must be/);
     expect(refusal([good('All', 1)])).toMatch(/"all" is kept/);
     expect(refusal([good('Say "hi"', 1)])).toMatch(/field name must be plain text/);
-    expect(refusal([{ ...good('A', 1), webhook_secret: 'svc_live_s1' }])).toMatch(/entry 1 \("A"\): field webhook_secret: webhook_secret must be the webhook endpoint's signing secret/);
+    expect(refusal([{ ...good('A', 1), webhook_secret: 'svc_live_s1' }])).toMatch(
+      /entry 1 \("A"\): field webhook_secret: webhook_secret must be the webhook endpoint's signing secret/,
+    );
     expect(refusal([])).toMatch(/must hold a JSON array/);
   });
 });
