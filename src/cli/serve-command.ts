@@ -155,25 +155,30 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
   const serving: Serving = { url, stop: shutdown };
   stderr([...eventLines, ...opened.map((o) => namedLine(o, o.mirror.line))].join('\n'));
   if (stopped) return serving;
-  // A mirror that does not open at start has nothing to wait for: a tool's first question opens it.
+  background = mirrorsWhenQuiet(opened, watch, stderr);
+  return serving;
+}
+
+/**
+ * Opens the mirrors that open at start once the server's first requests are answered (counted by `watch`);
+ * null when none does: a mirror that does not open at start has nothing to wait for, a tool's first question opens it.
+ */
+function mirrorsWhenQuiet(
+  opened: readonly OpenedBusiness[],
+  watch: (quiet: WhenQuiet) => () => void,
+  stderr: (text: string) => void,
+): WhenQuiet | null {
   const atStart = opened.filter((o) => o.mirror.opensAtStart);
-  if (atStart.length === 0) return serving;
+  if (atStart.length === 0) return null;
   let unwatch = (): void => undefined;
-  background = whenQuiet(() => {
+  const background = whenQuiet(() => {
     unwatch();
     for (const o of atStart) {
-      void o.mirror
-        .start()
-        .catch((err: unknown) =>
-          stderr(
-            namedLine(
-              o,
-              `Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`,
-            ),
-          ),
-        );
+      const said = (err: unknown) =>
+        `Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`;
+      void o.mirror.start().catch((err: unknown) => stderr(namedLine(o, said(err))));
     }
   });
   unwatch = watch(background);
-  return serving;
+  return background;
 }
