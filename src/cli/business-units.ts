@@ -99,13 +99,15 @@ export async function openBusinesses(
 
 export const businessesServed = (opened: readonly OpenedBusiness[]): Businesses => businessesOf(opened.map((o) => o.unit));
 
-/** /readyz of several: ready when every business's mirror is, each business's state under its name. */
+/**
+ * /readyz of several: ready when every business's mirror is, each one's states in the file's order. Not by
+ * name: /readyz asks no token, and whose books a bookkeeper keeps is theirs to tell.
+ */
 export async function readinessOfAll(opened: readonly OpenedBusiness[]): Promise<MirrorReadiness> {
   const [first] = opened;
   if (opened.length === 1 && first) return first.mirror.readiness();
   const states = await Promise.all(opened.map((o) => o.mirror.readiness()));
-  const detail = Object.fromEntries(opened.map((o, i) => [o.unit.name ?? String(i), states[i]?.detail]));
-  return { ready: states.every((s) => s.ready), detail };
+  return { ready: states.every((s) => s.ready), detail: { businesses: states.map((s) => ({ ready: s.ready, ...s.detail })) } };
 }
 
 /** A banner line of one business, on a server of several: its name first. */

@@ -36,6 +36,14 @@ afterAll(async () => {
 });
 
 describe('webhooks of two businesses', () => {
+  it('is ready when both mirrors are, telling each one by its place in the file, not its name', async () => {
+    const res = await fetch(server.url.replace(/\/mcp$/, '/readyz'));
+    const body = (await res.json()) as { businesses: { ready: boolean }[] };
+    expect(res.status).toBe(200);
+    expect(body.businesses.map((b) => b.ready)).toEqual([true, true]);
+    expect(JSON.stringify(body)).not.toMatch(/Main|Small/);
+  });
+
   it('says where each business registers its endpoint', () => {
     expect(server.stderr()).toContain(`Main: webhooks: register ${hooks()}/Main`);
     expect(server.stderr()).toContain(`Small: webhooks: register ${hooks()}/Small`);
