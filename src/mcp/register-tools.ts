@@ -19,6 +19,7 @@ import { VIEWS } from '../views/catalog.js';
 import { advertisedHints } from './advertised-hints.js';
 import {
   ACROSS,
+  ALL,
   type Businesses,
   type BusinessUnit,
   inBusiness,
@@ -205,7 +206,7 @@ async function call(
 
   // check_connection without a business: every business's connection.
   const listing = entry.name === 'check_connection' && business === undefined && serving.businesses.several;
-  const picked = await pickBusiness(serving.businesses, listing ? 'all' : business, ACROSS.has(entry.name));
+  const picked = await pickBusiness(serving.businesses, listing ? ALL : business, ACROSS.has(entry.name));
   if ('refusal' in picked) return (await import('./tool-errors.js')).toolError(picked.refusal);
   const tool = await loadTool(entry.name);
   if ('all' in picked) {
