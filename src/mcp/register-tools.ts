@@ -203,7 +203,6 @@ async function call(
   tasks: { calls: TaskCalls; made: Map<unknown, unknown> } | undefined,
 ) {
   const { business, ...args } = given;
-
   // check_connection without a business: every business's connection.
   const listing = entry.name === 'check_connection' && business === undefined && serving.businesses.several;
   const picked = await pickBusiness(serving.businesses, listing ? ALL : business, ACROSS.has(entry.name));
