@@ -1,4 +1,5 @@
-// Webhooks of a server of two businesses over --http: each business's deliveries come to /webhooks/<name>,
+// Webhooks of a server of two businesses (over --http, and over stdio with --webhook-port): each business's
+// deliveries come to /webhooks/<name>,
 // are checked with its own signing secret and reach only its own subscriptions; a delivery signed with
 // another business's secret, or to a name no business has, is refused.
 import { randomBytes } from 'node:crypto';
@@ -6,8 +7,10 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { businessesFile } from './support/businesses-file.js';
+import { connectClient } from './support/clients.js';
 import { type HttpServerHere, spawnHttpServer } from './support/server.js';
 import { postSignedEvent } from './support/signed-delivery.js';
+import { stdioHere } from './support/stdio-here.js';
 
 const secrets = { Main: `whsec_${randomBytes(24).toString('base64url')}`, Small: `whsec_${randomBytes(24).toString('base64url')}` };
 
@@ -62,6 +65,34 @@ describe('webhooks of two businesses', () => {
       expect(heard).not.toContain('invoicing://Small/invoices/7');
     } finally {
       await listening.close();
+    }
+  });
+});
+
+describe('webhooks of two businesses over stdio, on the --webhook-port listener', () => {
+  it("hears a business's delivery on its own subscription only", async () => {
+    const small = await sb.makeKey('live', ALL_SCOPES, 2);
+    const file = businessesFile([
+      { name: 'Main', base_url: sb.baseUrl, key_id: sb.keys.live.key_id, secret: sb.keys.live.secret, webhook_secret: secrets.Main },
+      { name: 'Small', base_url: sb.baseUrl, key_id: small.key_id, secret: small.secret, webhook_secret: secrets.Small },
+    ]);
+    const here = await stdioHere(['--businesses', file, '--webhook-port', '0'], { INVOICING_MCP_MIRROR: 'memory' });
+    const mcp = await connectClient('v2', { linked: here });
+    const updates: string[] = [];
+    mcp.client.setNotificationHandler('notifications/resources/updated', (n) => void updates.push(n.params.uri));
+    try {
+      const url = /Small: webhooks: register (\S+) as/.exec(here.stderr())?.[1] as string;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks\/Small$/);
+      const listening = await mcp.client.listen({ resourceSubscriptions: ['invoicing://Main/invoices/9', 'invoicing://Small/invoices/9'] });
+      expect(await postSignedEvent(url, secrets.Main, 'invoice.sent', { invoice: { id: 9 } })).toBe(400);
+      expect(await postSignedEvent(url, secrets.Small, 'invoice.sent', { invoice: { id: 9 } })).toBe(204);
+      const deadline = Date.now() + 10_000;
+      while (!updates.includes('invoicing://Small/invoices/9') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(updates).toContain('invoicing://Small/invoices/9');
+      expect(updates).not.toContain('invoicing://Main/invoices/9');
+      await listening.close();
+    } finally {
+      await mcp.close();
     }
   });
 });
