@@ -1,6 +1,5 @@
-// The desktop server's businesses, each its own unit: its connection (session, pacing, cache), its bus, its
-// event sources and its books mirror (its own file, or its own schema on Postgres). One business from SVC_*
-// (or the embedded sandbox), or several from --businesses.
+// The desktop server's businesses, each its own unit: its connection (session, pacing, cache), bus, event
+// sources and mirror (its own file or Postgres schema); one from SVC_* (or the sandbox), or several from --businesses.
 import { type BooksMirror, type MirrorReadiness, planBooksMirror } from '../books/books-mirror.js';
 import { createEventBus } from '../events/bus.js';
 import { tenantSchema } from '../hosted/tenants/tenant-mirror.js';

@@ -1,7 +1,5 @@
-// The webhooks of a server of several businesses: one route, /webhooks/{business}, where each business's
-// deliveries are checked with its own signing secret (`webhook_secret` in --businesses) and published on its
-// own bus: beside /mcp over --http, on the --webhook-port listener over stdio. A name no business has, or one
-// without a secret, is refused as a wrong signature is.
+// Webhooks of several businesses: one route, /webhooks/{business}, each delivery checked with its business's own
+// secret and published on its own bus (beside /mcp over --http, on the --webhook-port listener over stdio).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebhookTarget } from '../events/receiver.js';
 import type { Logger } from '../log/logger.js';

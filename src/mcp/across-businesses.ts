@@ -1,6 +1,5 @@
-// An answer for every business at once (`business: "all"`): the tool runs once per business, each on its own
-// unit, and the result is a section per business with its own figures in its own currencies. Nothing is ever
-// added across businesses; a business that refused or is not up to date is named as such, never left out.
+// `business: "all"`: the tool once per business on its own unit, a section each in its own currencies; nothing
+// is added across businesses, and one that refused or is not up to date is named as such, never left out.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { BusinessUnit } from './businesses.js';
 

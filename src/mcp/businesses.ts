@@ -1,6 +1,5 @@
-// The businesses one server serves, each its own unit (key, session, pacing, cache, mirror, events, tasks),
-// and the one resolver that turns a call's `business` into its unit. Fail closed: with several, a call that
-// names none, an unknown or an ambiguous one is refused listing the names; nothing is guessed or carried over.
+// The businesses a server serves, each its own unit (key, session, pacing, cache, mirror, events, tasks), and the
+// one resolver of a call's `business`: fail closed, nothing guessed or carried over, refusals list the names.
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { EventBus } from '../events/bus.js';

@@ -1,7 +1,6 @@
 // Webhooks of a server of two businesses (over --http, and over stdio with --webhook-port): each business's
-// deliveries come to /webhooks/<name>,
-// are checked with its own signing secret and reach only its own subscriptions; a delivery signed with
-// another business's secret, or to a name no business has, is refused.
+// deliveries come to /webhooks/<name>, are checked with its own signing secret and reach only its own
+// subscriptions; a delivery signed with another business's secret, or to a name no business has, is refused.
 import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
