@@ -14,12 +14,14 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+/** The connection of one key whose settings are checked already (SVC_*, or an entry of --businesses). */
+export function connectTo(config: ServiceConfig, loadLogger: () => Promise<Logger>, options: ClientOptionsInput = {}): Connection {
+  const api = lazyApiClient({ baseUrl: config.baseUrl, keyId: config.keyId, secret: config.secret }, loadLogger, { options });
+  return { api, config, sandbox: null, close: () => api.close() };
+}
+
 export async function connect(env: ServiceEnv, loadLogger: () => Promise<Logger>, options: ClientOptionsInput = {}): Promise<Connection> {
-  if (hasServiceKey(env) || env.SVC_BASE_URL) {
-    const config = loadServiceConfig(env);
-    const api = lazyApiClient({ baseUrl: config.baseUrl, keyId: config.keyId, secret: config.secret }, loadLogger, { options });
-    return { api, config, sandbox: null, close: () => api.close() };
-  }
+  if (hasServiceKey(env) || env.SVC_BASE_URL) return connectTo(loadServiceConfig(env), loadLogger, options);
   const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({ port: 0 });
   const api = lazyApiClient({ baseUrl: sandbox.baseUrl, keyId: sandbox.keys.test.key_id, secret: sandbox.keys.test.secret }, loadLogger, {

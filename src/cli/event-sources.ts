@@ -30,10 +30,12 @@ export function planEventSources(
   connection: Connection,
   bus: EventBus,
   loadLogger: () => Promise<Logger>,
+  /** False on a server of several businesses, whose webhooks come to one route for all (business-webhooks.ts). */
+  ownWebhooks = true,
 ): EventSources {
-  const secret = connection.config?.webhookSecret ?? null;
+  const secret = ownWebhooks ? (connection.config?.webhookSecret ?? null) : null;
   const pollSeconds = connection.config?.pollSeconds ?? 0;
-  if (options.webhookPort !== null && secret === null) {
+  if (ownWebhooks && options.webhookPort !== null && secret === null) {
     throw new ConfigError('--webhook-port', connection.sandbox ? NO_SERVICE_FOR_PORT : NO_SECRET_FOR_PORT);
   }
   const ownListener = options.transport === 'stdio' && secret !== null && options.webhookPort !== null;

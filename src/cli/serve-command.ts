@@ -1,17 +1,15 @@
 // `invoicing-mcp` (stdio) and `invoicing-mcp --http`: the MCP server on the service or the sandbox.
 import type { Readable, Writable } from 'node:stream';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { planBooksMirror } from '../books/books-mirror.js';
-import { createEventBus } from '../events/bus.js';
 import { deferredLogger } from '../log/deferred-logger.js';
 import type { LoggerOptions } from '../log/logger.js';
 import { createNoticeBoard } from '../log/notices.js';
+import { heardFromAll } from '../mcp/businesses.js';
 import { forwardNotices } from '../mcp/forward-notices.js';
 import { legacyResourceNotFound } from '../mcp/legacy-error-codes.js';
 import { createServerFactory } from '../mcp/server.js';
 import { reportingFactory, sdkErrorReporter } from '../transports/sdk-errors.js';
-import { type Connection, connect } from './connect.js';
-import { planEventSources } from './event-sources.js';
+import { businessesServed, eventsOfAll, namedLine, type OpenedBusiness, openBusinesses, readinessOfAll } from './business-units.js';
 import { parseServeOptions, type ServeOptions } from './serve-flags.js';
 import type { ServiceEnv } from './service-env.js';
 import { type WhenQuiet, watchHttp, watchStdio, whenQuiet } from './when-quiet.js';
@@ -25,10 +23,14 @@ export function clientLaunch(entry: string, env: ServiceEnv): { command: string;
   return viaNpx ? { command: 'npx', args: ['-y', 'invoicing-mcp'] } : { command: 'node', args: [entry] };
 }
 
-function banner(options: ServeOptions, connection: Connection, httpUrl: string | null, env: ServiceEnv): string {
-  const where = connection.sandbox
+function banner(options: ServeOptions, opened: readonly OpenedBusiness[], httpUrl: string | null, env: ServiceEnv): string {
+  const [first] = opened;
+  const connection = first?.connection;
+  const where = connection?.sandbox
     ? 'on the built-in sandbox in test mode (sample books; no keys set, nothing real is read or changed)'
-    : `on ${connection.api.baseUrl} with key ${connection.api.keyId} (${connection.api.mode} mode)`;
+    : opened.length > 1
+      ? `for ${opened.length} businesses (${opened.map((o) => `${o.unit.name} on ${o.connection.api.baseUrl} with key ${o.connection.api.keyId}, ${o.connection.api.mode} mode`).join('; ')})`
+      : `on ${connection?.api.baseUrl} with key ${connection?.api.keyId} (${connection?.api.mode} mode)`;
   const how = httpUrl ? `Streamable HTTP at ${httpUrl}${options.httpToken ? ' (send Authorization: Bearer <token>)' : ''}` : 'stdio';
   const lines = [`invoicing-mcp: MCP server over ${how}, ${where}.`];
   if (!httpUrl) {
@@ -81,24 +83,17 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
   const notices = createNoticeBoard();
   const logs = deferredLogger({ level: options.logLevel, notices, ...(io.logDestination ? { destination: io.logDestination } : {}) });
   const logger = logs.sink;
-  const connection = await connect(env, logs.load, {
+  const opened = await openBusinesses(options, env, logs, {
     maxConcurrent: options.maxConcurrency,
     ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }),
   });
-  const bus = createEventBus({ invalidate: (kind, id) => connection.api.invalidate(kind, id) });
-  const events = planEventSources(options, connection, bus, logs.load);
-  const mirror = planBooksMirror(options.mirror, connection, bus, logs.load, { eventsLive: events.live, env });
-  // A subscription is acknowledged once the mirror (and its outbox: on Postgres, its LISTEN) is live, so a
-  // change another process writes right after is heard; a mirror that cannot open leaves events to webhooks.
-  const eventsWanted = (): Promise<void> => mirror.start().catch(() => undefined);
-  const makeServer = await createServerFactory(
-    { api: connection.api, books: mirror.books, logger },
-    {
-      selection: { readOnly: options.readOnly, toolsets: options.toolsets },
-      confirmWrites: options.confirmWrites,
-      events: { bus, live: events.live, wanted: eventsWanted },
-    },
-  );
+  const businesses = businessesServed(opened);
+  const events = eventsOfAll(opened, options, logs);
+  const live = opened.some((o) => o.unit.events.live);
+  const makeServer = await createServerFactory(businesses, {
+    selection: { readOnly: options.readOnly, toolsets: options.toolsets },
+    confirmWrites: options.confirmWrites,
+  });
   const factory: typeof makeServer = (unit) => {
     const server = makeServer(unit);
     forwardNotices(server, unit, notices);
@@ -118,14 +113,14 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
     const http = await serveHttp(factory, {
       ...options,
       logger,
-      events: events.live ? bus : null,
-      eventsWanted,
+      events: live ? heardFromAll(businesses) : null,
+      eventsWanted: async () => void (await Promise.all(opened.map((o) => o.unit.events.wanted?.()))),
       extraRoutes: events.routes,
-      readiness: () => mirror.readiness(),
+      readiness: () => readinessOfAll(opened),
     });
     watch = (quiet) => watchHttp(http.app.server, quiet);
     url = http.url;
-    stderr(banner(options, connection, http.url, env));
+    stderr(banner(options, opened, http.url, env));
     eventLines = await events.start(http.url);
     drain = () => http.drain(options.drainTimeoutMs);
     stop = () => http.close();
@@ -140,7 +135,7 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
     const report = sdkErrorReporter(logger);
     const instance = reportingFactory(factory, report);
     const handle = serveStdio((ctx) => instance({ era: ctx.era, lifetime: 'connection' }), { transport, onerror: report });
-    stderr(banner(options, connection, null, env));
+    stderr(banner(options, opened, null, env));
     stop = () => handle.close();
     watch = (quiet) => watchStdio(transport, stdin, quiet);
     const clientGone = () => void shutdown().then(() => io.onClientGone?.());
@@ -153,24 +148,37 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
       background?.cancel();
       await drain().catch(() => undefined);
       await events.close();
-      await mirror.close().catch(() => undefined);
+      await Promise.all(opened.map((o) => o.mirror.close().catch(() => undefined)));
       await stop().catch(() => undefined);
-      await connection.close().catch(() => undefined);
+      await Promise.all(opened.map((o) => o.connection.close().catch(() => undefined)));
     })());
   const serving: Serving = { url, stop: shutdown };
-  stderr([...eventLines, mirror.line].join('\n'));
+  stderr([...eventLines, ...opened.map((o) => namedLine(o, o.mirror.line))].join('\n'));
   if (stopped) return serving;
-  // A mirror that does not open at start has nothing to wait for: a tool's first question opens it.
-  if (!mirror.opensAtStart) return serving;
+  background = mirrorsWhenQuiet(opened, watch, stderr);
+  return serving;
+}
+
+/**
+ * Opens the mirrors that open at start once the server's first requests are answered (counted by `watch`);
+ * null when none does: a mirror that does not open at start has nothing to wait for, a tool's first question opens it.
+ */
+function mirrorsWhenQuiet(
+  opened: readonly OpenedBusiness[],
+  watch: (quiet: WhenQuiet) => () => void,
+  stderr: (text: string) => void,
+): WhenQuiet | null {
+  const atStart = opened.filter((o) => o.mirror.opensAtStart);
+  if (atStart.length === 0) return null;
   let unwatch = (): void => undefined;
-  background = whenQuiet(() => {
+  const background = whenQuiet(() => {
     unwatch();
-    void mirror
-      .start()
-      .catch((err: unknown) =>
-        stderr(`Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`),
-      );
+    for (const o of atStart) {
+      const said = (err: unknown) =>
+        `Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`;
+      void o.mirror.start().catch((err: unknown) => stderr(namedLine(o, said(err))));
+    }
   });
   unwatch = watch(background);
-  return serving;
+  return background;
 }

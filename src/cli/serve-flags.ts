@@ -37,6 +37,8 @@ export interface ServeOptions {
   readonly drainTimeoutMs: number;
   /** The books mirror: a file path, a Postgres URL, `memory` or `off`; null = the default (see src/books/location.ts). */
   readonly mirror: string | null;
+  /** `--businesses` / INVOICING_MCP_BUSINESSES: the list of businesses (a file's path, or the JSON itself); null = SVC_*. */
+  readonly businesses: string | null;
   /** Service calls in flight at most; null follows the key's budget (the service's stated limit). */
   readonly maxConcurrency: number | null;
   /** How long one service call keeps retrying (ms); null = the client's default. */
@@ -62,6 +64,7 @@ export interface ServeOptions {
 export const SERVE_USAGE = `usage: invoicing-mcp [--read-only] [--toolsets LIST] [--confirm-writes] [--log-level L]
        invoicing-mcp [--webhook-port N] [--webhook-host H]   (stdio, with a webhook receiver at /webhooks)
        invoicing-mcp [--mirror PATH|postgres://...|memory|off]   (the local copy of the books; mirror status|forget)
+       invoicing-mcp [--businesses FILE]   (several businesses, each with its own key: see docs/businesses.md)
        invoicing-mcp --http [--port N] [--host H] [--http-token T] [--allowed-hosts LIST] [--allowed-origins LIST] [--trust-proxy LIST] ...
        invoicing-mcp --hosted --public-url URL --mirror postgres://... [--oauth-clients FILE] [--grant-rate-limit N] [--tenant-idle-minutes N] [--service-sign-ins N]
                  [--client-id-documents on|off] [--registrations-per-hour N]
@@ -215,6 +218,16 @@ const readRegistrationsPerHour = (values: Record<string, unknown>, env: Env): nu
     what: 'a whole number of client registrations an hour from one address',
   });
 
+function readBusinessesSetting(values: Record<string, unknown>, env: Env, hosted: boolean): string | null {
+  const setting = (flagOrEnv(values, env, 'businesses') as string | undefined) ?? null;
+  if (setting !== null && hosted)
+    throw new ConfigError(
+      '--businesses',
+      '--businesses is for the desktop and --http: in hosted mode each person signs in with their own key',
+    );
+  return setting;
+}
+
 export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   const { values } = parseArgs({
     args: argv,
@@ -235,6 +248,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
       'webhook-host': { type: 'string' },
       ...HTTP_LIMIT_FLAGS,
       mirror: { type: 'string' },
+      businesses: { type: 'string' },
       'max-concurrency': { type: 'string' },
       ...RETRY_BUDGET_FLAG,
       hosted: { type: 'boolean' },
@@ -291,6 +305,7 @@ export function parseServeOptions(argv: string[], env: Env): ServeOptions {
     webhookHost: (flagOrEnv(values, env, 'webhook-host') as string | undefined) ?? '127.0.0.1',
     ...readHttpLimits((flag) => flagOrEnv(values, env, flag)),
     mirror: (flagOrEnv(values, env, 'mirror') as string | undefined) ?? null,
+    businesses: readBusinessesSetting(values, env, hosted),
     maxConcurrency: readMaxConcurrency(values, env),
     retryBudgetMs: readRetryBudget((flag) => flagOrEnv(values, env, flag)),
     hosted,

@@ -135,15 +135,17 @@ export async function registerWebhookRoute(app: FastifyInstance, options: Webhoo
   });
 }
 
-export interface WebhookListenerOptions extends OneEndpoint {
+/** One endpoint, or several under `path` (a server of several businesses: /webhooks/:business). */
+export type WebhookListenerOptions = WebhookRouteOptions & {
+  logger: Logger;
   host: string;
   /** 0 = an ephemeral port. */
   port: number;
   limits: HttpLimits;
-}
+};
 
 export interface WebhookListener {
-  /** The receiver's URL, to register with the service. */
+  /** The receiver's URL, to register with the service (with several endpoints, followed by /<endpoint>). */
   url: string;
   close(): Promise<void>;
 }

@@ -17,6 +17,17 @@ import type { ToolContext } from '../../tools/context.js';
 import type { ToolDefinition } from '../../tools/index.js';
 import { VIEWS } from '../views/catalog.js';
 import { advertisedHints } from './advertised-hints.js';
+import {
+  ACROSS,
+  ALL,
+  type Businesses,
+  type BusinessUnit,
+  inBusiness,
+  orAcross,
+  pickBusiness,
+  takingBusiness,
+  withBusinessArgument,
+} from './businesses.js';
 import { logToolFailure } from './refusals.js';
 import { strictInput } from './strict-args.js';
 import { TASKS_EXTENSION } from './tasks/task-words.js';
@@ -47,6 +58,19 @@ function deferredSchema(json: Record<string, unknown>, load: () => Promise<z.Zod
 export interface ToolRuntime {
   context: ToolContext;
   confirmWrites: boolean;
+  /** The business the calls answer for, on a server of several: named first in every result and confirmation. */
+  business?: string | null;
+}
+
+/** The key under a result's _meta that names its business for a view (on a server of several). */
+export const BUSINESS_META_KEY = 'invoicing-mcp/business';
+
+/** `result` saying first whose books it is from, on a server of several businesses. */
+function named(result: CallToolResult, business: string | null | undefined): CallToolResult {
+  if (!business) return result;
+  const [first, ...rest] = result.content;
+  const content = first?.type === 'text' ? [{ ...first, text: `Business: ${business}.\n${first.text}` }, ...rest] : result.content;
+  return { ...result, content, _meta: { ...result._meta, [BUSINESS_META_KEY]: business } };
 }
 
 /** One server instance's tasks (tasks/serve-tasks.ts), for the calls whose request opts into them. */
@@ -54,10 +78,12 @@ export interface TaskCalls {
   /** The tools whose answers may become tasks. */
   tools: ReadonlySet<string>;
   /**
-   * Runs the call with its checked arguments as a task: its result when it ends within the short wait, else the
-   * task's handle; null when the call is to answer as for a client without tasks (its owner's tasks are at their bound).
+   * Runs the call with its checked arguments as a task of `unit` (kept in its books): its result when it ends
+   * within the short wait, else the task's handle; null when the call is to answer as for a client without tasks
+   * (its owner's tasks are at their bound).
    */
   start(
+    unit: BusinessUnit,
     tool: ToolDefinition,
     args: Record<string, unknown>,
     views: boolean,
@@ -144,29 +170,54 @@ export async function run(
 ): Promise<CallToolResult> {
   try {
     const outcome = await tool.handler(context, args);
-    return {
+    const result: CallToolResult = {
       content: [{ type: 'text', text: outcome.text }],
       structuredContent: outcome.structured as Record<string, unknown>,
       ...(views ? await viewMeta(tool, runtime, outcome.structured) : {}),
     };
+    return named(result, runtime.business);
   } catch (err) {
     logToolFailure(runtime.context.logger, tool.name, err);
-    return errorResultOf(err, tool.name, args);
+    return named(await errorResultOf(err, tool.name, args), runtime.business);
   }
 }
+
+/** What every instance's calls are served with: the businesses, and whether creates wait for the user's yes. */
+export interface ToolServing {
+  businesses: Businesses;
+  confirmWrites: boolean;
+}
+
+/** The runtime of one business's calls. */
+export const runtimeOf = (unit: BusinessUnit, confirmWrites: boolean): ToolRuntime => ({
+  context: unit.context,
+  confirmWrites,
+  business: unit.name,
+});
 
 async function call(
   server: McpServer,
   entry: ToolManifestEntry,
-  runtime: ToolRuntime,
-  args: Record<string, unknown>,
+  serving: ToolServing,
+  given: Record<string, unknown>,
   ctx: ServerContext,
   tasks: { calls: TaskCalls; made: Map<unknown, unknown> } | undefined,
 ) {
+  const { business, ...args } = given;
+  // check_connection without a business: every business's connection.
+  const listing = entry.name === 'check_connection' && business === undefined && serving.businesses.several;
+  const picked = await pickBusiness(serving.businesses, listing ? ALL : business, ACROSS.has(entry.name));
+  if ('refusal' in picked) return (await import('./tool-errors.js')).toolError(picked.refusal);
   const tool = await loadTool(entry.name);
+  if ('all' in picked) {
+    const { across } = await import('./across-businesses.js');
+    return across(tool.name, picked.all, (unit) => run(tool, runtimeOf(unit, false), args, unit.context, false));
+  }
+  const { unit } = picked;
+  const runtime = runtimeOf(unit, serving.confirmWrites);
   const views = tool.view !== undefined && rendersViews(server, ctx);
   if (tasks?.calls.tools.has(entry.name) && asksForTask(ctx)) {
-    const started = await tasks.calls.start(tool, args, views);
+    const started = await tasks.calls.start(unit, tool, args, views);
     if (started !== null) {
       if ('result' in started) return started.result;
       tasks.made.set(ctx.mcpReq.id, started.task);
@@ -178,13 +229,13 @@ async function call(
     const { confirmWrite } = await import('./confirm.js');
     let confirmation: Awaited<ReturnType<typeof confirmWrite>>;
     try {
-      confirmation = await confirmWrite(server, ctx, () => write.summarize(runtime.context, args));
+      confirmation = await confirmWrite(server, ctx, async () => `${inBusiness(unit)}${await write.summarize(unit.context, args)}`);
     } catch (err) {
       return errorResultOf(err, tool.name, args);
     }
     if (!confirmation.proceed) return confirmation.result;
   }
-  return run(tool, runtime, args, callContext(runtime.context, ctx), views);
+  return run(tool, runtime, args, callContext(unit.context, ctx), views);
 }
 
 type ToolConfig = Pick<ToolManifestEntry, 'title' | 'description' | 'annotations'> & { inputSchema: Schema; outputSchema: Schema };
@@ -196,28 +247,31 @@ type ToolConfig = Pick<ToolManifestEntry, 'title' | 'description' | 'annotations
  */
 export function toolRegistrar(
   entries: readonly ToolManifestEntry[],
-  runtime: ToolRuntime,
+  serving: ToolServing,
 ): (server: McpServer, only?: string, tasks?: TaskCalls) => void {
-  const configs = entries.map((entry): [ToolManifestEntry, ToolConfig] => [
-    entry,
-    {
-      title: entry.title,
-      description: entry.description,
-      inputSchema: strictInput(
-        entry.name,
-        deferredSchema(entry.inputSchema, async () => (await loadTool(entry.name)).input),
-        async () => (await loadTool(entry.name)).input,
-      ),
-      outputSchema: deferredSchema(entry.outputSchema, async () => (await loadTool(entry.name)).output),
-      annotations: advertisedHints(entry.annotations),
-    },
-  ]);
+  const { several } = serving.businesses;
+  const configs = entries.map((entry): [ToolManifestEntry, ToolConfig] => {
+    const load = async () => (await loadTool(entry.name)).input;
+    const json = several ? withBusinessArgument(entry.inputSchema, entry.name) : entry.inputSchema;
+    const input = strictInput(entry.name, deferredSchema(json, load), load);
+    const output = deferredSchema(entry.outputSchema, async () => (await loadTool(entry.name)).output);
+    return [
+      entry,
+      {
+        title: entry.title,
+        description: entry.description,
+        inputSchema: several ? takingBusiness(input) : input,
+        outputSchema: several && ACROSS.has(entry.name) ? orAcross(output) : output,
+        annotations: advertisedHints(entry.annotations),
+      },
+    ];
+  });
   return (server, only, calls) => {
     // The handles of the tasks this instance's calls made, by request id, until McpServer's handler returns.
     const tasks = calls && { calls, made: new Map<unknown, unknown>() };
     for (const [entry, config] of configs) {
       if (only !== undefined && entry.name !== only) continue;
-      const handler = (args: unknown, ctx: ServerContext) => call(server, entry, runtime, args as Record<string, unknown>, ctx, tasks);
+      const handler = (args: unknown, ctx: ServerContext) => call(server, entry, serving, args as Record<string, unknown>, ctx, tasks);
       // A host that renders MCP Apps shows the tool's view with its result; other hosts never read _meta. Only
       // the extension's current key: its helper (registerAppTool) also writes the deprecated "ui/resourceUri",
       // which hosts read as the same thing, and which every conversation would pay for in tokens (78 in all).

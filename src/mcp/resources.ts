@@ -2,11 +2,10 @@
 // two feeds that change with events: the latest events and the products at or below their reorder level;
 // and the views' ui:// pages.
 import { type McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
-import type { ToolContext } from '../../tools/context.js';
 import type { ResourceKind } from '../api/schemas.js';
-import type { EventBus } from '../events/bus.js';
 import { type BooksEvent, EVENTS_FEED_URI, LOW_STOCK_FEED_URI, recordUri } from '../events/event.js';
 import type { ViewName } from '../views/catalog.js';
+import { type Businesses, type BusinessUnit, uriIn } from './businesses.js';
 import { malformedResourceUri, readingResource } from './refusals.js';
 import { decimalId } from './resource-id.js';
 import { reachedBy, type ThroughTools } from './select-tools.js';
@@ -25,15 +24,18 @@ const json = (uri: string, value: unknown) => ({
   contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(value, null, 2) }],
 });
 
-const eventView = (event: BooksEvent) => ({
+const eventView = (unit: BusinessUnit, event: BooksEvent) => ({
   id: event.id,
   event: event.kind,
   created_at: event.createdAt,
   source: event.source,
-  resource: recordUri(event.record.kind, event.record.id),
-  related: event.related.map((r) => recordUri(r.kind, r.id)),
+  resource: uriIn(unit, recordUri(event.record.kind, event.record.id)),
+  related: event.related.map((r) => uriIn(unit, recordUri(r.kind, r.id))),
   data: event.data,
 });
+
+/** A resource's name and title on a server of several: the business's name with it. */
+const ofUnit = (unit: BusinessUnit, text: string): string => (unit.name === null ? text : `${unit.name}: ${text}`);
 
 /** Puts one resource on an instance; built once per process with everything the resource needs. */
 type Registration = (server: McpServer) => void;
@@ -41,17 +43,23 @@ type Registration = (server: McpServer) => void;
 type Offered = ThroughTools & { register: Registration };
 type Metadata = { title: string; description: string; mimeType: string };
 
-function fixed(
-  name: string,
-  uri: string,
-  metadata: Metadata,
-  read: (uri: URL) => Promise<ReturnType<typeof json>>,
-  tools: readonly string[] = [],
-): Offered {
-  return { tools, register: (server) => void server.registerResource(name, uri, metadata, read) };
+function fixedIn(unit: BusinessUnit) {
+  return (
+    name: string,
+    uri: string,
+    metadata: Metadata,
+    read: (uri: URL) => Promise<ReturnType<typeof json>>,
+    tools: readonly string[] = [],
+  ): Offered => ({
+    tools,
+    register: (server) =>
+      void server.registerResource(ofUnit(unit, name), uriIn(unit, uri), { ...metadata, title: ofUnit(unit, metadata.title) }, read),
+  });
 }
 
-function feeds(ctx: ToolContext, bus: EventBus): Offered[] {
+function feeds(unit: BusinessUnit): Offered[] {
+  const { context: ctx, events: source } = unit;
+  const fixed = fixedIn(unit);
   const lowStock = fixed(
     'low-stock',
     LOW_STOCK_FEED_URI,
@@ -76,15 +84,17 @@ function feeds(ctx: ToolContext, bus: EventBus): Offered[] {
       description: 'The latest events of the books, newest first (invoice sent or paid, payment recorded, quote accepted, stock low)',
       mimeType: 'application/json',
     },
-    async (uri) => json(uri.href, { events: bus.recent().map(eventView) }),
+    async (uri) => json(uri.href, { events: source.bus.recent().map((event) => eventView(unit, event)) }),
   );
   return [lowStock, events];
 }
 
-function records(ctx: ToolContext): Offered[] {
+function records(unit: BusinessUnit): Offered[] {
+  const ctx = unit.context;
   return KINDS.map(({ kind, noun, article = 'A', tool }) => {
-    const template = new ResourceTemplate(`invoicing://${kind}/{id}`, { list: undefined });
-    const metadata = { title: `${article} ${noun.split(' ')[0]}`, description: `One ${noun} as JSON`, mimeType: 'application/json' };
+    const template = new ResourceTemplate(uriIn(unit, `invoicing://${kind}/{id}`), { list: undefined });
+    const title = ofUnit(unit, `${article} ${noun.split(' ')[0]}`);
+    const metadata = { title, description: `One ${noun} as JSON`, mimeType: 'application/json' };
     const read = async (uri: URL, { id }: Record<string, string | string[]>) =>
       readingResource(uri.href, ctx.logger, async () => {
         const n = decimalId(Array.isArray(id) ? id[0] : id);
@@ -92,12 +102,12 @@ function records(ctx: ToolContext): Offered[] {
           throw malformedResourceUri(uri.href, 'the id must be a positive whole number, as in invoicing://invoices/12');
         return json(uri.href, await ctx.api[kind].get(n));
       });
-    return { tools: [tool], register: (server: McpServer) => void server.registerResource(kind, template, metadata, read) };
+    return { tools: [tool], register: (server: McpServer) => void server.registerResource(ofUnit(unit, kind), template, metadata, read) };
   });
 }
 
-const business = (ctx: ToolContext): Offered =>
-  fixed(
+const business = (unit: BusinessUnit): Offered =>
+  fixedIn(unit)(
     'business',
     'invoicing://business',
     {
@@ -106,30 +116,23 @@ const business = (ctx: ToolContext): Offered =>
       mimeType: 'application/json',
     },
     async (uri) =>
-      readingResource(uri.href, ctx.logger, async () => {
-        const session = await ctx.api.session();
+      readingResource(uri.href, unit.context.logger, async () => {
+        const session = await unit.context.api.session();
         return json(uri.href, { business: session.business, mode: session.mode, key_id: session.keyId, scopes: session.scopes });
       }),
   );
 
 /**
- * Puts on server instances the resources the `shown` tools reach and the `views` they name. The templates
- * and readers are built once, on the first instance, and shared: none holds anything of the instance or
- * the request.
+ * Puts on server instances the resources the `shown` tools reach and the `views` they name, for every
+ * business. The templates and readers are built once, on the first instance, and shared: none holds anything
+ * of the instance or the request.
  */
-export function resourceRegistrar(
-  ctx: ToolContext,
-  bus: EventBus,
-  shown: readonly { name: string }[],
-  views: ReadonlySet<ViewName>,
-): Registration {
+export function resourceRegistrar(businesses: Businesses, shown: readonly { name: string }[], views: ReadonlySet<ViewName>): Registration {
   let registrations: Registration[] | null = null;
   return (server) => {
     // The feeds go before the templates, so that products/low-stock is not read as a product id.
-    registrations ??= [
-      ...reachedBy([...feeds(ctx, bus), ...records(ctx), business(ctx)], shown).map((offered) => offered.register),
-      ...viewResources(views),
-    ];
+    const offered = businesses.units.flatMap((unit) => [...feeds(unit), ...records(unit), business(unit)]);
+    registrations ??= [...reachedBy(offered, shown).map((o) => o.register), ...viewResources(views)];
     for (const register of registrations) register(server);
   };
 }

@@ -3,6 +3,7 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { EventBus } from '../events/bus.js';
+import { type Businesses, soleBusiness } from './businesses.js';
 import { promptRegistrar } from './prompts.js';
 import { toolRegistrar } from './register-tools.js';
 import { EVERYTHING, surfaceFor } from './request-surface.js';
@@ -27,20 +28,21 @@ export interface ServerOptions {
   /**
    * Where events arrive; subscriptions are offered only when something feeds it (webhooks or the mirror's sync).
    * `wanted` starts what feeds it, before a subscription is answered (hosted mode: the tenant's mirror).
+   * For one business given as its context; several businesses carry their own.
    */
-  events: { bus: EventBus; live: boolean; wanted?: (() => Promise<void>) | undefined };
+  events?: { bus: EventBus; live: boolean; wanted?: (() => Promise<void>) | undefined };
   /** How long answers wait before they become tasks, and how tasks are kept (MCP Tasks; defaults otherwise). */
   tasks?: TaskRunsOptions;
 }
 
 /**
- * Whose a task is: the grant of a hosted request; else the one user of a server on one key, whichever of its
+ * Whose a task is: the grant of a hosted request; else the one user of a server on its keys, whichever of its
  * processes or connections asks, so that a desktop's tasks outlive a restart on the same mirror (whose file
  * is the key's alone: see books/location.ts).
  */
-function ownerOf(unit: ServingUnit, keyId: string): string {
+function ownerOf(unit: ServingUnit, businesses: Businesses): string {
   const grant = unit.auth?.extra?.grantId;
-  return typeof grant === 'string' ? `grant:${grant}` : `key:${keyId}`;
+  return typeof grant === 'string' ? `grant:${grant}` : `key:${businesses.units.map((u) => u.context.api.keyId).join(',')}`;
 }
 
 export type ServerFactory = (unit: ServingUnit) => McpServer;
@@ -50,40 +52,53 @@ const INSTRUCTIONS =
   "Amounts are exact decimal strings in the record's currency. Lists are oldest first and paged (per_page up to 100). " +
   'Creates make customers and DRAFT invoices only; a person in the business reviews and sends every invoice.';
 
+/** On a server of several, the instructions name them: every call names one, or "all" on the reports. */
+function instructionsFor(businesses: Businesses): string {
+  if (!businesses.several) return INSTRUCTIONS;
+  const names = businesses.units.map((u) => u.name).join(', ');
+  return (
+    `${INSTRUCTIONS.replace('Books of one business', 'Books of several businesses')} ` +
+    `Businesses: ${names}. Every call names its business; the reports also take "all" (each business's own figures, never added together).`
+  );
+}
+
 /**
  * The factory. Everything that does not depend on the serving unit (the tools' schemas, the resource
  * templates and readers, the prompts' argument schemas and completions) is built once, on the first
  * instance (start-up stays lazy), and shared; an instance that answers one request gets only what that
  * request needs (request-surface.ts). Instances themselves are never reused: the SDK refuses an instance
  * still serving, and each holds its own client's capabilities, identity and protocol version.
+ * `served` is one business's context (its events in `options.events`), or several businesses, each a unit.
  */
-export async function createServerFactory(ctx: ToolContext, options: ServerOptions): Promise<ServerFactory> {
-  const tools = selectTools(await loadToolManifest(), { ...options.selection, books: ctx.books != null });
-  const { bus, live, wanted } = options.events;
+export async function createServerFactory(served: ToolContext | Businesses, options: ServerOptions): Promise<ServerFactory> {
+  if (!('units' in served) && !options.events) throw new Error("one business's server is made with its events (options.events)");
+  const businesses = 'units' in served ? served : soleBusiness(served, options.events as NonNullable<ServerOptions['events']>);
+  const withBooks = businesses.units.every((u) => u.context.books != null);
+  const tools = selectTools(await loadToolManifest(), { ...options.selection, books: withBooks });
+  const live = businesses.units.some((u) => u.events.live);
   // `logging`: the SDK answers logging/setLevel and filters the notices sent as notifications/message.
   // Tasks for answers that may wait on the service's pace, where there are books to keep them in.
-  const tasks = ctx.books ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
+  const tasks = withBooks ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
   const serverOptions = {
-    instructions: INSTRUCTIONS,
+    instructions: instructionsFor(businesses),
     capabilities: { logging: {}, ...(live ? { resources: { subscribe: true } } : {}), ...tasks },
   };
-  const runtime = { context: ctx, confirmWrites: options.confirmWrites };
-  const registerTools = toolRegistrar(tools, runtime);
+  const registerTools = toolRegistrar(tools, { businesses, confirmWrites: options.confirmWrites });
   const runs = new TaskRuns(options.tasks);
-  const bound = new TaskBound(runs);
   const taskTools = new Set(tools.filter((t) => t.books).map((t) => t.name));
+  const bound = new TaskBound(runs);
   // What else is offered follows the tools shown: a prompt, resource or view of no shown tool would mislead.
-  const registerResources = resourceRegistrar(ctx, bus, tools, viewsOf(tools));
-  const registerPrompts = promptRegistrar(ctx, tools);
+  const registerResources = resourceRegistrar(businesses, tools, viewsOf(tools));
+  const registerPrompts = promptRegistrar(businesses, tools);
   const toolNames = new Set(tools.map((t) => t.name));
   return (unit) => {
     const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, serverOptions);
     const surface = unit.lifetime === 'request' ? surfaceFor(unit.message, toolNames) : EVERYTHING;
-    const tasks = serveTasks(server, { runs, bound, runtime, taskTools, owner: ownerOf(unit, ctx.api.keyId) });
+    const tasks = serveTasks(server, { runs, bound, businesses, taskTools, owner: ownerOf(unit, businesses) });
     if (surface.tools !== 'none') registerTools(server, surface.tools === 'all' ? undefined : surface.tools.only, tasks);
     if (surface.resources) registerResources(server);
     if (surface.prompts) registerPrompts(server);
-    if (live) serveSubscriptions(server, bus, unit, wanted);
+    if (live) serveSubscriptions(server, businesses, unit);
     return server;
   };
 }

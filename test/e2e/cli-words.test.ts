@@ -72,6 +72,22 @@ describe('the command line', () => {
     expect(out.stderr).toContain(`${flag} is for HTTP mode: add --http`);
   });
 
+  it('refuses a --businesses list with a wrong entry at start, in one line naming the entry and the field (exit 2)', async () => {
+    const entry = (name: string, keyId: string) => ({
+      name,
+      base_url: 'https://invoicing.example.com',
+      key_id: keyId,
+      secret: 'svc_live_s1',
+    });
+    const list = JSON.stringify([entry('Harbourside', 'svck_live_k1'), entry('Tui Dental', 'svck_test_k2')]);
+    const out = await runCli([], { INVOICING_MCP_BUSINESSES: list });
+    expect(out.code).toBe(2);
+    expect(out.stdout).toBe('');
+    expect(out.stderr.trim().split('\n')).toEqual([
+      'invoicing-mcp: --businesses: entry 2 ("Tui Dental"): field secret: key_id is a test key (svck_test_) but secret is a live secret (svc_live_): use the key ID and secret of the same key',
+    ]);
+  });
+
   it('with only SVC_BASE_URL set, names both missing variables in one line', async () => {
     const out = await runCli([], { SVC_BASE_URL: 'https://invoicing.example.com' });
     expect(out.code).toBe(2);

@@ -20,13 +20,14 @@ describe('the MCP Bundle manifest', () => {
 
   it('carries the package version and asks for the keys, the secret kept sensitive', () => {
     expect(manifest.version).toBe(read('package.json').version);
-    expect(Object.keys(manifest.user_config).sort()).toEqual(['base_url', 'key_id', 'read_only', 'secret', 'webhook_secret']);
+    expect(Object.keys(manifest.user_config).sort()).toEqual(['base_url', 'businesses', 'key_id', 'read_only', 'secret', 'webhook_secret']);
     expect(manifest.user_config.secret.sensitive).toBe(true);
     expect(manifest.user_config.webhook_secret.sensitive).toBe(true);
     expect(manifest.server.mcp_config.env).toMatchObject({
       SVC_BASE_URL: '${user_config.base_url}',
       SVC_KEY_ID: '${user_config.key_id}',
       SVC_SECRET: '${user_config.secret}',
+      INVOICING_MCP_BUSINESSES: '${user_config.businesses}',
     });
   });
 

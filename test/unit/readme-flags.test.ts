@@ -38,6 +38,7 @@ const SAMPLE: Record<string, string> = {
   'stream-lifetime': '120',
   'drain-timeout': '3',
   mirror: '/tmp/books.db',
+  businesses: '/etc/invoicing-mcp/businesses.json',
   'max-concurrency': '16',
   'retry-budget': '5',
   hosted: '1',

@@ -10,7 +10,8 @@ import type { ToolContext } from '../../../tools/context.js';
 import type { ToolDefinition } from '../../../tools/index.js';
 import type { StoredTask } from '../../books/store.js';
 import type { Books, EnsureFreshOptions } from '../../books/types.js';
-import { loadTool, run, type TaskCalls, type ToolRuntime } from '../register-tools.js';
+import type { Businesses, BusinessUnit } from '../businesses.js';
+import { loadTool, run, runtimeOf, type TaskCalls, type ToolRuntime } from '../register-tools.js';
 import type { TaskBound } from './task-bound.js';
 import type { TaskRuns, TaskWork } from './task-runs.js';
 import { createdTask, detailedTask } from './task-words.js';
@@ -19,10 +20,11 @@ export interface TaskServing {
   runs: TaskRuns;
   /** Which calls become tasks: a few per owner, the same question joined (shared by the instances, as `runs`). */
   bound: TaskBound;
-  runtime: ToolRuntime;
+  /** Each business keeps its tasks in its own books, and runs them on its own unit. */
+  businesses: Businesses;
   /** Tools whose answers may wait on the service's pace: those that read the books. */
   taskTools: ReadonlySet<string>;
-  /** Who asks: their grant (hosted), or the one user of a server on one key (desktop, self-hosted HTTP). */
+  /** Who asks: their grant (hosted), or the one user of a server on its keys (desktop, self-hosted HTTP). */
   owner: string;
 }
 
@@ -59,26 +61,43 @@ async function workOf(task: StoredTask, runtime: ToolRuntime): Promise<TaskWork>
 const unknownTask = (id: string) =>
   new ProtocolError(ProtocolErrorCode.InvalidParams, `No task ${id}: it is unknown, expired, or not yours`);
 
+/** The task `taskId` of `owner`, and the business whose books keep it; null when none has it. */
+async function findTask(
+  kept: readonly { unit: BusinessUnit; books: Books }[],
+  taskId: string,
+  owner: string,
+  now: number,
+): Promise<{ task: StoredTask; unit: BusinessUnit; books: Books } | null> {
+  for (const { unit, books } of kept) {
+    const task = await books.tasks.get(taskId, now);
+    if (task && task.owner === owner) return { task, unit, books };
+  }
+  return null;
+}
+
 /**
  * tasks/get and tasks/cancel on the instance, and what its calls that opt into tasks run (register-tools.ts
  * asks, on such a call only); undefined without books to keep tasks in.
  */
 export function serveTasks(server: McpServer, serving: TaskServing): TaskCalls | undefined {
-  const { runs, runtime, owner } = serving;
-  const books = runtime.context.books;
-  if (!books) return undefined;
+  const { runs, owner } = serving;
+  const kept = serving.businesses.units.flatMap((unit) => (unit.context.books ? [{ unit, books: unit.context.books }] : []));
+  if (kept.length === 0) return undefined;
+  const runtime = (unit: BusinessUnit): ToolRuntime => runtimeOf(unit, false);
   const idParams = { params: z.object({ taskId: z.string().max(100) }).passthrough() };
   server.server.setRequestHandler('tasks/get', idParams, async ({ taskId }) => {
-    const task = await books.tasks.get(taskId, runs.now());
-    if (!task || task.owner !== owner) throw unknownTask(taskId);
-    if (task.status === 'working' && (await runs.takeOver(books.tasks, task, await workOf(task, runtime)))) {
+    const found = await findTask(kept, taskId, owner, runs.now());
+    if (!found) throw unknownTask(taskId);
+    const { task, unit, books } = found;
+    if (task.status === 'working' && (await runs.takeOver(books.tasks, task, await workOf(task, runtime(unit))))) {
       return detailedTask((await books.tasks.get(taskId, runs.now())) ?? task);
     }
     return detailedTask(task);
   });
   server.server.setRequestHandler('tasks/cancel', idParams, async ({ taskId }) => {
-    const task = await books.tasks.get(taskId, runs.now());
-    if (!task || task.owner !== owner) throw unknownTask(taskId);
+    const found = await findTask(kept, taskId, owner, runs.now());
+    if (!found) throw unknownTask(taskId);
+    const { task, books } = found;
     if (!(await books.tasks.cancel(taskId, owner, runs.now()))) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Task ${taskId} has ended (${task.status}): there is nothing to cancel`);
     }
@@ -87,8 +106,11 @@ export function serveTasks(server: McpServer, serving: TaskServing): TaskCalls |
   });
   return {
     tools: serving.taskTools,
-    async start(tool, args, views) {
-      const started = await serving.bound.admit(books.tasks, owner, tool.name, callOf(args, views), taskWork(tool, runtime, args, views));
+    async start(unit, tool, args, views) {
+      const books = unit.context.books;
+      if (!books) return { result: await run(tool, runtime(unit), args, unit.context, views) };
+      const work = taskWork(tool, runtime(unit), args, views);
+      const started = await serving.bound.admit(books.tasks, owner, tool.name, callOf(args, views), work);
       if (started === null) return null;
       return 'result' in started ? { result: started.result } : { task: createdTask(started.task) };
     },

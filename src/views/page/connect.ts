@@ -44,6 +44,12 @@ const textOf = (result: ToolResult): string =>
     .join('\n')
     .trim();
 
+/** On a server of several businesses, whose books the result is from (register-tools.ts's BUSINESS_META_KEY). */
+const businessOf = (result: ToolResult): string | null => {
+  const name = result._meta?.['invoicing-mcp/business'];
+  return typeof name === 'string' ? name : null;
+};
+
 export function startView(name: string, render: Render): void {
   const root = document.getElementById('view') as HTMLElement;
   const app = new App({ name, version: '0.1.0' });
@@ -87,6 +93,8 @@ export function startView(name: string, render: Render): void {
       undo = render(root, last, app, args);
       askAgainLater(last);
     }
+    const business = businessOf(last);
+    if (business) root.prepend(el('p', { class: 'business' }, `Business: ${business}`));
     mark('ready');
   };
   const mark = (state: string) => {
