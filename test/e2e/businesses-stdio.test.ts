@@ -89,7 +89,7 @@ describe('three businesses over stdio', () => {
         expect(invoice.structuredContent).toMatchObject({ number: invoice1.number, total: invoice1.total });
       }
       const connection = await call('check_connection', { business: name });
-      expect(connection.structuredContent.business).toEqual(raw.session.signIn.business);
+      expect(connection.structuredContent.business).toMatchObject(raw.session.signIn.business);
     }
     // Each business's invoice was just read (and cached) for its own business: asked for in another, it is not found.
     for (const [i, name] of NAMES.entries()) {
