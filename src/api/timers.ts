@@ -14,3 +14,22 @@ export const REAL_TIMERS: Timers = {
   },
   clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
+
+/** Waits `ms` on `timers`, or less when `signal` aborts first (then resolves, never rejects). */
+export function pause(timers: Timers, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (): void => {
+      timers.clear(handle);
+      resolve();
+    };
+    const handle = timers.set(
+      () => {
+        signal.removeEventListener('abort', stop);
+        resolve();
+      },
+      ms,
+      true,
+    );
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}

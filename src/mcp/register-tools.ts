@@ -141,6 +141,8 @@ export async function run(
   args: Record<string, unknown>,
   context: ToolContext,
   views: boolean,
+  /** Errors thrown on to the caller, not answered: a task's run retries those it can wait out. */
+  rethrow: (err: unknown) => boolean = () => false,
 ): Promise<CallToolResult> {
   try {
     const outcome = await tool.handler(context, args);
@@ -150,6 +152,7 @@ export async function run(
       ...(views ? await viewMeta(tool, runtime, outcome.structured) : {}),
     };
   } catch (err) {
+    if (rethrow(err)) throw err;
     logToolFailure(runtime.context.logger, tool.name, err);
     return errorResultOf(err, tool.name, args);
   }
