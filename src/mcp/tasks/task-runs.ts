@@ -58,7 +58,7 @@ export class TaskRuns {
   async start(tasks: TaskTable, owner: string, tool: string, args: Record<string, unknown>, work: TaskWork): Promise<Started> {
     const abort = new AbortController();
     const status = { message: null as string | null, told: null as string | null };
-    const running = this.#outlasting(work)(abort.signal, (message) => (status.message = message));
+    const running = this.outlasting(work)(abort.signal, (message) => (status.message = message));
     let timer: unknown;
     const waited = new Promise<null>((resolve) => (timer = this.#timers.set(() => resolve(null), this.#shortWaitMs, true)));
     const first = await Promise.race([running.then((result) => ({ result })), waited]);
@@ -102,7 +102,7 @@ export class TaskRuns {
     this.#follow(
       tasks,
       task.id,
-      this.#outlasting(work)(abort.signal, (message) => (status.message = message)),
+      this.outlasting(work)(abort.signal, (message) => (status.message = message)),
       abort,
       status,
     );
@@ -111,9 +111,10 @@ export class TaskRuns {
 
   /**
    * The work, done again after a wait each time the database was lost under it: what it stored stays stored, so
-   * the lines it read are not read again. It ends when stopped, or with the task's time to live.
+   * the lines it read are not read again. It ends when stopped, or with the task's time to live. (start and
+   * takeOver run work so; wrapping twice changes nothing, the inner one waiting every loss out.)
    */
-  #outlasting(work: TaskWork): TaskWork {
+  outlasting(work: TaskWork): TaskWork {
     return async (signal, status) => {
       for (;;) {
         try {
