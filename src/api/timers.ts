@@ -65,3 +65,22 @@ export async function within<T, L>(work: Promise<T>, ms: number, late: L, timers
     timers.clear(handle);
   }
 }
+
+/** Waits `ms` on `timers`, or less when `signal` aborts first (then resolves, never rejects). */
+export function pause(timers: Timers, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = (): void => {
+      timers.clear(handle);
+      resolve();
+    };
+    const handle = timers.set(
+      () => {
+        signal.removeEventListener('abort', stop);
+        resolve();
+      },
+      ms,
+      true,
+    );
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}

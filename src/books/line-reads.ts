@@ -3,9 +3,11 @@
 // is reading, or has just read. In this process a read in flight is joined, and one that ended after a list
 // was taken is skipped by that list's reader. Between processes on one store (a shared file, or Postgres) each
 // read is claimed in the store first (a named lock: on Postgres it ends with its holder's connection, in a file
-// after CLAIM_TTL_MS), and an invoice another process has claimed is left to it.
+// after CLAIM_TTL_MS), and an invoice another process has claimed is left to it. Lines read while the database
+// was lost are kept until it is back, not read again.
 import type { ApiClient } from '../api/client.js';
 import { NotFound } from '../api/errors.js';
+import { isUnreachable } from '../db/unreachable.js';
 import { holderIsGone, newHolder } from './lease-holder.js';
 import { stampOf } from './record.js';
 import type { MirrorStore } from './store.js';
@@ -15,20 +17,21 @@ export type Wanted = { id: number; stamp: string };
 /** How long a claim in a file holds if its holder stops without letting go (a read takes well under it). */
 const CLAIM_TTL_MS = 60_000;
 
-/** One invoice's lines, read from its detail and stored (stamped with the detail's own stamp). */
+type ReadLines = { stamp: string; items: unknown };
+
+/** One invoice's lines, read from its detail (stamped with the detail's own stamp). */
 async function fetchInvoiceLines(
   api: ApiClient,
-  store: MirrorStore,
   wanted: { id: number; stamp: string },
   options: { background: boolean; signal: AbortSignal },
-): Promise<void> {
+): Promise<ReadLines> {
   try {
     const invoice = (await api.invoices.get(wanted.id, { cache: 'skip', ...options })) as Record<string, unknown>;
     // If the header moved on meanwhile, the lines are fetched again.
-    await store.setLines(wanted.id, stampOf(invoice) ?? '', invoice.items);
+    return { stamp: stampOf(invoice) ?? '', items: invoice.items };
   } catch (err) {
     if (!(err instanceof NotFound)) throw err;
-    await store.setLines(wanted.id, wanted.stamp, []);
+    return { stamp: wanted.stamp, items: [] };
   }
 }
 
@@ -37,6 +40,11 @@ export class LineReads {
   readonly #inFlight = new Map<number, Promise<boolean>>();
   /** When each invoice's last read here ended (a count of reads ended); one entry an invoice at most. */
   readonly #endedAt = new Map<number, number>();
+  /**
+   * Lines read from the service whose storing failed because the database was lost: stored at the next read of
+   * the invoice instead of read again. At most the reads in flight when it was lost.
+   */
+  readonly #unstored = new Map<number, ReadLines>();
   /** Who claims reads in the store; none for a store only this process opens (in memory). */
   readonly #holder: string | null;
 
@@ -77,17 +85,28 @@ export class LineReads {
 
   async #claimed(wanted: Wanted, options: { background: boolean; signal: AbortSignal }): Promise<boolean> {
     if (this.#holder === null) {
-      await fetchInvoiceLines(this.api, this.store, wanted, options);
+      await this.#readAndStore(wanted, options);
       return true;
     }
     const claim = `lines:${wanted.id}`;
     if (!(await this.#take(claim, this.#holder))) return false;
     try {
       // Another process may have read them since this one's list was taken, and let its claim go.
-      if (!(await this.store.linesStored(wanted.id))) await fetchInvoiceLines(this.api, this.store, wanted, options);
+      if (!(await this.store.linesStored(wanted.id))) await this.#readAndStore(wanted, options);
       return true;
     } finally {
       await this.store.releaseLease(claim, this.#holder).catch(() => undefined);
+    }
+  }
+
+  async #readAndStore(wanted: Wanted, options: { background: boolean; signal: AbortSignal }): Promise<void> {
+    const lines = this.#unstored.get(wanted.id) ?? (await fetchInvoiceLines(this.api, wanted, options));
+    try {
+      await this.store.setLines(wanted.id, lines.stamp, lines.items);
+      this.#unstored.delete(wanted.id);
+    } catch (err) {
+      if (isUnreachable(err)) this.#unstored.set(wanted.id, lines);
+      throw err;
     }
   }
 

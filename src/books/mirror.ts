@@ -3,7 +3,7 @@
 // straight into the store, and the freshness contract (ensureFresh) for whatever reads it.
 
 import type { ApiClient } from '../api/client.js';
-import { every, REAL_TIMERS, type Timers } from '../api/timers.js';
+import { every, pause, REAL_TIMERS, type Timers } from '../api/timers.js';
 import { MirrorStoreFull } from '../db/store-full.js';
 import type { EventBus } from '../events/bus.js';
 import type { BooksEvent } from '../events/event.js';
@@ -275,22 +275,7 @@ class MirrorRuntime {
         store,
         budget: this.#budget,
         reads: this.lineReads,
-        pause: (ms, pauseSignal) =>
-          new Promise<void>((resolve) => {
-            const stop = (): void => {
-              this.#timers.clear(handle);
-              resolve();
-            };
-            const handle = this.#timers.set(
-              () => {
-                pauseSignal.removeEventListener('abort', stop);
-                resolve();
-              },
-              ms,
-              true,
-            );
-            pauseSignal.addEventListener('abort', stop, { once: true });
-          }),
+        pause: (ms, pauseSignal) => pause(this.#timers, ms, pauseSignal),
         queueFirst: async (missing) => {
           this.lines?.prefer(missing);
           if (this.lines && (await this.lease.mayWrite()))

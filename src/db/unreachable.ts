@@ -22,9 +22,10 @@ export class DatabaseUnreachable extends DatabaseError {
 // shutdown; cannot connect now: starting up or recovering); 53300 (too many connections).
 const UNREACHABLE_CODES = /^(08...|57P0[1-3]|53300)$/;
 const UNREACHABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
-// What node-postgres itself says of a connection it lost or could not make in time.
+// What node-postgres itself says of a connection it lost or could not make in time, and Postgres of a database
+// closed to connections for a while (ALLOW_CONNECTIONS false: SQLSTATE 55000, too broad a class to match).
 const UNREACHABLE_WORDS =
-  /connection terminated|not queryable|timeout exceeded when trying to connect|query read timeout|connection error/i;
+  /connection terminated|not queryable|timeout exceeded when trying to connect|query read timeout|connection error|is not currently accepting connections/i;
 
 /** Whether an error of node-postgres means the database could not be reached (worth a retry). */
 export function isUnreachable(err: unknown): boolean {

@@ -167,6 +167,8 @@ export async function run(
   args: Record<string, unknown>,
   context: ToolContext,
   views: boolean,
+  /** Errors thrown on to the caller, not answered: a task's run retries those it can wait out. */
+  rethrow: (err: unknown) => boolean = () => false,
 ): Promise<CallToolResult> {
   try {
     const outcome = await tool.handler(context, args);
@@ -177,6 +179,7 @@ export async function run(
     };
     return named(result, runtime.business);
   } catch (err) {
+    if (rethrow(err)) throw err;
     logToolFailure(runtime.context.logger, tool.name, err);
     return named(await errorResultOf(err, tool.name, args), runtime.business);
   }

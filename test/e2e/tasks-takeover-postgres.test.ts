@@ -3,6 +3,8 @@
 // takes the task over once the holder's beat is stale (the test moves the last beat back, instead of waiting the
 // staleness out) and finishes it from the lines already stored. The result equals the raw API's figures, and no
 // invoice's lines are read twice, save one the killed process had read but not yet stored (in flight at the kill).
+// Then a task whose database is lost under it (every connection ended, new ones refused until the process has
+// noticed): it waits the loss out and ends exact, each invoice's lines read once (those read meanwhile kept).
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { expectProductSales, invoiced, issuedIn, type RawBooks, readRawBooks } from '../answers/ground-truth.js';
@@ -39,20 +41,18 @@ afterAll(async () => {
   await sb?.close();
 });
 
-/** Invoices of the range whose lines the mirror holds (matching their headers). */
-async function storedLines(range: { from: string; to: string }): Promise<Set<number>> {
-  const { rows } = await db.query(
+/** Invoices of the range whose lines the mirror holds (matching their headers), in the test's database or `on`. */
+async function storedLines(range: { from: string; to: string }, on: pg.Client = db): Promise<Set<number>> {
+  const { rows } = await on.query(
     'SELECT id FROM invoicing_mcp.invoices WHERE lines_stamp = stamp AND issue_date >= $1 AND issue_date <= $2',
     [range.from, range.to],
   );
   return new Set(rows.map((r) => Number(r.id)));
 }
 
-it('made on one process, polled on the other, its maker killed mid-task: the other finishes it, exact, each line read once', async () => {
-  const range = lastQuarter(TODAY);
-  const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, range));
-  const env = keyEnv(sb, sb.keys.live);
-  const maker = await spawnHttpProcess(['--mirror', url], env);
+/** A process started on the mirror at `mirrorUrl`, and the task its client made there (last quarter's sales). */
+async function taskOnNewProcess(mirrorUrl: string, env: Record<string, string>) {
+  const maker = await spawnHttpProcess(['--mirror', mirrorUrl], env);
   servers.push(maker);
   const onMaker = await connectTaskClient(maker.url);
   clients.push(onMaker);
@@ -64,6 +64,14 @@ it('made on one process, polled on the other, its maker killed mid-task: the oth
   const handle = made.result as Json;
   expect(handle.resultType, JSON.stringify(handle).slice(0, 400)).toBe('task');
   expect(handle.status).toBe('working');
+  return { maker, onMaker, handle };
+}
+
+it('made on one process, polled on the other, its maker killed mid-task: the other finishes it, exact, each line read once', async () => {
+  const range = lastQuarter(TODAY);
+  const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, range));
+  const env = keyEnv(sb, sb.keys.live);
+  const { maker, handle } = await taskOnNewProcess(url, env);
 
   // The other process starts once the maker holds the mirror's lease (its background is the maker's alone).
   const other = await spawnHttpProcess(['--mirror', url], env);
@@ -105,4 +113,71 @@ it('made on one process, polled on the other, its maker killed mid-task: the oth
   ))
     books.lines.set(id, items);
   await expectProductSales(a, books, rows);
+}, 90_000);
+
+/** The task's state as `client` sees it once it is no longer working. */
+function untilEnded(client: TaskClient, taskId: string): Promise<Json> {
+  return untilSeen(
+    'the task ends',
+    async () => {
+      const got = await client.raw('tasks/get', { taskId });
+      const task = got.kind === 'result' ? (got.result as Json) : null;
+      return task && task.status !== 'working' ? task : null;
+    },
+    60_000,
+  );
+}
+
+it('its database lost mid-task (every connection ended, new ones refused a while): the task still ends exact, each line read once', async () => {
+  const range = lastQuarter(TODAY);
+  const rows = books.invoices.filter((i) => invoiced(i) && issuedIn(i, range));
+  // A key and a database of this case's own: its line reads counted apart, its mirror fresh.
+  const key = await sb.makeKey('live');
+  const lostUrl = await postgresDatabase('tasks_db_lost');
+  const name = new URL(lostUrl).pathname.slice(1);
+  // The server's own database (not the case's) for the test's statements that let it go and come back.
+  const adminUrl = new URL(lostUrl);
+  adminUrl.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: adminUrl.toString() });
+  await admin.connect();
+  let lostDb = new pg.Client({ connectionString: lostUrl });
+  await lostDb.connect();
+  try {
+    const env = keyEnv(sb, key);
+    const { maker, onMaker, handle } = await taskOnNewProcess(lostUrl, env);
+    await untilSeen('a tenth of the lines stored', async () => ((await storedLines(range, lostDb)).size >= rows.length / 10 ? true : null));
+
+    // The database goes away: new connections refused, every one open ended.
+    const logged = maker.stderr().length;
+    await lostDb.end();
+    await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
+    const { rows: ended } = await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1', [name]);
+    expect(ended.length, "the server's connections ended").toBeGreaterThan(0);
+    await untilSeen('the maker notices its database gone', async () =>
+      /terminat|ECONNREFUSED|not currently accepting|connection/i.test(maker.stderr().slice(logged)) ? true : null,
+    );
+    await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
+    lostDb = new pg.Client({ connectionString: lostUrl });
+    await lostDb.connect();
+    expect((await storedLines(range, lostDb)).size, 'the database came back before the task was done').toBeLessThan(rows.length);
+
+    const done = await untilEnded(onMaker, handle.taskId);
+    const a = wholeAnswer(done, rows);
+    const reads = await lineReads(sb, key.key_id);
+    const twice = [...new Set(reads.filter((id, n) => reads.indexOf(id) !== n))];
+    expect(twice, 'invoices whose lines were read twice').toEqual([]);
+    for (const i of rows) expect(reads, `invoice ${i.id} read`).toContain(i.id);
+    if (books.lines.size < rows.length) {
+      for (const [id, items] of await pacedLines(
+        books.session,
+        rows.map((i) => i.id),
+      ))
+        books.lines.set(id, items);
+    }
+    await expectProductSales(a, books, rows);
+  } finally {
+    await admin.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`).catch(() => undefined);
+    await admin.end();
+    await lostDb.end().catch(() => undefined);
+  }
 }, 90_000);

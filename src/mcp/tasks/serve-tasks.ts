@@ -10,6 +10,7 @@ import type { ToolContext } from '../../../tools/context.js';
 import type { ToolDefinition } from '../../../tools/index.js';
 import type { StoredTask } from '../../books/store.js';
 import type { Books, EnsureFreshOptions } from '../../books/types.js';
+import { isUnreachable } from '../../db/unreachable.js';
 import type { Businesses, BusinessUnit } from '../businesses.js';
 import { loadTool, run, runtimeOf, type TaskCalls, type ToolRuntime } from '../register-tools.js';
 import type { TaskBound } from './task-bound.js';
@@ -37,7 +38,7 @@ function wholeBooks(books: Books, signal: AbortSignal): Books {
   };
 }
 
-/** The tool's answer as a task computes it: the same handler, on books made whole. */
+/** The tool's answer as a task computes it: the same handler, on books made whole; a lost database thrown on (TaskRuns waits it out). */
 export function taskWork(tool: ToolDefinition, runtime: ToolRuntime, args: Record<string, unknown>, views: boolean): TaskWork {
   return (signal, status) => {
     const books = runtime.context.books;
@@ -46,7 +47,7 @@ export function taskWork(tool: ToolDefinition, runtime: ToolRuntime, args: Recor
       ...(books ? { books: wholeBooks(books, signal) } : {}),
       progress: (update) => status(update.message),
     };
-    return run(tool, runtime, args, context, views);
+    return run(tool, runtime, args, context, views, isUnreachable);
   };
 }
 

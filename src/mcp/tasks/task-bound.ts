@@ -43,9 +43,10 @@ export class TaskBound {
       if (asked.get(key) === entry) asked.delete(key);
       if (asked.size === 0 && this.#asked.get(owner) === asked) this.#asked.delete(owner);
     };
-    // Its place is let go when its work ends here: answered within the short wait, done, failed or stopped.
+    // Its place is let go when its work ends here: answered within the short wait, done, failed or stopped (a
+    // database lost meanwhile waited out inside, not an end).
     const tracked: TaskWork = (...given) => {
-      const running = work(...given);
+      const running = this.runs.outlasting(work)(...given);
       running.then(forget, forget);
       return running;
     };

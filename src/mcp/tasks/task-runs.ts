@@ -6,11 +6,15 @@
 // cancel is seen at once here, and by a holder elsewhere at its next beat.
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { REAL_TIMERS, type Timers } from '../../api/timers.js';
+import { pause, REAL_TIMERS, type Timers } from '../../api/timers.js';
 import { holderIsGone, newHolder } from '../../books/lease-holder.js';
 import type { StoredTask, TaskTable } from '../../books/store.js';
+import { isUnreachable, RETRY_AFTER_SECONDS } from '../../db/unreachable.js';
 
-/** A task's work: the tool's answer, made whole; `status` says what it is doing now. */
+/**
+ * A task's work: the tool's answer, made whole; `status` says what it is doing now. It rejects with a lost
+ * database (db/unreachable.ts) rather than answering it: the run waits that out and does the work again.
+ */
 export type TaskWork = (signal: AbortSignal, status: (message: string) => void) => Promise<CallToolResult>;
 
 export interface TaskRunsOptions {
@@ -54,7 +58,7 @@ export class TaskRuns {
   async start(tasks: TaskTable, owner: string, tool: string, args: Record<string, unknown>, work: TaskWork): Promise<Started> {
     const abort = new AbortController();
     const status = { message: null as string | null, told: null as string | null };
-    const running = work(abort.signal, (message) => (status.message = message));
+    const running = this.outlasting(work)(abort.signal, (message) => (status.message = message));
     let timer: unknown;
     const waited = new Promise<null>((resolve) => (timer = this.#timers.set(() => resolve(null), this.#shortWaitMs, true)));
     const first = await Promise.race([running.then((result) => ({ result })), waited]);
@@ -98,11 +102,30 @@ export class TaskRuns {
     this.#follow(
       tasks,
       task.id,
-      work(abort.signal, (message) => (status.message = message)),
+      this.outlasting(work)(abort.signal, (message) => (status.message = message)),
       abort,
       status,
     );
     return true;
+  }
+
+  /**
+   * The work, done again after a wait each time the database was lost under it: what it stored stays stored, so
+   * the lines it read are not read again. It ends when stopped, or with the task's time to live. (start and
+   * takeOver run work so; wrapping twice changes nothing, the inner one waiting every loss out.)
+   */
+  outlasting(work: TaskWork): TaskWork {
+    return async (signal, status) => {
+      for (;;) {
+        try {
+          return await work(signal, status);
+        } catch (err) {
+          if (!isUnreachable(err) || signal.aborted) throw err;
+          status(`the books' database is briefly unreachable: trying again in ${RETRY_AFTER_SECONDS} s`);
+          await pause(this.#timers, RETRY_AFTER_SECONDS * 1000, signal);
+        }
+      }
+    };
   }
 
   /** Stops this process's run of the task at once (the store says cancelled already). */
