@@ -8,7 +8,6 @@ const EDITED_ELSEWHERE = 'in a file another change was editing; split next';
 
 /** Long functions left as they are for now, each with why. */
 const allowed: { file: string; name: string; why: string }[] = [
-  { file: 'src/hosted/serve-hosted.ts', name: 'startHosted', why: EDITED_ELSEWHERE },
   { file: 'src/books/books-mirror.ts', name: 'planBooksMirror', why: EDITED_ELSEWHERE },
   { file: 'src/api/client.ts', name: 'createApiClient', why: EDITED_ELSEWHERE },
   { file: 'src/transports/serve-http.ts', name: 'serveHttp', why: EDITED_ELSEWHERE },
