@@ -78,6 +78,114 @@ async function withEngine<T>(location: MirrorLocation, openStore: () => Promise<
   }
 }
 
+/** What the setting and the connection decide before anything opens. */
+interface Plan {
+  location: MirrorLocation;
+  /** On the embedded sandbox. */
+  sandbox: boolean;
+  off: boolean;
+  syncing: boolean;
+  openAtStart: boolean;
+  pollSeconds: number;
+}
+
+function planOf(setting: string | null, connection: MirrorConnection, eventsLive: boolean, env?: Record<string, string | undefined>): Plan {
+  const { api } = connection;
+  const sandbox = connection.sandbox !== null;
+  const location = resolveMirrorLocation({
+    setting,
+    sandbox,
+    baseUrl: api.baseUrl,
+    keyId: api.keyId,
+    ...(env ? { env, ...(env.HOME ? { home: env.HOME } : {}) } : {}),
+  });
+  const pollSeconds = connection.config?.pollSeconds ?? 0;
+  const off = location.kind === 'off';
+  const syncing = !sandbox && pollSeconds > 0;
+  const openAtStart = !sandbox && !(off && !syncing) && eventsLive;
+  return { location, sandbox, off, syncing, openAtStart, pollSeconds };
+}
+
+/** The store opened (its engine loaded only now) and the mirror started on it. */
+async function openMirror(
+  { location, sandbox, off, pollSeconds }: Plan,
+  { api }: MirrorConnection,
+  bus: EventBus,
+  logger: Logger,
+  { schema, shared }: Pick<OpenStoreOptions, 'schema' | 'shared'>,
+): Promise<Mirror> {
+  const [{ openMirrorStore }, { startMirror }] = await Promise.all([import('./open-store.js'), import('./mirror.js')]);
+  const store = await withEngine(location, () =>
+    openMirrorStore({
+      location: location.kind === 'off' ? { kind: 'memory' } : location,
+      // The embedded sandbox makes new keys (and books) at each start: its file is rebuilt, never refused.
+      identity: `${sandbox ? SANDBOX_IDENTITY : ''}${mirrorIdentity(api.baseUrl, api.keyId)}`,
+      warn: (message) => logger.warn({}, message),
+      ...(schema === undefined ? {} : { schema }),
+      ...(shared === undefined ? {} : { shared }),
+    }),
+  );
+  return startMirror({
+    api,
+    store,
+    bus,
+    logger,
+    pollSeconds: sandbox ? DEFAULT_POLL_SECONDS : pollSeconds,
+    rounds: sandbox ? 'on-first-use' : 'now',
+    ...(off ? { kinds: EVENT_KINDS, lines: false } : {}),
+  });
+}
+
+/** The store answers a small read within the time a health check allows. */
+async function storeAnswers(m: Mirror): Promise<boolean> {
+  return within(
+    m.store.lastEventSeq().then(() => true),
+    STORE_PROBE_MS,
+    false,
+  ).catch(() => false);
+}
+
+/** Where opening the mirror stands: open, under way, or failed for good. */
+interface Opened {
+  mirror: Mirror | null;
+  opening: Promise<Mirror> | null;
+  failed: boolean;
+}
+
+async function readinessOf({ location, off, syncing }: Plan, { mirror, opening, failed }: Opened): Promise<MirrorReadiness> {
+  if (off && !syncing) return { ready: true, detail: { mirror: { state: 'off' } } };
+  // The server serves without a mirror that could not be opened: tools read the service directly.
+  if (!mirror) return { ready: true, detail: { mirror: { state: failed ? 'unavailable' : opening ? 'opening' : 'not opened' } } };
+  // A server of a shared Postgres mirror that could not use it keeps its books in memory, alone: it would
+  // sync on its own and miss the others' webhooks, so a load balancer should send it nothing.
+  if (location.kind === 'postgres' && mirror.store.path === null) {
+    return { ready: false, detail: { mirror: { state: 'open', store: 'in memory: the Postgres database could not be used at start' } } };
+  }
+  const reachable = await storeAnswers(mirror);
+  const state = { state: 'open', store: reachable ? 'reachable' : 'unreachable', syncLease: mirror.stats().holder };
+  return { ready: reachable, detail: { mirror: state } };
+}
+
+function bannerLine({ location, sandbox, off, syncing, openAtStart, pollSeconds }: Plan): string {
+  if (off && !syncing) return 'Mirror: off (--mirror off); no background calls.';
+  const kept = location.kind === 'file' ? location.path : location.kind === 'postgres' ? `Postgres ${redactedUrl(location.url)}` : null;
+  if (sandbox && kept !== null) {
+    return `Mirror: ${kept}, read from the sandbox when a tool first asks; rebuilt at each start, since the sandbox's books are new each time (--mirror off turns it off).`;
+  }
+  if (sandbox) return 'Mirror: in memory, read from the sandbox when a tool first asks (--mirror off turns it off).';
+  if (off) return `Mirror: off (--mirror off); changes are still read every ${pollSeconds} s for subscriptions.`;
+  const where =
+    location.kind === 'file'
+      ? `${kept} (opened ${openAtStart ? 'after the first answers' : 'when a tool first reads it'}; in memory instead if the file cannot be used)`
+      : location.kind === 'postgres'
+        ? `${kept} (shared by every server on it; in memory instead if it cannot be used)`
+        : 'memory';
+  const how = syncing
+    ? `synced in the background at least every ${pollSeconds} s within a share of the rate limit`
+    : 'synced when a tool reads it';
+  return `Mirror: ${where}, ${how} (--mirror off turns it off).`;
+}
+
 /**
  * `eventsLive`: something feeds the bus (background rounds or webhooks), so the store opens once the first
  * requests are answered; otherwise it waits for a tool's first question (nothing else would use it).
@@ -98,116 +206,36 @@ export function planBooksMirror(
     env?: Record<string, string | undefined>;
   } & Pick<OpenStoreOptions, 'schema' | 'shared'>,
 ): BooksMirror {
-  const api = connection.api;
-  const sandbox = connection.sandbox !== null;
-  const location = resolveMirrorLocation({
-    setting,
-    sandbox,
-    baseUrl: api.baseUrl,
-    keyId: api.keyId,
-    ...(env ? { env, ...(env.HOME ? { home: env.HOME } : {}) } : {}),
-  });
-  const pollSeconds = connection.config?.pollSeconds ?? 0;
-  const off = location.kind === 'off';
-  const syncing = !sandbox && pollSeconds > 0;
-  const openAtStart = !sandbox && !(off && !syncing) && eventsLive;
-  let mirror: Mirror | null = null;
-  let opening: Promise<Mirror> | null = null;
-  let failed = false;
-
+  const plan = planOf(setting, connection, eventsLive, env);
+  const opened: Opened = { mirror: null, opening: null, failed: false };
   const open = (): Promise<Mirror> =>
-    (opening ??= (async () => {
-      const logger = await loadLogger();
-      const [{ openMirrorStore }, { startMirror }] = await Promise.all([import('./open-store.js'), import('./mirror.js')]);
-      const store = await withEngine(location, () =>
-        openMirrorStore({
-          location: off ? { kind: 'memory' } : location,
-          // The embedded sandbox makes new keys (and books) at each start: its file is rebuilt, never refused.
-          identity: `${sandbox ? SANDBOX_IDENTITY : ''}${mirrorIdentity(api.baseUrl, api.keyId)}`,
-          warn: (message) => logger.warn({}, message),
-          ...(schema === undefined ? {} : { schema }),
-          ...(shared === undefined ? {} : { shared }),
-        }),
-      );
-      mirror = await startMirror({
-        api,
-        store,
-        bus,
-        logger,
-        pollSeconds: sandbox ? DEFAULT_POLL_SECONDS : pollSeconds,
-        rounds: sandbox ? 'on-first-use' : 'now',
-        ...(off ? { kinds: EVENT_KINDS, lines: false } : {}),
-      });
-      return mirror;
+    (opened.opening ??= (async () => {
+      opened.mirror = await openMirror(plan, connection, bus, await loadLogger(), { schema, shared });
+      return opened.mirror;
     })().catch((err: unknown) => {
       // A database down for now: the next use opens it again.
-      if (isUnreachable(err)) opening = null;
-      else failed = true;
+      if (isUnreachable(err)) opened.opening = null;
+      else opened.failed = true;
       throw err;
     }));
 
-  /** The store answers a small read within the time a health check allows. */
-  async function storeAnswers(m: Mirror): Promise<boolean> {
-    return within(
-      m.store.lastEventSeq().then(() => true),
-      STORE_PROBE_MS,
-      false,
-    ).catch(() => false);
-  }
-
-  async function readiness(): Promise<MirrorReadiness> {
-    if (off && !syncing) return { ready: true, detail: { mirror: { state: 'off' } } };
-    // The server serves without a mirror that could not be opened: tools read the service directly.
-    if (!mirror) return { ready: true, detail: { mirror: { state: failed ? 'unavailable' : opening ? 'opening' : 'not opened' } } };
-    // A server of a shared Postgres mirror that could not use it keeps its books in memory, alone: it would
-    // sync on its own and miss the others' webhooks, so a load balancer should send it nothing.
-    if (location.kind === 'postgres' && mirror.store.path === null) {
-      return { ready: false, detail: { mirror: { state: 'open', store: 'in memory: the Postgres database could not be used at start' } } };
-    }
-    const reachable = await storeAnswers(mirror);
-    const state = { state: 'open', store: reachable ? 'reachable' : 'unreachable', syncLease: mirror.stats().holder };
-    return { ready: reachable, detail: { mirror: state } };
-  }
-
-  function bannerLine(): string {
-    if (off && !syncing) return 'Mirror: off (--mirror off); no background calls.';
-    const kept = location.kind === 'file' ? location.path : location.kind === 'postgres' ? `Postgres ${redactedUrl(location.url)}` : null;
-    if (sandbox && kept !== null) {
-      return `Mirror: ${kept}, read from the sandbox when a tool first asks; rebuilt at each start, since the sandbox's books are new each time (--mirror off turns it off).`;
-    }
-    if (sandbox) return 'Mirror: in memory, read from the sandbox when a tool first asks (--mirror off turns it off).';
-    if (off) return `Mirror: off (--mirror off); changes are still read every ${pollSeconds} s for subscriptions.`;
-    const where =
-      location.kind === 'file'
-        ? `${kept} (opened ${openAtStart ? 'after the first answers' : 'when a tool first reads it'}; in memory instead if the file cannot be used)`
-        : location.kind === 'postgres'
-          ? `${kept} (shared by every server on it; in memory instead if it cannot be used)`
-          : 'memory';
-    const how = syncing
-      ? `synced in the background at least every ${pollSeconds} s within a share of the rate limit`
-      : 'synced when a tool reads it';
-    return `Mirror: ${where}, ${how} (--mirror off turns it off).`;
-  }
-
-  async function start(): Promise<void> {
+  return {
+    books: plan.off ? null : booksThrough(async () => (await open()).books, { stays: true }),
+    syncing: plan.syncing,
+    opensAtStart: plan.openAtStart,
+    location: plan.location,
+    line: bannerLine(plan),
     // On the embedded sandbox, or when nothing feeds the bus, nothing is read until a tool asks: the store
     // opens then (a server that answers no question loads no engine).
-    if (openAtStart) await open();
-  }
-
-  return {
-    books: off ? null : booksThrough(async () => (await open()).books, { stays: true }),
-    syncing,
-    opensAtStart: openAtStart,
-    location,
-    line: bannerLine(),
-    start,
-    readiness,
+    start: async () => {
+      if (plan.openAtStart) await open();
+    },
+    readiness: () => readinessOf(plan, opened),
     async close() {
-      await opening?.catch(() => undefined);
-      if (!mirror) return;
-      await mirror.stop();
-      await mirror.store.close();
+      await opened.opening?.catch(() => undefined);
+      if (!opened.mirror) return;
+      await opened.mirror.stop();
+      await opened.mirror.store.close();
     },
   };
 }

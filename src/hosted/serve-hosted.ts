@@ -6,7 +6,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
-import type { ClientMetadata, JWK } from 'oidc-provider';
+import type { ClientMetadata, JWK, default as Provider } from 'oidc-provider';
 import { REAL_TIMERS, sleep, type Timers } from '../api/timers.js';
 import { PgDb } from '../db/postgres/db.js';
 import { SharedPostgres } from '../db/postgres/shared.js';
@@ -104,20 +104,30 @@ function missingKeyLog(logger: Logger): (keyId: string) => void {
 /** How long a person's sign-in waits for room in the deployment's budget before being told how long. */
 const PERSON_SIGN_IN_WAIT_MS = 5_000;
 
-export async function startHosted(settings: HostedSettings, logger: Logger, sink: LogSink): Promise<Hosted> {
-  const db = new PgDb(settings.mirrorUrl);
-  await prepareHostedSchema(db);
-  // Nothing is sealed again here: during a rolling rotation a process still on the old key must go on opening
-  // everything. `invoicing-mcp vault reseal` does it once every process has the new key.
-  const sealer = new Sealer(readVaultKeys(settings.vaultKey), missingKeyLog(logger));
-  const vault = new Vault(db, sealer);
-  const sweeping = sweepEvery(db, { now: Date.now, timers: REAL_TIMERS, logger });
+/** The deployment's signing key and cookie keys, made once and kept in the vault for every process. */
+async function deploymentKeys(vault: Vault): Promise<{ signingKey: JWK; cookieKeys: string[] }> {
   const signingKey = JSON.parse(await vault.getOrCreate('oauth:signing-key', newSigningKey)) as JWK;
   const cookieKeys = JSON.parse(
     await vault.getOrCreate('oauth:cookie-keys', () => JSON.stringify([randomBytes(32).toString('base64url')])),
   ) as string[];
-  const issuer = new URL(settings.resource).origin;
-  const checked = new CheckedTokens();
+  return { signingKey, cookieKeys };
+}
+
+interface AuthServerParts {
+  db: PgDb;
+  sealer: Sealer;
+  signingKey: JWK;
+  cookieKeys: string[];
+  checked: CheckedTokens;
+  logger: Logger;
+}
+
+/** The authorization server, its errors shown as our page, and the checked tokens told of grants ended. */
+async function authServer(
+  settings: HostedSettings,
+  issuer: string,
+  { db, sealer, signingKey, cookieKeys, checked, logger }: AuthServerParts,
+) {
   const provider = createAuthServer(issuer, {
     resource: settings.resource,
     db,
@@ -142,15 +152,30 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     if (pause) return briefly(ctx, pause);
     logger.warn({ err: err.message }, 'authorization server: server error');
   });
-  const grantLog = new GrantLog(db);
   provider.on('grant.revoked', (_ctx, grantId: string) => checked.forgetGrants([grantId]));
   provider.on('access_token.destroyed', (token: { jti: string }) => checked.forgetToken(token.jti));
+  return provider;
+}
+
+interface TenantParts {
+  db: PgDb;
+  vault: Vault;
+  grantLog: GrantLog;
+  checked: CheckedTokens;
+  /** The first cookie key: what the stored sign-in counts hash with. */
+  hashKey: string;
+  logger: Logger;
+  sink: LogSink;
+}
+
+/** The tenants, with the shared connections their mirrors use and the sign-in budget, told of webhook changes. */
+async function openTenants(settings: HostedSettings, { db, vault, grantLog, checked, hashKey, logger, sink }: TenantParts) {
   const ended = keyEnder({ db, grantLog, tenants: () => tenants, logger, forgetGrants: (ids) => checked.forgetGrants(ids) });
   // The tenants' books mirrors share this process's connections to the database, however many tenants answer.
   const shared = new SharedPostgres(settings.mirrorUrl);
   const budget = new ServiceSignIns(
     db,
-    { now: settings.now ?? Date.now, sleep: (ms) => sleep(ms), hashKey: cookieKeys[0] as string },
+    { now: settings.now ?? Date.now, sleep: (ms) => sleep(ms), hashKey },
     signInFigures(settings.serviceSignInsPerMinute),
   );
   const tenants = new Tenants(
@@ -172,17 +197,12 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
       () => tenants.webhooksChanged(true),
       () => undefined,
     );
-  const keyChecks = signInChecker({
-    serviceUrl: settings.serviceUrl,
-    tenants: tenants.store,
-    failures: new FailedSignIns(db, cookieKeys[0] as string, Date.now),
-    budget,
-    verified: new VerifiedKeys(db, cookieKeys[0] as string, Date.now),
-    personWaitMs: PERSON_SIGN_IN_WAIT_MS,
-    sleep: (ms) => sleep(ms),
-    logger,
-  });
-  const check = bearerCheck(
+  return { tenants, shared, budget };
+}
+
+/** Each /mcp request's token led to its tenant, whose key must still work, and that tenant's server and events. */
+function tenantCheck(provider: Provider, settings: HostedSettings, tenants: Tenants, checked: CheckedTokens) {
+  return bearerCheck(
     provider,
     settings.resource,
     async (keyId, auth, reply) => {
@@ -199,38 +219,85 @@ export async function startHosted(settings: HostedSettings, logger: Logger, sink
     new GrantLimiter(settings.grantRequestsPerMinute),
     checked,
   );
+}
+
+interface RouteParts {
+  db: PgDb;
+  provider: Provider;
+  issuer: string;
+  hashKey: string;
+  vault: Vault;
+  tenants: Tenants;
+  budget: ServiceSignIns;
+  grantLog: GrantLog;
+  logger: Logger;
+}
+
+/** The authorization server, its metadata, the sign-in page and the tenants' webhook endpoints, on the listener. */
+async function hostedRoutes(settings: HostedSettings, parts: RouteParts): Promise<(app: FastifyInstance) => Promise<void>> {
+  const { db, provider, issuer, hashKey, vault, tenants, budget, grantLog, logger } = parts;
+  const keyChecks = signInChecker({
+    serviceUrl: settings.serviceUrl,
+    tenants: tenants.store,
+    failures: new FailedSignIns(db, hashKey, Date.now),
+    budget,
+    verified: new VerifiedKeys(db, hashKey, Date.now),
+    personWaitMs: PERSON_SIGN_IN_WAIT_MS,
+    sleep: (ms) => sleep(ms),
+    logger,
+  });
   const webhookIds = new WebhookIds(issuer, await vault.getOrCreate('webhooks:id-key', () => randomBytes(32).toString('base64url')));
-  const resourceServer: ResourceServer = {
-    check,
-    eventsOf: (auth) => (auth.extra?.feed as EventFeed | null | undefined) ?? null,
-    routes: async (app: FastifyInstance) => {
-      mountAuthServer(app, provider, new Registrations(db, cookieKeys[0] as string, Date.now, settings.registrationsPerHour));
-      registerResourceMetadata(app, settings.resource, issuer);
-      registerSignIn(app, {
-        provider,
-        resource: settings.resource,
-        serviceUrl: settings.serviceUrl,
-        keyChecks,
-        origin: issuer,
-        csrfKey: cookieKeys[0] as string,
-        vault,
-        tenants: tenants.store,
-        webhookIds,
-        grantLog,
-        endSignIn: (uid) => endInteraction(db, uid),
-      });
-      await registerTenantWebhooks(app, tenants, logger);
-    },
+  return async (app) => {
+    mountAuthServer(app, provider, new Registrations(db, hashKey, Date.now, settings.registrationsPerHour));
+    registerResourceMetadata(app, settings.resource, issuer);
+    registerSignIn(app, {
+      provider,
+      resource: settings.resource,
+      serviceUrl: settings.serviceUrl,
+      keyChecks,
+      origin: issuer,
+      csrfKey: hashKey,
+      vault,
+      tenants: tenants.store,
+      webhookIds,
+      grantLog,
+      endSignIn: (uid) => endInteraction(db, uid),
+    });
+    await registerTenantWebhooks(app, tenants, logger);
   };
-  const factory: ServerFactory = (unit) => {
-    const serve = unit.auth?.extra?.serve as ServerFactory | undefined;
-    if (!serve) throw new Error('hosted: a request reached the server without a checked token');
-    return serve(unit);
+}
+
+/** Serves a request with the server its checked token's tenant made. */
+const tenantFactory: ServerFactory = (unit) => {
+  const serve = unit.auth?.extra?.serve as ServerFactory | undefined;
+  if (!serve) throw new Error('hosted: a request reached the server without a checked token');
+  return serve(unit);
+};
+
+export async function startHosted(settings: HostedSettings, logger: Logger, sink: LogSink): Promise<Hosted> {
+  const db = new PgDb(settings.mirrorUrl);
+  await prepareHostedSchema(db);
+  // Nothing is sealed again here: during a rolling rotation a process still on the old key must go on opening
+  // everything. `invoicing-mcp vault reseal` does it once every process has the new key.
+  const sealer = new Sealer(readVaultKeys(settings.vaultKey), missingKeyLog(logger));
+  const vault = new Vault(db, sealer);
+  const sweeping = sweepEvery(db, { now: Date.now, timers: REAL_TIMERS, logger });
+  const { signingKey, cookieKeys } = await deploymentKeys(vault);
+  const hashKey = cookieKeys[0] as string;
+  const issuer = new URL(settings.resource).origin;
+  const checked = new CheckedTokens();
+  const provider = await authServer(settings, issuer, { db, sealer, signingKey, cookieKeys, checked, logger });
+  const grantLog = new GrantLog(db);
+  const { tenants, shared, budget } = await openTenants(settings, { db, vault, grantLog, checked, hashKey, logger, sink });
+  const resourceServer: ResourceServer = {
+    check: tenantCheck(provider, settings, tenants, checked),
+    eventsOf: (auth) => (auth.extra?.feed as EventFeed | null | undefined) ?? null,
+    routes: await hostedRoutes(settings, { db, provider, issuer, hashKey, vault, tenants, budget, grantLog, logger }),
   };
   return {
     resourceServer,
     readiness: databaseReadiness(db, () => tenants.readiness()),
-    factory,
+    factory: tenantFactory,
     grantLog,
     close: async () => {
       sweeping.stop();

@@ -122,17 +122,8 @@ function bearerCheck(token: string) {
 
 const isListen = (body: unknown): boolean => (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
 
-export async function serveHttp(factory: ServerFactory, options: HttpServeOptions): Promise<HttpServer> {
-  const report = sdkErrorReporter(options.logger);
-  const limits = options.sessionLimits ?? DEFAULT_SESSION_LIMITS;
-  const app = await limitedFastify({
-    limits: options.limits,
-    bodyLimit: MCP_BODY_LIMIT,
-    log: throttledLog(options.logger),
-    // With no proxy trusted, the socket's address is read where it is needed.
-    clientAddress: options.trustProxy?.length ? clientAddressOf(options.trustProxy) : undefined,
-  });
-  const drain = new Drain();
+/** Every request past the drain and the Host and Origin checks (health checks aside), and counted until answered. */
+function guardRequests(app: FastifyInstance, drain: Drain, options: HttpServeOptions): void {
   const guardHost = hostGuardHook({ ...options, fromTrustedProxy: fromTrustedProxy(options.trustProxy ?? []) });
   app.addHook('onRequest', async (request, reply) => {
     // A load balancer's health checks are answered while draining, and name the address they reach, whatever
@@ -149,23 +140,24 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
     if (drain.draining) reply.header('connection', 'close');
     return payload;
   });
-  app.setErrorHandler(rpcErrorHandler(report));
-  boundedJsonParser(app, report);
-  registerHealthRoutes(app, options.readiness ?? READY, () => drain.draining);
-  const instance = reportingFactory(factory, report);
-  // The token guards /mcp only: the service's webhooks prove themselves with their signature.
-  const authOf = new WeakMap<FastifyRequest, AuthInfo>();
+}
+
+/** The check /mcp requests pass first: the static token, or the resource server's (whose AuthInfo is kept in `authOf`). */
+function mcpGuard(options: HttpServeOptions, authOf: WeakMap<FastifyRequest, AuthInfo>) {
   const resourceServer = options.resourceServer;
-  const guard = options.httpToken
-    ? { onRequest: bearerCheck(options.httpToken) }
-    : resourceServer
-      ? {
-          onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
-            const auth = await resourceServer.check(request, reply);
-            if (auth) authOf.set(request, auth);
-          },
-        }
-      : {};
+  if (options.httpToken) return { onRequest: bearerCheck(options.httpToken) };
+  if (!resourceServer) return {};
+  return {
+    onRequest: async (request: FastifyRequest, reply: FastifyReply) => {
+      const auth = await resourceServer.check(request, reply);
+      if (auth) authOf.set(request, auth);
+    },
+  };
+}
+
+/** The stateless handlers (one per event bus) and the legacy sessions, sharing one count of streams per client. */
+function mcpHandlers(instance: ServerFactory, options: HttpServeOptions, report: (err: Error) => void) {
+  const limits = options.sessionLimits ?? DEFAULT_SESSION_LIMITS;
   const streams = new PerClient(limits.maxStreamsPerClient);
   // One handler per bus: hosted mode's tenants each have theirs, so a stream hears only its own books.
   const handlers = new FeedHandlers(
@@ -185,7 +177,36 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
     retryMs: STREAM_RETRY_MS,
   });
   handlers.for(options.events);
-  app.all('/mcp', guard, async (request, reply) => {
+  return { handlers, sessions };
+}
+
+async function listenedUrl(app: FastifyInstance, options: HttpServeOptions): Promise<string> {
+  await app.listen({ host: options.host, port: options.port });
+  const address = app.server.address();
+  const port = address && typeof address === 'object' ? address.port : options.port;
+  const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return `http://${hostPart}:${port}/mcp`;
+}
+
+export async function serveHttp(factory: ServerFactory, options: HttpServeOptions): Promise<HttpServer> {
+  const report = sdkErrorReporter(options.logger);
+  const app = await limitedFastify({
+    limits: options.limits,
+    bodyLimit: MCP_BODY_LIMIT,
+    log: throttledLog(options.logger),
+    // With no proxy trusted, the socket's address is read where it is needed.
+    clientAddress: options.trustProxy?.length ? clientAddressOf(options.trustProxy) : undefined,
+  });
+  const drain = new Drain();
+  guardRequests(app, drain, options);
+  app.setErrorHandler(rpcErrorHandler(report));
+  boundedJsonParser(app, report);
+  registerHealthRoutes(app, options.readiness ?? READY, () => drain.draining);
+  // The token guards /mcp only: the service's webhooks prove themselves with their signature.
+  const authOf = new WeakMap<FastifyRequest, AuthInfo>();
+  const resourceServer = options.resourceServer;
+  const { handlers, sessions } = mcpHandlers(reportingFactory(factory, report), options, report);
+  app.all('/mcp', mcpGuard(options, authOf), async (request, reply) => {
     if (request.method === 'POST' && request.body === undefined && isJsonContentType(request.headers['content-type'] ?? null)) {
       return reply.code(400).send(rpcError(PARSE_ERROR, 'Parse error: the body is empty'));
     }
@@ -202,12 +223,8 @@ export async function serveHttp(factory: ServerFactory, options: HttpServeOption
   });
   await resourceServer?.routes(app);
   await options.extraRoutes?.(app);
-  await app.listen({ host: options.host, port: options.port });
-  const address = app.server.address();
-  const port = address && typeof address === 'object' ? address.port : options.port;
-  const hostPart = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {
-    url: `http://${hostPart}:${port}/mcp`,
+    url: await listenedUrl(app, options),
     app,
     drain: async (timeoutMs) => {
       const settled = drain.drain(timeoutMs);

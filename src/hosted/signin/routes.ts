@@ -15,7 +15,7 @@ import type { GrantLog } from '../tenants/grant-log.js';
 import type { TenantStore } from '../tenants/tenant-store.js';
 import type { Vault } from '../vault/vault.js';
 import type { WebhookIds } from '../webhooks/webhook-ids.js';
-import { makeGrant, nameRequestedScopes } from './grant.js';
+import { type GrantRequest, makeGrant, nameRequestedScopes } from './grant.js';
 import { STYLE_HASH } from './html.js';
 import type { KeyRefusal } from './key-check.js';
 import { showable } from './key-shape.js';
@@ -106,164 +106,196 @@ async function forgetBrowserSession(provider: Provider, interaction: Interaction
   await interaction.save(Math.max(1, (interaction.exp ?? 0) - Math.floor(Date.now() / 1000)));
 }
 
+const csrfFor = (deps: SignInDeps, uid: string): string => createHmac('sha256', deps.csrfKey).update(`csrf\n${uid}`).digest('base64url');
+
+function sameCsrf(deps: SignInDeps, uid: string, given: unknown): boolean {
+  const want = Buffer.from(csrfFor(deps, uid));
+  const got = Buffer.from(typeof given === 'string' ? given : '');
+  return got.length === want.length && timingSafeEqual(got, want);
+}
+
+const send = (reply: FastifyReply, status: number, html: string, targets: string[] = []) =>
+  securityHeaders(reply, targets).code(status).type('text/html; charset=utf-8').send(html);
+
+const lost = (reply: FastifyReply) =>
+  send(
+    reply,
+    400,
+    errorPage('This sign-in has ended', 'It expired, was finished, or was opened in another browser. Start again from your assistant.'),
+  );
+
+/** The second step's page for a key checked (and its webhook URL). */
+async function consentFor(
+  deps: SignInDeps,
+  base: Omit<ConsentStep, 'webhook' | 'businessName' | 'mode'>,
+  pending: Pending,
+  problem?: ConsentStep['problem'],
+): Promise<string> {
+  const webhook = {
+    url: deps.webhookIds.urlOf(deps.webhookIds.idOf(deps.serviceUrl, pending.keyId)),
+    kept: await deps.tenants.hasWebhookSecret(pending.keyId),
+  };
+  return consentPage({ ...base, businessName: pending.businessName, mode: pending.mode, webhook, problem });
+}
+
+/** The sign-in the page's `uid` names, if it is the browser's current one. */
+async function details(deps: SignInDeps, request: FastifyRequest, reply: FastifyReply) {
+  const uid = (request.params as { uid: string }).uid;
+  try {
+    const interaction = await deps.provider.interactionDetails(request.raw, reply.raw);
+    if (interaction.uid !== uid) return null;
+    const client = await deps.provider.Client.find(String(interaction.params.client_id));
+    const clientName = client?.clientName ?? 'An assistant';
+    return { interaction, uid, clientName, action: `${INTERACTION_PREFIX}/${uid}`, targets: redirectOrigin(interaction.params) };
+  } catch {
+    return null;
+  }
+}
+
+type Found = NonNullable<Awaited<ReturnType<typeof details>>>;
+type Form = Record<string, string | undefined>;
+
+async function finish(
+  deps: SignInDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  interaction: Interaction,
+  result: Parameters<Provider['interactionFinished']>[2],
+) {
+  await forgetBrowserSession(deps.provider, interaction);
+  reply.hijack();
+  await deps.provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+}
+
+/** Continue: the key checked (sign-in-check.ts), then the consent step, or the key step again with why. */
+async function continueStep(
+  deps: SignInDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  { uid, clientName, action, targets }: Found,
+  form: Form,
+  requested: ReadonlySet<string>,
+) {
+  const keyId = (form.key_id ?? '').trim();
+  const secret = (form.secret ?? '').trim();
+  const checked = await deps.keyChecks.check({ page: uid, address: clientOf(request.raw), keyId, secret });
+  const csrf = csrfFor(deps, uid);
+  // What cannot be a key ID is not shown back: the alert says which character is wrong.
+  const again = (problem: { heading: string; words: string }) =>
+    keyPage({ action, csrf, clientName, keyId: showable(keyId) ? keyId : '', problem });
+  if ('kind' in checked) {
+    if (checked.retryAfter !== undefined) reply.header('retry-after', String(checked.retryAfter));
+    return send(reply, checked.retryAfter === undefined ? 200 : 429, again({ heading: HEADINGS[checked.kind], words: checked.message }));
+  }
+  const choices = accessChoices(checked.key.scopes, requested);
+  if (choices.length === 0) {
+    const words = 'This key cannot do what the assistant asked for. Use a key with the scopes it needs, or Deny.';
+    return send(reply, 200, again({ heading: 'Not enough access', words }), targets);
+  }
+  const pending: Pending = { keyId, secret, ...checked.key, ticket: checked.ticket };
+  await deps.vault.put(pendingName(uid), JSON.stringify(pending));
+  return send(reply, 200, await consentFor(deps, { action, csrf, clientName, choices }, pending), targets);
+}
+
+/** Deny: the sign-in ended with access_denied, if no other form ended it first. */
+async function denyStep(deps: SignInDeps, request: FastifyRequest, reply: FastifyReply, { interaction, uid }: Found) {
+  if (!(await deps.endSignIn(uid))) return lost(reply);
+  await deps.vault.delete(pendingName(uid));
+  const clientId = String(interaction.params.client_id);
+  await deps.grantLog.add({ event: 'denied', grantId: null, clientId, keyId: null, businessId: null, detail: null });
+  return finish(deps, request, reply, interaction, {
+    error: 'access_denied',
+    error_description: 'The person declined to connect their books.',
+  });
+}
+
+/** Allow: the access chosen and the signing secret checked, then the sign-in ended and the grant made. */
+async function allowStep(
+  deps: SignInDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  found: Found,
+  form: Form,
+  requested: ReadonlySet<string>,
+) {
+  const { interaction, uid, clientName, action, targets } = found;
+  const stored = await deps.vault.get(pendingName(uid));
+  if (stored === undefined) return lost(reply);
+  const pending = JSON.parse(stored) as Pending;
+  const choices = accessChoices(pending.scopes, requested);
+  const choice = choices.find((c) => c.value === form.access);
+  if (!choice) return send(reply, 400, errorPage('Refused', 'Choose what the assistant may do.'), targets);
+  const webhookSecret = (form.webhook_secret ?? '').trim();
+  if (webhookSecret !== '' && !WEBHOOK_SECRET.test(webhookSecret)) {
+    const base = { action, csrf: csrfFor(deps, uid), clientName, choices, chosen: choice.value };
+    return send(reply, 200, await consentFor(deps, base, pending, NOT_A_SIGNING_SECRET), targets);
+  }
+  if (!(await deps.endSignIn(uid))) return lost(reply);
+  await deps.vault.delete(pendingName(uid));
+  await deps.keyChecks.granted(pending.ticket ?? null);
+  const grantId = await grantAccess(deps, interaction, pending, { access: choice.value, requested, webhookSecret });
+  return finish(deps, request, reply, interaction, { login: { accountId: pending.keyId }, consent: { grantId } });
+}
+
+/** The business kept (its secret and signing secret to the vault) and the grant made and logged; its id. */
+async function grantAccess(
+  deps: SignInDeps,
+  interaction: Interaction,
+  pending: Pending,
+  { access, requested, webhookSecret }: Pick<GrantRequest, 'access' | 'requested'> & { webhookSecret: string },
+): Promise<string> {
+  const clientId = String(interaction.params.client_id);
+  const { secret, ticket: _held, ...record } = pending;
+  const webhookId = deps.webhookIds.idOf(deps.serviceUrl, pending.keyId);
+  await deps.tenants.save({ ...record, baseUrl: deps.serviceUrl, webhookId }, secret);
+  if (webhookSecret !== '') await deps.tenants.saveWebhookSecret(pending.keyId, webhookSecret);
+  await nameRequestedScopes(interaction, requested);
+  const grantId = await makeGrant(deps.provider, {
+    resource: deps.resource,
+    clientId,
+    keyId: pending.keyId,
+    access,
+    requested,
+    scope: interaction.params.scope,
+  });
+  await deps.grantLog.add({ event: 'granted', grantId, clientId, keyId: pending.keyId, businessId: pending.businessId, detail: access });
+  return grantId;
+}
+
+/** A form posted: refused from another origin or without this page's token, else the step it asks for. */
+async function answerForm(deps: SignInDeps, request: FastifyRequest, reply: FastifyReply) {
+  const origin = request.headers.origin;
+  if (origin !== undefined && origin !== deps.origin)
+    return send(reply, 403, errorPage('Refused', 'This form was sent from another site.'));
+  const found = await details(deps, request, reply);
+  if (!found) return lost(reply);
+  const form = (request.body ?? {}) as Form;
+  if (!sameCsrf(deps, found.uid, form.csrf))
+    return send(reply, 403, errorPage('Refused', 'This form was not sent from this sign-in page.'));
+  if (form.action === 'deny') return denyStep(deps, request, reply, found);
+  const requested = requestedScopes(found.interaction.params.scope);
+  if (form.action === 'continue') return continueStep(deps, request, reply, found, form, requested);
+  if (form.action === 'allow') return allowStep(deps, request, reply, found, form, requested);
+  return send(reply, 400, errorPage('Refused', 'This form asked for nothing this page does.'));
+}
+
 export function registerSignIn(app: FastifyInstance, deps: SignInDeps): void {
-  const csrfFor = (uid: string): string => createHmac('sha256', deps.csrfKey).update(`csrf\n${uid}`).digest('base64url');
-  const sameCsrf = (uid: string, given: unknown): boolean => {
-    const want = Buffer.from(csrfFor(uid));
-    const got = Buffer.from(typeof given === 'string' ? given : '');
-    return got.length === want.length && timingSafeEqual(got, want);
-  };
-
-  const send = (reply: FastifyReply, status: number, html: string, targets: string[] = []) =>
-    securityHeaders(reply, targets).code(status).type('text/html; charset=utf-8').send(html);
-
-  /** The second step's page for a key checked (and its webhook URL). */
-  const consentFor = async (
-    base: Omit<ConsentStep, 'webhook' | 'businessName' | 'mode'>,
-    pending: Pending,
-    problem?: ConsentStep['problem'],
-  ): Promise<string> => {
-    const webhook = {
-      url: deps.webhookIds.urlOf(deps.webhookIds.idOf(deps.serviceUrl, pending.keyId)),
-      kept: await deps.tenants.hasWebhookSecret(pending.keyId),
-    };
-    return consentPage({ ...base, businessName: pending.businessName, mode: pending.mode, webhook, problem });
-  };
-
-  const lost = (reply: FastifyReply) =>
-    send(
-      reply,
-      400,
-      errorPage('This sign-in has ended', 'It expired, was finished, or was opened in another browser. Start again from your assistant.'),
-    );
-
-  async function details(request: FastifyRequest, reply: FastifyReply) {
-    const uid = (request.params as { uid: string }).uid;
-    try {
-      const interaction = await deps.provider.interactionDetails(request.raw, reply.raw);
-      if (interaction.uid !== uid) return null;
-      const client = await deps.provider.Client.find(String(interaction.params.client_id));
-      const clientName = client?.clientName ?? 'An assistant';
-      return { interaction, uid, clientName, action: `${INTERACTION_PREFIX}/${uid}`, targets: redirectOrigin(interaction.params) };
-    } catch {
-      return null;
-    }
-  }
-
-  async function finish(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    interaction: Interaction,
-    result: Parameters<Provider['interactionFinished']>[2],
-  ) {
-    await forgetBrowserSession(deps.provider, interaction);
-    reply.hijack();
-    await deps.provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
-  }
-
-  type Found = NonNullable<Awaited<ReturnType<typeof details>>>;
-
-  /** Continue: the key checked (sign-in-check.ts), then the consent step, or the key step again with why. */
-  async function continueStep(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    { uid, clientName, action, targets }: Found,
-    form: Record<string, string | undefined>,
-    requested: ReadonlySet<string>,
-  ) {
-    const keyId = (form.key_id ?? '').trim();
-    const secret = (form.secret ?? '').trim();
-    const checked = await deps.keyChecks.check({ page: uid, address: clientOf(request.raw), keyId, secret });
-    const csrf = csrfFor(uid);
-    // What cannot be a key ID is not shown back: the alert says which character is wrong.
-    const again = (problem: { heading: string; words: string }) =>
-      keyPage({ action, csrf, clientName, keyId: showable(keyId) ? keyId : '', problem });
-    if ('kind' in checked) {
-      if (checked.retryAfter !== undefined) reply.header('retry-after', String(checked.retryAfter));
-      return send(reply, checked.retryAfter === undefined ? 200 : 429, again({ heading: HEADINGS[checked.kind], words: checked.message }));
-    }
-    const choices = accessChoices(checked.key.scopes, requested);
-    if (choices.length === 0) {
-      const words = 'This key cannot do what the assistant asked for. Use a key with the scopes it needs, or Deny.';
-      return send(reply, 200, again({ heading: 'Not enough access', words }), targets);
-    }
-    const pending: Pending = { keyId, secret, ...checked.key, ticket: checked.ticket };
-    await deps.vault.put(pendingName(uid), JSON.stringify(pending));
-    return send(reply, 200, await consentFor({ action, csrf, clientName, choices }, pending), targets);
-  }
-
   app.register(async (scope) => {
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: FORM_LIMIT }, (_req, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
 
     scope.get(`${INTERACTION_PREFIX}/:uid`, async (request, reply) => {
-      const found = await details(request, reply);
+      const found = await details(deps, request, reply);
       if (!found) return lost(reply);
-      return send(reply, 200, keyPage({ action: found.action, csrf: csrfFor(found.uid), clientName: found.clientName }), found.targets);
+      return send(
+        reply,
+        200,
+        keyPage({ action: found.action, csrf: csrfFor(deps, found.uid), clientName: found.clientName }),
+        found.targets,
+      );
     });
 
-    scope.post(`${INTERACTION_PREFIX}/:uid`, async (request, reply) => {
-      const origin = request.headers.origin;
-      if (origin !== undefined && origin !== deps.origin)
-        return send(reply, 403, errorPage('Refused', 'This form was sent from another site.'));
-      const found = await details(request, reply);
-      if (!found) return lost(reply);
-      const form = (request.body ?? {}) as Record<string, string | undefined>;
-      if (!sameCsrf(found.uid, form.csrf)) return send(reply, 403, errorPage('Refused', 'This form was not sent from this sign-in page.'));
-      const { interaction, uid, clientName, action, targets } = found;
-      const clientId = String(interaction.params.client_id);
-      if (form.action === 'deny') {
-        if (!(await deps.endSignIn(uid))) return lost(reply);
-        await deps.vault.delete(pendingName(uid));
-        await deps.grantLog.add({ event: 'denied', grantId: null, clientId, keyId: null, businessId: null, detail: null });
-        return finish(request, reply, interaction, {
-          error: 'access_denied',
-          error_description: 'The person declined to connect their books.',
-        });
-      }
-      const requested = requestedScopes(interaction.params.scope);
-      if (form.action === 'continue') return continueStep(request, reply, found, form, requested);
-      if (form.action === 'allow') {
-        const stored = await deps.vault.get(pendingName(uid));
-        if (stored === undefined) return lost(reply);
-        const pending = JSON.parse(stored) as Pending;
-        const choice = accessChoices(pending.scopes, requested).find((c) => c.value === form.access);
-        if (!choice) return send(reply, 400, errorPage('Refused', 'Choose what the assistant may do.'), targets);
-        const webhookSecret = (form.webhook_secret ?? '').trim();
-        if (webhookSecret !== '' && !WEBHOOK_SECRET.test(webhookSecret)) {
-          const choices = accessChoices(pending.scopes, requested);
-          const base = { action, csrf: csrfFor(uid), clientName, choices, chosen: choice.value };
-          const page = await consentFor(base, pending, NOT_A_SIGNING_SECRET);
-          return send(reply, 200, page, targets);
-        }
-        if (!(await deps.endSignIn(uid))) return lost(reply);
-        await deps.vault.delete(pendingName(uid));
-        await deps.keyChecks.granted(pending.ticket ?? null);
-        const { secret, ticket: _held, ...record } = pending;
-        const webhookId = deps.webhookIds.idOf(deps.serviceUrl, pending.keyId);
-        await deps.tenants.save({ ...record, baseUrl: deps.serviceUrl, webhookId }, secret);
-        if (webhookSecret !== '') await deps.tenants.saveWebhookSecret(pending.keyId, webhookSecret);
-        await nameRequestedScopes(interaction, requested);
-        const grantId = await makeGrant(deps.provider, {
-          resource: deps.resource,
-          clientId,
-          keyId: pending.keyId,
-          access: choice.value,
-          requested,
-          scope: interaction.params.scope,
-        });
-        await deps.grantLog.add({
-          event: 'granted',
-          grantId,
-          clientId,
-          keyId: pending.keyId,
-          businessId: pending.businessId,
-          detail: choice.value,
-        });
-        return finish(request, reply, interaction, { login: { accountId: pending.keyId }, consent: { grantId } });
-      }
-      return send(reply, 400, errorPage('Refused', 'This form asked for nothing this page does.'));
-    });
+    scope.post(`${INTERACTION_PREFIX}/:uid`, (request, reply) => answerForm(deps, request, reply));
   });
 }
