@@ -37,12 +37,13 @@ const count = (n: number): string => n.toLocaleString('en-US');
 
 /**
  * A task's status while it reads lines: "reading the lines of 312 of 1,543 invoices, about 2 minutes at your
- * key's limit" (the key's calls a minute; about as long as the rest takes when the lines are all it waits for).
+ * key's limit", `expectedMs` being how long the rest takes at the key's pace (what is left of the window
+ * now, then whole windows); null when the key's limit is not known yet.
  */
-export function readingLinesMessage(done: number, of: number, limit: number | null, windowMs: number): string {
+export function readingLinesMessage(done: number, of: number, expectedMs: number | null): string {
   const head = `reading the lines of ${count(done)} of ${count(of)} ${nounFor(of, 'invoice')}`;
-  if (limit === null) return head;
-  const seconds = Math.ceil(((of - done) / limit) * (windowMs / 1000));
+  if (expectedMs === null) return head;
+  const seconds = Math.max(1, Math.ceil(expectedMs / 1000));
   const about = seconds < 120 ? counted(seconds, 'second') : counted(Math.ceil(seconds / 60), 'minute');
   return `${head}, about ${about} at your key's limit`;
 }

@@ -262,13 +262,14 @@ class MirrorRuntime {
       ...(stale.length === 0 ? { marks } : {}),
     });
     if (!opts.lines || !this.lines) return fresh;
-    const limitNow = (): number | null => this.options.api.stats().rateLimit.limit;
-    const linesWords = (done: number, of: number): string =>
-      opts.wholeLines ? readingLinesMessage(done, of, limitNow(), this.#budget.windowMs) : `Invoice lines: ${done} of ${of}`;
     const report =
       opts.onProgress &&
-      ((done: number, of: number): void =>
-        opts.onProgress?.({ progress: recordsProgress + done, total: recordsProgress + of, message: linesWords(done, of) }));
+      ((done: number, of: number): void => {
+        const expectedMs = this.options.api.estimateMs(of - done);
+        const message = opts.wholeLines ? readingLinesMessage(done, of, expectedMs) : `Invoice lines: ${done} of ${of}`;
+        const progress = { progress: recordsProgress + done, total: recordsProgress + of, message };
+        opts.onProgress?.(expectedMs === null ? progress : { ...progress, expectedMs });
+      });
     const pending = await linesForAnswer(
       {
         api: this.options.api,
