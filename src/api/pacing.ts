@@ -309,11 +309,16 @@ export class Pacer {
     };
   }
 
-  /** A 429 says when the window ends: with when it opened, how long a window is (never longer than thought). */
+  /**
+   * A 429 says when the window ends, to the whole second (Retry-After rounds up): with when it opened, how long
+   * a window is. Windows are whole seconds, so the first reading is rounded down; a 429 met later with the
+   * window thought known says it is longer than thought.
+   */
   #learnWindow(endsBy: number): void {
     if (this.#openedAt <= 0 || endsBy <= this.#openedAt) return;
     const length = endsBy - this.#openedAt;
-    if (!this.#windowKnown || length < this.#windowMs) this.#windowMs = Math.max(250, length);
+    if (!this.#windowKnown) this.#windowMs = length < 1_000 ? Math.max(250, length) : Math.floor(length / 1_000) * 1_000;
+    else if (length > this.#windowMs) this.#windowMs = length;
     this.#windowKnown = true;
   }
 

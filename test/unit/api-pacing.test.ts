@@ -313,9 +313,9 @@ describe('Pacer: one budget, three lanes', () => {
     const p = pacer({ maxConcurrent: 4, now: time.now, timers: time.timers });
     await spend(p, 'task', [4, 3, 2, 1, 0], 5);
     const probe = await p.acquire({ lane: 'task' });
-    time.advance(1_000);
+    time.advance(1_200);
     probe.release({ status: 429, headers: { 'retry-after': '4', 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0' } });
-    // Opened at 0, ends by 5 s: a window of 5 s, not the minute assumed.
+    // Opened at 0, ends by 5.2 s (Retry-After is whole seconds): a window of 5 s, not the minute assumed.
     expect(p.state().windowMs).toBe(5_000);
     time.advance(4_100);
     await spend(p, 'task', [4], 5);
