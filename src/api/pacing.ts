@@ -3,7 +3,8 @@
 // server's own background (syncs, line reads), which one at a time and never into the last fifth of the
 // window. Tasks leave the last tenth to the person until the window's end is near. The window's reset is
 // known from the call that opened it (the first answer of a window says limit - 1) and the window's length
-// (learnt from a 429's Retry-After); past it one call goes first to learn the new window. When the reset is
+// (learnt from a 429's Retry-After, or from two windows' openings); past it one call goes first to learn the
+// new window. When the reset is
 // not known and the window reads spent, one call goes as a probe: at most one 429 a window.
 import { counted } from './counted.js';
 import { parseRetryAfter, RateLimited } from './errors.js';
@@ -329,8 +330,14 @@ export class Pacer {
     if (remaining === null) return;
     const now = this.#options.now();
     if (this.#resetAt > 0 && now >= this.#resetAt) this.#resetAt = 0;
-    // This call opened the window: it ends a window's length from now at the latest.
+    // This call opened the window: it ends a window's length from now at the latest. Two windows' openings are
+    // a window apart at least (the next opens at the first call after the last ended): the window is no longer.
     if (this.#limit !== null && remaining === this.#limit - 1 && (this.#remaining === null || remaining > this.#remaining)) {
+      if (this.#openedAt > 0) {
+        const apart = now - this.#openedAt;
+        this.#windowMs = this.#windowKnown ? Math.min(this.#windowMs, apart) : apart;
+        this.#windowKnown = true;
+      }
       this.#openedAt = now;
       this.#resetAt = this.#windowKnown ? now + this.#windowMs + RESET_MARGIN_MS : 0;
       this.#thisWindow = { ...perLane(), [lane]: 1 };

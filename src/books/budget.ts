@@ -16,7 +16,8 @@ export interface BudgetOptions {
 }
 
 export class BackgroundBudget {
-  readonly windowMs: number;
+  /** Given, or else the window's length as the key's pacer has learnt it. */
+  readonly #windowMs: number | undefined;
   readonly #busyShare: number;
   readonly #idleShare: number;
   readonly #now: () => number;
@@ -31,11 +32,16 @@ export class BackgroundBudget {
     private readonly api: ApiClient,
     options: BudgetOptions = {},
   ) {
-    this.windowMs = options.windowMs ?? 60_000;
+    this.#windowMs = options.windowMs;
     this.#busyShare = options.busyShare ?? 0.25;
     this.#idleShare = options.idleShare ?? 0.9;
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? sleep;
+  }
+
+  /** The service's rate window (ms). */
+  get windowMs(): number {
+    return this.#windowMs ?? this.api.stats().rateLimit.windowMs ?? 60_000;
   }
 
   /** Background calls allowed per window now; null until the service has told its limit. */
