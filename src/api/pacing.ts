@@ -59,6 +59,8 @@ export interface Slot {
 
 interface Waiter {
   lane: Lane;
+  /** How long it may wait (ms), and until when. */
+  bound: number;
   resolve: (slot: Slot) => void;
   reject: (err: unknown) => void;
   deadline: number;
@@ -185,11 +187,12 @@ export class Pacer {
     const lane: Lane = options.lane ?? (options.background ? 'background' : 'person');
     const bound = options.maxWaitMs ?? (lane === 'background' ? BACKGROUND_MAX_WAIT_MS : this.#options.maxWaitMs);
     const deadline = now + bound;
-    if (this.#blockedUntil > deadline) return Promise.reject(this.#tooLong(now));
+    if (this.#blockedUntil > deadline) return Promise.reject(this.#tooLong(now, bound));
     if (this.#nothingBefore(lane) && this.#canStart(lane, now)) return Promise.resolve(this.#start(lane));
     return new Promise<Slot>((resolve, reject) => {
       const waiter: Waiter = {
         lane,
+        bound,
         resolve,
         reject,
         deadline,
@@ -408,7 +411,7 @@ export class Pacer {
     const i = queue.indexOf(w);
     if (i < 0) return;
     queue.splice(i, 1);
-    this.#settle(w, () => w.reject(this.#tooLong(this.#options.now())));
+    this.#settle(w, () => w.reject(this.#tooLong(this.#options.now(), w.bound)));
   }
 
   #drop(w: Waiter, reason: unknown): void {
@@ -427,19 +430,20 @@ export class Pacer {
   }
 
   /** The refusal of a call that would wait past its bound: when to retry, and whose calls spent the window. */
-  #tooLong(now: number): RateLimited {
+  #tooLong(now: number, boundMs: number): RateLimited {
     const until = Math.max(this.#blockedUntil, this.#resetAt);
     const retryAfter = Math.max(1, Math.ceil((until - now) / 1000));
-    const bound = Math.round(this.#options.maxWaitMs / 1000);
+    const bound = Math.round(boundMs / 1000);
     const seen = this.#thisWindow;
     const whose =
       seen.person + seen.task + seen.background > 0
-        ? ` This window's calls here: ${counted(seen.person, 'call')} you asked for, ${seen.task} for tasks, ${seen.background} the server's own reading of the books.`
-        : '';
+        ? `This window's calls here: ${counted(seen.person, 'call')} you asked for, ${seen.task} for tasks, ${seen.background} the server's own reading of the books.`
+        : null;
     return new RateLimited(
-      `The call would wait more than ${bound} s for the service's rate limit (${this.#limit ?? 'unknown'} calls per window for this key).${whose} Retry after ${counted(retryAfter, 'second')}.`,
+      `The call would wait more than ${bound} s for the service's rate limit (${this.#limit ?? 'unknown'} calls per window for this key).${whose === null ? '' : ` ${whose}`} Retry after ${counted(retryAfter, 'second')}.`,
       retryAfter,
       { status: null },
+      whose,
     );
   }
 }

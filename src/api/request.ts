@@ -100,6 +100,9 @@ interface Run {
   waitBoundMs: number;
 }
 
+/** A person's plain call waits this long for the key's window at most, then is told when to retry. */
+export const PERSON_WAIT_MS = 10_000;
+
 export class RequestCore {
   readonly #o: CoreOptions;
   readonly #d: CoreDeps;
@@ -193,7 +196,7 @@ export class RequestCore {
     if (spec.background) return { lane: 'background', task: undefined, waitBoundMs: BACKGROUND_MAX_WAIT_MS };
     const task = currentTask();
     if (task) return { lane: 'task', task, waitBoundMs: Math.max(0, task.deadlineMs - this.#d.now()) };
-    return { lane: 'person', task: undefined, waitBoundMs: this.#o.maxWaitMs };
+    return { lane: 'person', task: undefined, waitBoundMs: Math.min(this.#o.maxWaitMs, PERSON_WAIT_MS) };
   }
 
   /**

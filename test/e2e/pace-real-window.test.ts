@@ -8,7 +8,17 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { TaskView } from '@modelcontextprotocol/ext-tasks/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectProductSales, invoiced, issuedIn, plus, type RawBooks, readRawBooks, same, type Tally, tally } from '../answers/ground-truth.js';
+import {
+  expectProductSales,
+  invoiced,
+  issuedIn,
+  plus,
+  type RawBooks,
+  readRawBooks,
+  same,
+  type Tally,
+  tally,
+} from '../answers/ground-truth.js';
 import type { Json } from '../contract/sandbox-http.js';
 import { Exact } from '../support/exact.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
