@@ -1,7 +1,7 @@
-// How fast the mirror may call in the background. The key's limit is shared with tool calls, which go first
-// (the pacer's background lane). From X-RateLimit-Limit: a quarter of the window's calls while tool calls are
-// using the key, nine tenths less theirs when they are not (the pacer keeps the last tenth free for them
-// either way), spread evenly over the window rather than spent at its start.
+// How fast the mirror may call in the background. The key's limit is shared with tool calls and tasks, which go
+// first (the pacer's lanes). From X-RateLimit-Limit: a quarter of the window's calls while they use the key,
+// nine tenths when they do not (the pacer keeps the last fifth free for them either way), spread evenly over
+// the window the pacer learnt rather than spent at its start.
 import type { ApiClient } from '../api/client.js';
 import { sleep } from '../api/http.js';
 

@@ -1,7 +1,7 @@
 // The lines an answer sums, made whole while it waits when they fit: the invoices of its range whose lines the
-// store lacks are read in the tool calls' lane (a few side by side; the client's pacing spaces them), when
-// they fit about half a minute at the key's pace; else they go to the head of the background queue, and the
-// answer is told how many wait and about how long the background will take.
+// store lacks are read in its caller's lane, a person's or a task's (a few side by side; the key's pacer spaces
+// them), when they fit about half a minute at the key's pace (a task's, however many); else they go to the
+// head of the background queue, and the answer is told how many wait and about how long that takes.
 import type { ApiClient } from '../api/client.js';
 import { counted, nounFor } from '../api/counted.js';
 import type { BackgroundBudget } from './budget.js';
