@@ -1,15 +1,17 @@
 // Whose call this is, carried with the work that makes it: a task's every service call (its reads, the syncs
-// and line reads it waits for) goes in the key's task lane, however deep in the books it is made.
+// and line reads it waits for) goes in the key's task lane, however deep in the books it is made; a person's
+// call hears when it waits on the key's limit.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** The pacer's lanes, served in this order: a person's call, a task's, the server's own background. */
 export type Lane = 'person' | 'task' | 'background';
 
-export interface TaskLane {
-  /** Epoch ms past which the task is gone: its calls may wait on the key's limit until then. */
-  deadlineMs: number;
-  /** Told when one of its calls waits on the key's limit, until when (epoch ms), and the key's pace. */
-  waiting(untilMs: number, pace: KeyPace): void;
+/** Who the work is for: a task's (with its end), or a person's call; either is told when a call waits. */
+export interface WorkLane {
+  /** Epoch ms past which the task is gone: its calls may wait on the key's limit until then. Absent: a person's. */
+  taskDeadlineMs?: number;
+  /** Told when one of its calls waits on the key's limit, for how long (ms), and the key's pace. */
+  waiting(leftMs: number, pace: KeyPace): void;
 }
 
 /** The key's pace as the service stated it: calls per window of `windowMs`. */
@@ -18,15 +20,15 @@ export interface KeyPace {
   windowMs: number;
 }
 
-const ambient = new AsyncLocalStorage<TaskLane>();
+const ambient = new AsyncLocalStorage<WorkLane>();
 
-/** Runs `work` as a task's: every service call it makes, however deep, goes in the task lane. */
-export function asTask<T>(lane: TaskLane, work: () => T): T {
+/** Runs `work` in `lane`: every service call it makes, however deep, is the lane's (a task's, or a person's). */
+export function inLane<T>(lane: WorkLane, work: () => T): T {
   return ambient.run(lane, work);
 }
 
-/** The task the current work belongs to, if any. */
-export function currentTask(): TaskLane | undefined {
+/** The lane the current work runs in, if any was set (a call with none is a person's). */
+export function currentLane(): WorkLane | undefined {
   return ambient.getStore();
 }
 

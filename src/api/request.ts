@@ -19,7 +19,7 @@ import {
   type Transport,
   type WireResponse,
 } from './http.js';
-import { currentTask, type Lane, type TaskLane } from './lane.js';
+import { currentLane, type Lane, type WorkLane } from './lane.js';
 import { BACKGROUND_MAX_WAIT_MS, type Pacer, retryAfterSeconds } from './pacing.js';
 import { type ResourceKind, type SessionGrant, SessionGrantSchema } from './schemas.js';
 import type { SessionManager, SignInTurns } from './session.js';
@@ -94,8 +94,8 @@ interface Run {
   /** Whether any attempt may have reached the service (a create may then have been applied). */
   reached: boolean;
   lane: Lane;
-  /** The task it is made for, when it is a task's (its lifetime bounds its waits). */
-  task: TaskLane | undefined;
+  /** The work it is made for (a task's, whose lifetime bounds its waits, or a person's), told when it waits. */
+  owner: WorkLane | undefined;
   /** The longest it may wait on the rate limit, from `started` (ms): the lane's bound. */
   waitBoundMs: number;
 }
@@ -192,11 +192,11 @@ export class RequestCore {
   }
 
   /** Whose call it is, and how long it may wait on the key's limit: a task's until its end, the background's long. */
-  #laneOf(spec: { background?: boolean | undefined }): Pick<Run, 'lane' | 'task' | 'waitBoundMs'> {
-    if (spec.background) return { lane: 'background', task: undefined, waitBoundMs: BACKGROUND_MAX_WAIT_MS };
-    const task = currentTask();
-    if (task) return { lane: 'task', task, waitBoundMs: Math.max(0, task.deadlineMs - this.#d.now()) };
-    return { lane: 'person', task: undefined, waitBoundMs: Math.min(this.#o.maxWaitMs, PERSON_WAIT_MS) };
+  #laneOf(spec: { background?: boolean | undefined }): Pick<Run, 'lane' | 'owner' | 'waitBoundMs'> {
+    if (spec.background) return { lane: 'background', owner: undefined, waitBoundMs: BACKGROUND_MAX_WAIT_MS };
+    const owner = currentLane();
+    if (owner?.taskDeadlineMs !== undefined) return { lane: 'task', owner, waitBoundMs: Math.max(0, owner.taskDeadlineMs - this.#d.now()) };
+    return { lane: 'person', owner, waitBoundMs: Math.min(this.#o.maxWaitMs, PERSON_WAIT_MS) };
   }
 
   /**
@@ -205,13 +205,13 @@ export class RequestCore {
    */
   async #attempt<S extends z.ZodType>(spec: CallSpec<S>, run: Run): Promise<{ res: WireResponse; token: string; sentAt: number } | null> {
     const { pacer, session, transport, logger } = this.#d;
-    const { task } = run;
+    const { owner } = run;
     const slot = await pacer.acquire({
       signal: spec.signal,
       front: run.facts.attempts > 0,
       lane: run.lane,
       maxWaitMs: Math.max(0, run.started + run.waitBoundMs - this.#d.now()),
-      ...(task ? { onWait: (untilMs: number) => task.waiting(untilMs, pacer.pace()) } : {}),
+      ...(owner ? { onWait: (untilMs: number) => owner.waiting(untilMs - this.#d.now(), pacer.pace()) } : {}),
     });
     let token: string;
     try {
@@ -317,7 +317,7 @@ export class RequestCore {
     const now = this.#d.now();
     const retryAfter = retryAfterSeconds(res.headers, now);
     if (now + retryAfter * 1000 - run.started > run.waitBoundMs) throw errorFromResponse(res, { ...run.facts, now });
-    run.task?.waiting(now + retryAfter * 1000, this.#d.pacer.pace());
+    run.owner?.waiting(retryAfter * 1000, this.#d.pacer.pace());
     return retryAfter;
   }
 

@@ -169,6 +169,38 @@ describe(`answers as tasks at ${LIMIT} calls per ${WINDOW_S} s, a cold mirror fi
     }
   }, 240_000);
 
+  it("a person's plain call that waits on the key's window (a task spends it) says why and for how long, and answers", async () => {
+    const { server } = await serverOnNewKey(sb);
+    const client = new Client({ name: 'plain', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    try {
+      let taskDone = false;
+      const task = askAsTask(server.url, 'report_sales', { range: 'last_year', group_by: 'product', limit: 1 }).finally(() => {
+        taskDone = true;
+      });
+      const heard: string[] = [];
+      let answered = 0;
+      for (let i = 0; !taskDone && !heard.some((m) => m.startsWith('waiting')); i++) {
+        const id = books.invoices[i % books.invoices.length]!.id as number;
+        const result = await client.callTool(
+          { name: 'get_invoice', arguments: { id } },
+          { onprogress: (p) => void heard.push(p.message ?? '') },
+        );
+        const text = (result.content as { text: string }[])[0]?.text ?? '';
+        expect(result.isError, `get_invoice ${id}: ${text}`).toBeFalsy();
+        answered++;
+      }
+      expect(
+        heard.some((m) => new RegExp(`^waiting for the key's limit: resumes in \\d+ s \\(${LIMIT} calls per ${WINDOW_S} s\\)$`).test(m)),
+        `${answered} calls answered; heard: ${heard.join(' | ')}`,
+      ).toBe(true);
+      expect((await task).result.isError).toBeFalsy();
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  }, 240_000);
+
   it("a person's plain calls during the first sync and line reads all answer: none refused for the server's own calls", async () => {
     const { server, keyId } = await serverOnNewKey(sb);
     const client = new Client({ name: 'plain', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });

@@ -8,7 +8,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import type { ToolContext } from '../../../tools/context.js';
 import type { ToolDefinition } from '../../../tools/index.js';
-import { asTask, type KeyPace } from '../../api/lane.js';
+import { inLane, type KeyPace } from '../../api/lane.js';
 import type { StoredTask } from '../../books/store.js';
 import type { Books, EnsureFreshOptions } from '../../books/types.js';
 import { loadTool, run, type TaskCalls, type ToolRuntime } from '../register-tools.js';
@@ -34,13 +34,7 @@ function wholeBooks(books: Books, signal: AbortSignal): Books {
 }
 
 /** The tool's answer as a task computes it: the same handler, on books made whole. */
-export function taskWork(
-  tool: ToolDefinition,
-  runtime: ToolRuntime,
-  args: Record<string, unknown>,
-  views: boolean,
-  now: () => number,
-): TaskWork {
+export function taskWork(tool: ToolDefinition, runtime: ToolRuntime, args: Record<string, unknown>, views: boolean): TaskWork {
   return (signal, status, deadlineMs) => {
     const books = runtime.context.books;
     const context: ToolContext = {
@@ -49,17 +43,17 @@ export function taskWork(
       progress: (update) => status(update.message, update.expectedMs),
     };
     // Its every service call in the key's task lane, waiting on the limit as long as the task lives.
-    const lane = { deadlineMs, waiting: (untilMs: number, pace: KeyPace) => status(...waitingWords(untilMs - now(), pace)) };
-    return asTask(lane, () => run(tool, runtime, args, context, views));
+    const lane = { taskDeadlineMs: deadlineMs, waiting: (leftMs: number, pace: KeyPace) => status(...waitingWords(leftMs, pace)) };
+    return inLane(lane, () => run(tool, runtime, args, context, views));
   };
 }
 
 /** What a task keeps of its call: the arguments as checked, and whether the result carries the view's data. */
 const callOf = (args: Record<string, unknown>, views: boolean): Record<string, unknown> => ({ arguments: args, views });
 
-async function workOf(task: StoredTask, runtime: ToolRuntime, now: () => number): Promise<TaskWork> {
+async function workOf(task: StoredTask, runtime: ToolRuntime): Promise<TaskWork> {
   const tool = await loadTool(task.tool);
-  return taskWork(tool, runtime, task.args.arguments as Record<string, unknown>, task.args.views === true, now);
+  return taskWork(tool, runtime, task.args.arguments as Record<string, unknown>, task.args.views === true);
 }
 
 const unknownTask = (id: string) =>
@@ -77,7 +71,7 @@ export function serveTasks(server: McpServer, serving: TaskServing): TaskCalls |
   server.server.setRequestHandler('tasks/get', idParams, async ({ taskId }) => {
     const task = await books.tasks.get(taskId, runs.now());
     if (!task || task.owner !== owner) throw unknownTask(taskId);
-    if (task.status === 'working' && (await runs.takeOver(books.tasks, task, await workOf(task, runtime, runs.now)))) {
+    if (task.status === 'working' && (await runs.takeOver(books.tasks, task, await workOf(task, runtime)))) {
       return detailedTask((await books.tasks.get(taskId, runs.now())) ?? task, runs.pollIntervalMs(taskId));
     }
     return detailedTask(task, runs.pollIntervalMs(taskId));
@@ -94,7 +88,7 @@ export function serveTasks(server: McpServer, serving: TaskServing): TaskCalls |
   return {
     tools: serving.taskTools,
     async start(tool, args, views) {
-      const work = taskWork(tool, runtime, args, views, runs.now);
+      const work = taskWork(tool, runtime, args, views);
       const started = await runs.start(books.tasks, owner, tool.name, callOf(args, views), work);
       return 'result' in started ? { result: started.result } : { task: createdTask(started.task, runs.pollIntervalMs(started.task.id)) };
     },
