@@ -1,6 +1,5 @@
-// Whose call this is, carried with the work that makes it: a task's every service call (its reads, the syncs
-// and line reads it waits for) goes in the key's task lane, however deep in the books it is made; a person's
-// call hears when it waits on the key's limit.
+// Whose work a service call is, carried with the work however deep in the books it is made: a task's calls go
+// in the key's task lane and wait as long as it lives; a person's call hears when it waits on the key's limit.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** The pacer's lanes, served in this order: a person's call, a task's, the server's own background. */

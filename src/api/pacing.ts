@@ -1,11 +1,5 @@
 // The key's one budget, learnt from the service's own headers (X-RateLimit-Limit / -Remaining, Retry-After):
-// every call waits its turn in one of three lanes, served in order: a person's calls, then tasks', then the
-// server's own background (syncs, line reads), which one at a time and never into the last fifth of the
-// window. Tasks leave the last tenth to the person until the window's end is near. The window's reset is
-// known from the call that opened it (the first answer of a window says limit - 1) and the window's length
-// (learnt from a 429's Retry-After, or from two windows' openings); past it one call goes first to learn the
-// new window. When the reset is
-// not known and the window reads spent, one call goes as a probe: at most one 429 a window.
+// every call waits its turn in one of three lanes, a person's first, then tasks', then the background's.
 import { counted } from './counted.js';
 import { parseRetryAfter, RateLimited } from './errors.js';
 import { headerValue, type ResponseHeaders } from './http.js';
@@ -109,6 +103,13 @@ export const UNSTATED_LIMIT_CONCURRENCY = 8;
 
 const perLane = (): Record<Lane, number> => ({ person: 0, task: 0, background: 0 });
 
+/**
+ * The background goes one call at a time and never into the last fifth of the window; tasks leave the last
+ * tenth to the person until the window's end is near. The window's reset is known from the call that opened
+ * it (its answer says limit - 1) and the window's length (from a 429's Retry-After, or two windows' openings);
+ * past it one call goes first to learn the new window. While the reset is not known and the window reads
+ * spent, one call goes as a probe: at most one 429 a window.
+ */
 export class Pacer {
   readonly #options: PacerOptions;
   readonly #queues: Record<Lane, Waiter[]> = { person: [], task: [], background: [] };
