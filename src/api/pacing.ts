@@ -125,6 +125,8 @@ export class Pacer {
   /** When the window now open surely ends (0: not known); and when it opened. */
   #resetAt = 0;
   #openedAt = 0;
+  /** When the call that opened the window was sent (the window opened between then and `#openedAt`). */
+  #openedSentAt = 0;
   #windowMs: number;
   #windowKnown: boolean;
   /** How long a call takes, smoothed (ms). */
@@ -299,7 +301,7 @@ export class Pacer {
         if (answer) {
           this.#answered = true;
           this.#callMs = Math.max(1, Math.round(this.#callMs * 0.8 + (this.#options.now() - startedAt) * 0.2));
-          this.#learn(answer.headers, lane);
+          this.#learn(answer.headers, lane, startedAt);
         }
         if (answer?.status === 429) {
           const now = this.#options.now();
@@ -320,14 +322,14 @@ export class Pacer {
    * window thought known says it is longer than thought.
    */
   #learnWindow(endsBy: number): void {
-    if (this.#openedAt <= 0 || endsBy <= this.#openedAt) return;
-    const length = endsBy - this.#openedAt;
+    if (this.#openedSentAt <= 0 || endsBy <= this.#openedSentAt) return;
+    const length = endsBy - this.#openedSentAt;
     if (!this.#windowKnown) this.#windowMs = length < 1_000 ? Math.max(250, length) : Math.floor(length / 1_000) * 1_000;
     else if (length > this.#windowMs) this.#windowMs = length;
     this.#windowKnown = true;
   }
 
-  #learn(headers: ResponseHeaders, lane: Lane): void {
+  #learn(headers: ResponseHeaders, lane: Lane, sentAt: number): void {
     const limit = intHeader(headers, 'x-ratelimit-limit');
     if (limit !== null && limit > 0) this.#limit = limit;
     const remaining = intHeader(headers, 'x-ratelimit-remaining');
@@ -337,12 +339,14 @@ export class Pacer {
     // This call opened the window: it ends a window's length from now at the latest. Two windows' openings are
     // a window apart at least (the next opens at the first call after the last ended): the window is no longer.
     if (this.#limit !== null && remaining === this.#limit - 1 && (this.#remaining === null || remaining > this.#remaining)) {
-      if (this.#openedAt > 0) {
-        const apart = now - this.#openedAt;
+      // From the last opening call's sending to this answer: never less than a window, however slow an answer.
+      if (this.#openedSentAt > 0) {
+        const apart = now - this.#openedSentAt;
         this.#windowMs = this.#windowKnown ? Math.min(this.#windowMs, apart) : apart;
         this.#windowKnown = true;
       }
       this.#openedAt = now;
+      this.#openedSentAt = sentAt;
       this.#resetAt = this.#windowKnown ? now + this.#windowMs + RESET_MARGIN_MS : 0;
       this.#thisWindow = { ...perLane(), [lane]: 1 };
     }

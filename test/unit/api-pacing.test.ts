@@ -323,6 +323,21 @@ describe('Pacer: one budget, three lanes', () => {
     p.close();
   });
 
+  it('learns the window from two openings, never shorter than it is however slow the first answer', async () => {
+    const time = manualTime();
+    const p = pacer({ maxConcurrent: 4, now: time.now, timers: time.timers });
+    const opener = await p.acquire({ lane: 'task' });
+    time.advance(300); // the window opened when the service counted it, somewhere in these 300 ms
+    opener.release(ok(9, 10));
+    await spend(p, 'task', [8, 7], 10);
+    time.advance(1_800);
+    const next = await p.acquire({ lane: 'task' });
+    time.advance(10);
+    next.release(ok(9, 10));
+    expect(p.state().windowMs).toBe(2_110);
+    p.close();
+  });
+
   it("refuses a person's call past its bound and says whose calls spent the window", async () => {
     const time = manualTime();
     const p = pacer({ maxConcurrent: 4, maxWaitMs: 2_000, windowMs: 10_000, now: time.now, timers: time.timers });

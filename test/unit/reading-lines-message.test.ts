@@ -23,6 +23,10 @@ describe("a task's status while it reads lines", () => {
       40_200,
     ]);
     expect(waitingWords(3_000, { limit: 20, windowMs: 5_000 })[0]).toBe("waiting for the key's limit: resumes in 3 s (20 calls per 5 s)");
+    // A window learnt from two windows' openings is a few ms over its length.
+    expect(waitingWords(900, { limit: 100, windowMs: 2_004 })[0]).toBe("waiting for the key's limit: resumes in 1 s (100 calls per 2 s)");
+    expect(waitingWords(900, { limit: 120, windowMs: 60_012 })[0]).toBe("waiting for the key's limit: resumes in 1 s (120 calls a minute)");
+    expect(waitingWords(900, { limit: 120, windowMs: 250 })[0]).toBe("waiting for the key's limit: resumes in 1 s (120 calls per 0.3 s)");
   });
 
   it('asks to be polled at half the time it expects to take, a quarter second to five seconds', () => {
