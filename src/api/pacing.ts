@@ -122,10 +122,9 @@ export class Pacer {
   #remaining: number | null = null;
   #inFlight = 0;
   #blockedUntil = 0;
-  /** When the window now open surely ends (0: not known); and when it opened. */
+  /** When the window now open surely ends (0: not known). */
   #resetAt = 0;
-  #openedAt = 0;
-  /** When the call that opened the window was sent (the window opened between then and `#openedAt`). */
+  /** When the call that opened the window was sent (the window opened between then and its answer). */
   #openedSentAt = 0;
   #windowMs: number;
   #windowKnown: boolean;
@@ -345,7 +344,6 @@ export class Pacer {
         this.#windowMs = this.#windowKnown ? Math.min(this.#windowMs, apart) : apart;
         this.#windowKnown = true;
       }
-      this.#openedAt = now;
       this.#openedSentAt = sentAt;
       this.#resetAt = this.#windowKnown ? now + this.#windowMs + RESET_MARGIN_MS : 0;
       this.#thisWindow = { ...perLane(), [lane]: 1 };
