@@ -34,8 +34,9 @@ export function currentLane(): WorkLane | undefined {
 /** "120 calls a minute", "20 calls per 5 s": the key's pace in a person's words. */
 export function paceWords(pace: KeyPace): string {
   if (pace.limit === null) return "the key's limit";
-  // A window learnt from answers is a few ms over its length: a tenth of a second is as fine as it is said.
-  const seconds = Math.round(pace.windowMs / 100) / 10;
+  // A window learnt from answers is a few ms over its length: whole seconds are as fine as it is said (tenths
+  // under ten seconds).
+  const seconds = pace.windowMs >= 10_000 ? Math.round(pace.windowMs / 1000) : Math.round(pace.windowMs / 100) / 10;
   const per = seconds === 60 ? 'a minute' : `per ${seconds} s`;
   return `${pace.limit} calls ${per}`;
 }

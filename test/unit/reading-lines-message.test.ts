@@ -26,6 +26,7 @@ describe("a task's status while it reads lines", () => {
     // A window learnt from two windows' openings is a few ms over its length.
     expect(waitingWords(900, { limit: 100, windowMs: 2_004 })[0]).toBe("waiting for the key's limit: resumes in 1 s (100 calls per 2 s)");
     expect(waitingWords(900, { limit: 120, windowMs: 60_012 })[0]).toBe("waiting for the key's limit: resumes in 1 s (120 calls a minute)");
+    expect(waitingWords(900, { limit: 120, windowMs: 60_140 })[0]).toBe("waiting for the key's limit: resumes in 1 s (120 calls a minute)");
     expect(waitingWords(900, { limit: 120, windowMs: 250 })[0]).toBe("waiting for the key's limit: resumes in 1 s (120 calls per 0.3 s)");
   });
 
