@@ -13,10 +13,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandboxProcess } from './sandbox-process.mjs';
+import { rpc } from './support/mcp-rpc.mjs';
 import { startOurHttpServer } from './support/our-http-server.mjs';
 
-const REVISION = '2026-07-28';
-const TASKS = 'io.modelcontextprotocol/tasks';
 const GOAL = 1.1;
 const ROUNDS = 7;
 const CALLS = 20;
@@ -35,48 +34,6 @@ const admin = async (method, path) => {
 };
 const lineReads = async () =>
   (await admin('GET', '/logs?kind=requests')).data.filter((e) => /^\/api\/v1\/invoices\/\d+$/.test(e.path) && e.status === 200).length;
-
-let id = 0;
-/** One stateless 2026-07-28 request; with `tasks`, the extension declared on it. */
-async function rpc(url, method, params, tasks) {
-  const capabilities = tasks ? { extensions: { [TASKS]: {} } } : {};
-  const name = params.name ?? params.taskId;
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': REVISION,
-      'mcp-method': method,
-      ...(name ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: ++id,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': REVISION,
-          'io.modelcontextprotocol/clientInfo': { name: 'tasks-bench', version: '1.0.0' },
-          'io.modelcontextprotocol/clientCapabilities': capabilities,
-        },
-      },
-    }),
-  });
-  const text = await res.text();
-  const json = res.headers.get('content-type')?.includes('text/event-stream')
-    ? JSON.parse(
-        text
-          .split('\n')
-          .filter((l) => l.startsWith('data: '))
-          .at(-1)
-          .slice(6),
-      )
-    : JSON.parse(text);
-  if (json.error) throw new Error(`${method}: ${JSON.stringify(json.error)}`);
-  return json.result;
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'tasks-bench-'));
 const env = { ...sb.serverEnv(dir), SVC_POLL_SECONDS: '0' };

@@ -125,6 +125,8 @@ export interface ApiClient {
   invalidate(kind: ResourceKind, id?: number | string): void;
   clearCache(): void;
   stats(): ClientStats;
+  /** About how long `calls` more calls of a task take from now at the key's pace (ms); null until it is known. */
+  estimateMs(calls: number): number | null;
   /**
    * The key's rate limit shared with other processes: `onHeld` is told when a 429 here holds this key's calls
    * (until, epoch ms); `holdUntil` holds them for one another process met.
@@ -239,6 +241,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
     invalidate,
     clearCache: () => cache.clear(),
     stats: () => ({ cache: cache.stats(), rateLimit: pacer.state(), signIns: session.signIns }),
+    estimateMs: (calls) => pacer.estimateMs(calls),
     rateLimitHold: {
       onHeld(listener) {
         holdListeners.add(listener);
@@ -249,8 +252,10 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
     async close() {
       if (closed) return;
       closed = true;
+      // Sign-out never competes with the person: not while the key's window is held or spent.
+      const window = pacer.state();
       pacer.close();
-      await session.close();
+      await session.close(window.blockedUntil === 0 && window.remaining !== 0 && window.queued === 0);
       await transport.close();
     },
   };

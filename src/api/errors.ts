@@ -88,6 +88,8 @@ export class RateLimited extends ApiError {
     message: string,
     readonly retryAfter: number,
     details: ErrorDetails = {},
+    /** Whose calls spent the window, as this process saw them (a sentence), when the pacer could tell. */
+    readonly whose: string | null = null,
   ) {
     super(message, details);
   }

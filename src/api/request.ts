@@ -19,7 +19,8 @@ import {
   type Transport,
   type WireResponse,
 } from './http.js';
-import { type Pacer, retryAfterSeconds } from './pacing.js';
+import { currentLane, type Lane, type WorkLane } from './lane.js';
+import { BACKGROUND_MAX_WAIT_MS, type Pacer, retryAfterSeconds } from './pacing.js';
 import { type ResourceKind, type SessionGrant, SessionGrantSchema } from './schemas.js';
 import type { SessionManager, SignInTurns } from './session.js';
 import { type Decoder, decoder } from './validate.js';
@@ -30,7 +31,7 @@ export interface CoreOptions {
   /** No retry starts later than this after the call began. */
   retryBudgetMs: number;
   backoff: BackoffPolicy;
-  /** The longest a call waits on the rate limit (queue and 429s together). */
+  /** The longest a person's call waits on the rate limit (queue and 429s together). */
   maxWaitMs: number;
 }
 
@@ -92,7 +93,15 @@ interface Run {
   replayed: boolean;
   /** Whether any attempt may have reached the service (a create may then have been applied). */
   reached: boolean;
+  lane: Lane;
+  /** The work it is made for (a task's, whose lifetime bounds its waits, or a person's), told when it waits. */
+  owner: WorkLane | undefined;
+  /** The longest it may wait on the rate limit, from `started` (ms): the lane's bound. */
+  waitBoundMs: number;
 }
+
+/** A person's plain call waits this long for the key's window at most, then is told when to retry. */
+export const PERSON_WAIT_MS = 10_000;
 
 export class RequestCore {
   readonly #o: CoreOptions;
@@ -150,6 +159,7 @@ export class RequestCore {
       faults: 0,
       replayed: false,
       reached: false,
+      ...this.#laneOf(spec),
     };
     const where = { method: spec.method, path: spec.path };
     for (;;) {
@@ -181,13 +191,28 @@ export class RequestCore {
     }
   }
 
+  /** Whose call it is, and how long it may wait on the key's limit: a task's until its end, the background's long. */
+  #laneOf(spec: { background?: boolean | undefined }): Pick<Run, 'lane' | 'owner' | 'waitBoundMs'> {
+    if (spec.background) return { lane: 'background', owner: undefined, waitBoundMs: BACKGROUND_MAX_WAIT_MS };
+    const owner = currentLane();
+    if (owner?.taskDeadlineMs !== undefined) return { lane: 'task', owner, waitBoundMs: Math.max(0, owner.taskDeadlineMs - this.#d.now()) };
+    return { lane: 'person', owner, waitBoundMs: Math.min(this.#o.maxWaitMs, PERSON_WAIT_MS) };
+  }
+
   /**
    * One request: a turn from the pacer, a token, the wire. Null after a failure with no answer that is
    * to be retried (the back-off already slept); a NetworkFault when it is not.
    */
   async #attempt<S extends z.ZodType>(spec: CallSpec<S>, run: Run): Promise<{ res: WireResponse; token: string; sentAt: number } | null> {
     const { pacer, session, transport, logger } = this.#d;
-    const slot = await pacer.acquire({ signal: spec.signal, front: run.facts.attempts > 0, background: spec.background === true });
+    const { owner } = run;
+    const slot = await pacer.acquire({
+      signal: spec.signal,
+      front: run.facts.attempts > 0,
+      lane: run.lane,
+      maxWaitMs: Math.max(0, run.started + run.waitBoundMs - this.#d.now()),
+      ...(owner ? { onWait: (untilMs: number) => owner.waiting(untilMs - this.#d.now(), pacer.pace()) } : {}),
+    });
     let token: string;
     try {
       token = await session.token(spec.signal);
@@ -291,7 +316,8 @@ export class RequestCore {
   #rateLimitWait(res: WireResponse, run: Run): number {
     const now = this.#d.now();
     const retryAfter = retryAfterSeconds(res.headers, now);
-    if (now + retryAfter * 1000 - run.started > this.#o.maxWaitMs) throw errorFromResponse(res, { ...run.facts, now });
+    if (now + retryAfter * 1000 - run.started > run.waitBoundMs) throw errorFromResponse(res, { ...run.facts, now });
+    run.owner?.waiting(retryAfter * 1000, this.#d.pacer.pace());
     return retryAfter;
   }
 

@@ -92,11 +92,14 @@ export class SessionManager {
     return (await this.#signInOnce(signal)).token;
   }
 
-  /** Ends the session at the service (best effort) and forgets it. */
-  async close(): Promise<void> {
+  /**
+   * Ends the session at the service (best effort) and forgets it; with `signOut` false only forgets it (the
+   * key's window is spent: a sign-out would take a call from the person, and the session expires by itself).
+   */
+  async close(signOut = true): Promise<void> {
     const c = this.#current;
     this.#current = null;
-    if (c) await this.#deps.signOut(c.token).catch(() => undefined);
+    if (c && signOut) await this.#deps.signOut(c.token).catch(() => undefined);
   }
 
   #signInOnce(signal?: AbortSignal): Promise<Current> {

@@ -1,7 +1,7 @@
-// How fast the mirror may call in the background. The key's limit is shared with tool calls, which go first
-// (the pacer's background lane). From X-RateLimit-Limit: a quarter of the window's calls while tool calls are
-// using the key, nine tenths less theirs when they are not (the pacer keeps the last tenth free for them
-// either way), spread evenly over the window rather than spent at its start.
+// How fast the mirror may call in the background. The key's limit is shared with tool calls and tasks, which go
+// first (the pacer's lanes). From X-RateLimit-Limit: a quarter of the window's calls while they use the key,
+// nine tenths when they do not (the pacer keeps the last fifth free for them either way), spread evenly over
+// the window the pacer learnt rather than spent at its start.
 import type { ApiClient } from '../api/client.js';
 import { sleep } from '../api/timers.js';
 
@@ -16,7 +16,8 @@ export interface BudgetOptions {
 }
 
 export class BackgroundBudget {
-  readonly windowMs: number;
+  /** Given, or else the window's length as the key's pacer has learnt it. */
+  readonly #windowMs: number | undefined;
   readonly #busyShare: number;
   readonly #idleShare: number;
   readonly #now: () => number;
@@ -31,11 +32,16 @@ export class BackgroundBudget {
     private readonly api: ApiClient,
     options: BudgetOptions = {},
   ) {
-    this.windowMs = options.windowMs ?? 60_000;
+    this.#windowMs = options.windowMs;
     this.#busyShare = options.busyShare ?? 0.25;
     this.#idleShare = options.idleShare ?? 0.9;
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? sleep;
+  }
+
+  /** The service's rate window (ms). */
+  get windowMs(): number {
+    return this.#windowMs ?? this.api.stats().rateLimit.windowMs ?? 60_000;
   }
 
   /** Background calls allowed per window now; null until the service has told its limit. */

@@ -1,7 +1,7 @@
 // The lines an answer sums, made whole while it waits when they fit: the invoices of its range whose lines the
-// store lacks are read in the tool calls' lane (a few side by side; the client's pacing spaces them), when
-// they fit about half a minute at the key's pace; else they go to the head of the background queue, and the
-// answer is told how many wait and about how long the background will take.
+// store lacks are read in its caller's lane, a person's or a task's (a few side by side; the key's pacer spaces
+// them), when they fit about half a minute at the key's pace (a task's, however many); else they go to the
+// head of the background queue, and the answer is told how many wait and about how long that takes.
 import type { ApiClient } from '../api/client.js';
 import { counted, nounFor } from '../api/counted.js';
 import type { BackgroundBudget } from './budget.js';
@@ -37,12 +37,13 @@ const count = (n: number): string => n.toLocaleString('en-US');
 
 /**
  * A task's status while it reads lines: "reading the lines of 312 of 1,543 invoices, about 2 minutes at your
- * key's limit" (the key's calls a minute; about as long as the rest takes when the lines are all it waits for).
+ * key's limit", `expectedMs` being how long the rest takes at the key's pace (what is left of the window
+ * now, then whole windows); null when the key's limit is not known yet.
  */
-export function readingLinesMessage(done: number, of: number, limit: number | null, windowMs: number): string {
+export function readingLinesMessage(done: number, of: number, expectedMs: number | null): string {
   const head = `reading the lines of ${count(done)} of ${count(of)} ${nounFor(of, 'invoice')}`;
-  if (limit === null) return head;
-  const seconds = Math.ceil(((of - done) / limit) * (windowMs / 1000));
+  if (expectedMs === null) return head;
+  const seconds = Math.max(1, Math.ceil(expectedMs / 1000));
   const about = seconds < 120 ? counted(seconds, 'second') : counted(Math.ceil(seconds / 60), 'minute');
   return `${head}, about ${about} at your key's limit`;
 }

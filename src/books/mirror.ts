@@ -3,6 +3,8 @@
 // straight into the store, and the freshness contract (ensureFresh) for whatever reads it.
 
 import type { ApiClient } from '../api/client.js';
+import { counted } from '../api/counted.js';
+import { RateLimited } from '../api/errors.js';
 import { every, pause, REAL_TIMERS, type Timers } from '../api/timers.js';
 import { MirrorStoreFull } from '../db/store-full.js';
 import type { EventBus } from '../events/bus.js';
@@ -248,11 +250,9 @@ class MirrorRuntime {
     } else {
       // Each kind is its own list: read side by side, one round trip's wait instead of one per kind.
       const reads = stale.map((kind) => this.sync.sync(kind, { background: false, signal, onProgress: tally(kind) }));
-      const full = (await Promise.allSettled(reads)).map(failureOf).find((err) => err !== null);
-      if (full) {
-        const fresh = await freshness(store, wanted, { signal, onProgress, lookEveryMs: this.options.lookEveryMs });
-        return { ...fresh, warning: `${full.message}: the mirror is not being updated, so this answer is as of ${fresh.asOf}` };
-      }
+      const readBefore = stale.every((kind) => marks.get(kind) !== undefined);
+      const failed = (await Promise.allSettled(reads)).map((s) => failureOf(s, readBefore)).find((err) => err !== null);
+      if (failed) return this.#asStored(wanted, failed, { signal, onProgress, lookEveryMs: this.options.lookEveryMs });
     }
     // Nothing read since the marks were: they are the as-of's.
     const fresh = await freshness(store, wanted, {
@@ -262,13 +262,14 @@ class MirrorRuntime {
       ...(stale.length === 0 ? { marks } : {}),
     });
     if (!opts.lines || !this.lines) return fresh;
-    const limitNow = (): number | null => this.options.api.stats().rateLimit.limit;
-    const linesWords = (done: number, of: number): string =>
-      opts.wholeLines ? readingLinesMessage(done, of, limitNow(), this.#budget.windowMs) : `Invoice lines: ${done} of ${of}`;
     const report =
       opts.onProgress &&
-      ((done: number, of: number): void =>
-        opts.onProgress?.({ progress: recordsProgress + done, total: recordsProgress + of, message: linesWords(done, of) }));
+      ((done: number, of: number): void => {
+        const expectedMs = this.options.api.estimateMs(of - done);
+        const message = opts.wholeLines ? readingLinesMessage(done, of, expectedMs) : `Invoice lines: ${done} of ${of}`;
+        const progress = { progress: recordsProgress + done, total: recordsProgress + of, message };
+        opts.onProgress?.(expectedMs === null ? progress : { ...progress, expectedMs });
+      });
     const pending = await linesForAnswer(
       {
         api: this.options.api,
@@ -288,6 +289,16 @@ class MirrorRuntime {
       opts.wholeLines === true,
     );
     return pending ? { ...fresh, linesPending: pending } : fresh;
+  }
+
+  /** The answer from what is stored, when a read could not be made: with the as-of, and why in a warning. */
+  async #asStored(wanted: readonly MirroredKind[], failed: Error, options: Parameters<typeof freshness>[2]): Promise<Freshness> {
+    const fresh = await freshness(this.options.store, wanted, options);
+    const why =
+      failed instanceof RateLimited
+        ? `the service's rate limit is reached (retry after ${counted(failed.retryAfter, 'second')}), so this answer is from the mirror as of ${fresh.asOf}`
+        : `${failed.message}: the mirror is not being updated, so this answer is as of ${fresh.asOf}`;
+    return { ...fresh, warning: why };
   }
 
   /** A 429 another process on the store met holds this process's calls of the key too, until it ends. */
@@ -312,10 +323,14 @@ class MirrorRuntime {
   }
 }
 
-/** A read's failure, when it failed: a full store is reported with the answer, anything else is thrown. */
-function failureOf(settled: PromiseSettledResult<unknown>): MirrorStoreFull | null {
+/**
+ * A read's failure, when it failed: a full store is reported with the answer, and so is the key's limit when
+ * every kind was read before (the answer is the mirror's, with its as-of); anything else is thrown.
+ */
+function failureOf(settled: PromiseSettledResult<unknown>, readBefore: boolean): MirrorStoreFull | RateLimited | null {
   if (settled.status === 'fulfilled') return null;
   if (settled.reason instanceof MirrorStoreFull) return settled.reason;
+  if (readBefore && settled.reason instanceof RateLimited) return settled.reason;
   throw settled.reason;
 }
 

@@ -196,6 +196,8 @@ export interface FreshProgress {
   /** Records expected, when the service has said (meta.total). */
   total?: number;
   message: string;
+  /** About how long the rest of the wait takes at the key's pace (ms), when it can be told. */
+  expectedMs?: number;
 }
 
 export interface EnsureFreshOptions {

@@ -73,6 +73,7 @@ export function lazyApiClient(
         rateLimit: { limit: null, remaining: null, inFlight: 0, queued: 0, blockedUntil: 0 },
         signIns: 0,
       },
+    estimateMs: (calls) => loaded?.estimateMs(calls) ?? null,
     rateLimitHold: {
       onHeld(listener) {
         holdListeners.add(listener);

@@ -15,6 +15,7 @@ import {
 import type * as z from 'zod/v4';
 import type { ToolContext } from '../../tools/context.js';
 import type { ToolDefinition } from '../../tools/index.js';
+import { inLane, type KeyPace, type WorkLane } from '../api/lane.js';
 import { VIEWS } from '../views/catalog.js';
 import { advertisedHints } from './advertised-hints.js';
 import {
@@ -30,7 +31,7 @@ import {
 } from './businesses.js';
 import { logToolFailure } from './refusals.js';
 import { strictInput } from './strict-args.js';
-import { TASKS_EXTENSION } from './tasks/task-words.js';
+import { TASKS_EXTENSION, waitingWords } from './tasks/task-words.js';
 import { wrapToolsCall } from './tasks/tools-call-seam.js';
 import type { ToolManifestEntry } from './tool-manifest.js';
 
@@ -123,26 +124,34 @@ function asksForTask(ctx: ServerContext): boolean {
   return mine !== null && typeof mine === 'object' && !Array.isArray(mine);
 }
 
-/** The context of one call: with a progress hook when the client sent a progress token. */
-function callContext(context: ToolContext, ctx: ServerContext): ToolContext {
+/**
+ * The context of one call: with a progress hook when the client sent a progress token, and `waiting`, which
+ * tells it when a service call waits on the key's limit.
+ */
+function callContext(context: ToolContext, ctx: ServerContext): ToolContext & { waiting?: WorkLane['waiting'] } {
   const token = ctx.mcpReq._meta?.progressToken;
   if (token === undefined) return context;
   let last = -1;
-  const progress: ToolContext['progress'] = (update) => {
-    // The protocol wants progress to rise with every notification: a report that does not is skipped.
-    if (update.progress <= last) return;
-    last = update.progress;
-    const params = {
-      progressToken: token,
-      progress: last,
-      message: update.message,
-      ...(update.total === undefined ? {} : { total: update.total }),
-    };
+  let total: number | undefined;
+  const notify = (progress: number, message: string): void => {
+    const params = { progressToken: token, progress, message, ...(total === undefined ? {} : { total }) };
     ctx.mcpReq
       .notify({ method: 'notifications/progress', params })
       .catch((err: unknown) => context.logger.warn({ err }, 'progress notification failed'));
   };
-  return { ...context, progress };
+  const progress: ToolContext['progress'] = (update) => {
+    // The protocol wants progress to rise with every notification: a report that does not is skipped.
+    if (update.progress <= last) return;
+    last = update.progress;
+    total = update.total;
+    notify(last, update.message);
+  };
+  // A wait on the key's limit says why and how long; a hair of progress keeps the figures rising.
+  const waiting = (leftMs: number, pace: KeyPace): void => {
+    last = Math.max(0, last) + 0.001;
+    notify(last, waitingWords(leftMs, pace)[0]);
+  };
+  return { ...context, progress, waiting };
 }
 
 /**
@@ -238,7 +247,9 @@ async function call(
     }
     if (!confirmation.proceed) return confirmation.result;
   }
-  return run(tool, runtime, args, callContext(unit.context, ctx), views);
+  const { waiting, ...context } = callContext(unit.context, ctx);
+  // A person's call: its service calls wait a short while on the key's limit, and say so when they do.
+  return waiting ? inLane({ waiting }, () => run(tool, runtime, args, context, views)) : run(tool, runtime, args, context, views);
 }
 
 type ToolConfig = Pick<ToolManifestEntry, 'title' | 'description' | 'annotations'> & { inputSchema: Schema; outputSchema: Schema };

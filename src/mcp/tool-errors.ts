@@ -35,7 +35,8 @@ export function errorResult(err: unknown, toolName: string, args: Record<string,
     );
   }
   if (err instanceof RateLimited) {
-    return toolError(`The service's rate limit is reached. Retry after ${counted(err.retryAfter, 'second')}; nothing was lost.`);
+    const whose = err.whose ? ` ${err.whose}` : '';
+    return toolError(`The service's rate limit is reached.${whose} Retry after ${counted(err.retryAfter, 'second')}; nothing was lost.`);
   }
   if (err instanceof NotFound) {
     const noun = toolName.replace(/^get_/, '').replace(/_/g, ' ');

@@ -219,12 +219,12 @@ describe('Pacer: the background lane', () => {
     expect(p.state().foregroundStarted).toBe(3);
   });
 
-  it('leaves the last tenth of the window to other calls, and goes again once the window has turned', async () => {
+  it('leaves the last fifth of the window to other calls, and goes again once the window has turned', async () => {
     const time = manualTime();
     const p = pacer({ maxConcurrent: 4, windowMs: 60_000, now: time.now, timers: time.timers });
-    (await p.acquire()).release(ok(13, 120));
+    (await p.acquire()).release(ok(26, 120));
     const bg = await p.acquire({ background: true });
-    bg.release(ok(12, 120));
+    bg.release(ok(24, 120));
     let started = false;
     void p.acquire({ background: true }).then((s) => {
       started = true;
@@ -234,10 +234,137 @@ describe('Pacer: the background lane', () => {
     await tick();
     expect(started).toBe(false);
     // A tool call still goes: the reserve is theirs.
-    (await p.acquire()).release(ok(11, 120));
+    (await p.acquire()).release(ok(23, 120));
     time.advance(60_000 + 1100);
     await tick();
     expect(started).toBe(true);
+    p.close();
+  });
+});
+
+/** Calls of `lane` started one after another, each answered with the window's next figure. */
+async function spend(p: Pacer, lane: 'person' | 'task' | 'background', answers: number[], limit: number): Promise<void> {
+  for (const remaining of answers) (await p.acquire({ lane })).release(ok(remaining, limit));
+}
+
+describe('Pacer: one budget, three lanes', () => {
+  it("serves a person's call before a task's, and a task's before the background's", async () => {
+    const p = pacer({ maxConcurrent: 1 });
+    const order: string[] = [];
+    const held = await p.acquire();
+    const go = (name: string, lane: 'person' | 'task' | 'background') =>
+      p.acquire({ lane }).then((s) => {
+        order.push(name);
+        s.release(ok(50, 60));
+      });
+    const all = [go('bg', 'background'), go('task1', 'task'), go('task2', 'task'), go('person', 'person')];
+    held.release(ok(55, 60));
+    await Promise.all(all);
+    expect(order).toEqual(['person', 'task1', 'task2', 'bg']);
+  });
+
+  it('knows the reset from the call that opened the window: a task waits for it without a 429, and spends the last tenth near it', async () => {
+    const time = manualTime();
+    const p = pacer({ maxConcurrent: 4, windowMs: 10_000, now: time.now, timers: time.timers });
+    await spend(p, 'task', [9, 8], 10);
+    expect(p.state().resetAt).toBeGreaterThan(time.now() + 9_000);
+    // 8 left; a task leaves one (a tenth of 10) to the person while the window's end is far.
+    await spend(p, 'task', [7, 6, 5, 4, 3, 2, 1], 10);
+    const waits: number[] = [];
+    let started = false;
+    void p.acquire({ lane: 'task', maxWaitMs: 60_000, onWait: (until) => waits.push(until) }).then((s) => {
+      started = true;
+      s.release(ok(0, 10));
+    });
+    await tick();
+    expect(started).toBe(false);
+    expect(waits).toEqual([p.state().resetAt]);
+    // A person's call takes the tenth the task left.
+    (await p.acquire()).release(ok(1, 10));
+    time.advance(8_000);
+    await tick();
+    expect(started).toBe(false);
+    // In the window's last tenth the task may spend what the person has not.
+    time.advance(1_100);
+    await tick();
+    expect(started).toBe(true);
+    // Spent: nothing goes (no probe, the reset is known) until the window has surely turned; then one call first.
+    let next = 0;
+    const more = [0, 1, 2].map(() =>
+      p.acquire({ lane: 'task', maxWaitMs: 60_000 }).then((s) => {
+        next++;
+        return s;
+      }),
+    );
+    time.advance(500);
+    await tick();
+    expect(next).toBe(0);
+    time.advance(1_000);
+    await tick();
+    expect(next).toBe(1);
+    (await more[0])?.release(ok(9, 10));
+    await tick();
+    expect(next).toBe(3);
+    p.close();
+  });
+
+  it('without the window known, a task spends it and one probe learns the window from its 429', async () => {
+    const time = manualTime();
+    const p = pacer({ maxConcurrent: 4, now: time.now, timers: time.timers });
+    await spend(p, 'task', [4, 3, 2, 1, 0], 5);
+    const probe = await p.acquire({ lane: 'task' });
+    time.advance(1_200);
+    probe.release({ status: 429, headers: { 'retry-after': '4', 'x-ratelimit-limit': '5', 'x-ratelimit-remaining': '0' } });
+    // Opened at 0, ends by 5.2 s (Retry-After is whole seconds): a window of 5 s, not the minute assumed.
+    expect(p.state().windowMs).toBe(5_000);
+    time.advance(4_100);
+    await spend(p, 'task', [4], 5);
+    expect(p.state().resetAt).toBe(time.now() + 5_050);
+    p.close();
+  });
+
+  it('learns the window from two openings, never shorter than it is however slow the first answer', async () => {
+    const time = manualTime();
+    const p = pacer({ maxConcurrent: 4, now: time.now, timers: time.timers });
+    const opener = await p.acquire({ lane: 'task' });
+    time.advance(300); // the window opened when the service counted it, somewhere in these 300 ms
+    opener.release(ok(9, 10));
+    await spend(p, 'task', [8, 7], 10);
+    time.advance(1_800);
+    const next = await p.acquire({ lane: 'task' });
+    time.advance(10);
+    next.release(ok(9, 10));
+    expect(p.state().windowMs).toBe(2_110);
+    p.close();
+  });
+
+  it("refuses a person's call past its bound and says whose calls spent the window", async () => {
+    const time = manualTime();
+    const p = pacer({ maxConcurrent: 4, maxWaitMs: 2_000, windowMs: 10_000, now: time.now, timers: time.timers });
+    await spend(p, 'person', [9, 8, 7], 10);
+    await spend(p, 'background', [6], 10);
+    await spend(p, 'task', [5, 4, 3, 2, 1], 10);
+    await spend(p, 'person', [0], 10);
+    const refused = p.acquire();
+    time.advance(2_000);
+    const err = (await refused.catch((e: unknown) => e)) as RateLimited;
+    expect(err).toBeInstanceOf(RateLimited);
+    expect(err.message).toContain("This window's calls here: 4 calls you asked for, 5 for tasks, 1 the server's own reading of the books.");
+    expect(err.retryAfter).toBe(9);
+    p.close();
+  });
+
+  it('estimates a task from what is left of the window, then whole windows', async () => {
+    const time = manualTime();
+    const p = pacer({ maxConcurrent: 4, windowMs: 60_000, now: time.now, timers: time.timers });
+    await spend(p, 'task', [119], 120);
+    time.advance(20_000);
+    await spend(p, 'task', [100], 120);
+    // 100 left now; 340 calls: 100 in this window, 120 in the next, 120 in the one after.
+    const ms = p.estimateMs(340) as number;
+    expect(ms).toBeGreaterThanOrEqual(40_000 + 60_000);
+    expect(ms).toBeLessThan(40_000 + 60_000 + 5_000);
+    expect(p.estimateMs(10)).toBeLessThan(1_000);
     p.close();
   });
 });

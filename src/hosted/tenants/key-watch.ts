@@ -3,7 +3,8 @@
 // confirms it (so a busy tenant spends nothing on this); a request that finds no confirmation within the
 // window waits for one ping. A key the service refuses (401, or 403 on a ping, which needs no scope: revoked,
 // regenerated, suspended, a plan without the API) is refused here from then on, answers from the mirror
-// included. A service that does not answer refuses nothing: the mirror goes on answering.
+// included. A service that does not answer refuses nothing: the mirror goes on answering. While the key's
+// window is held or spent no ping is sent (it would wait behind the hold): the last confirmation stands.
 import { Forbidden, Unauthorized } from '../../api/errors.js';
 
 export const KEY_CONFIRM_MS = 30_000;
@@ -15,6 +16,11 @@ export interface KeyWatchDeps {
   onRefused: (words: string) => void;
   now: () => number;
   windowMs?: number;
+  /**
+   * Whether the key's window is held (a 429) or spent, or calls wait for it: a ping then would wait behind
+   * them, so none is sent and nothing waits for one; the key is confirmed once the window frees.
+   */
+  busy?: () => boolean;
 }
 
 export class KeyWatch {
@@ -43,6 +49,8 @@ export class KeyWatch {
   async stillWorks(): Promise<boolean> {
     if (this.#refused) return false;
     if (this.#deps.now() - this.#confirmedAt < (this.#deps.windowMs ?? KEY_CONFIRM_MS)) return true;
+    // A call or a poll never waits for the key's limit here: during a hold the last confirmation stands.
+    if (this.#deps.busy?.()) return true;
     this.#pinging ??= this.#ping().finally(() => {
       this.#pinging = null;
     });

@@ -43,7 +43,11 @@ export interface TenantDeps {
 export function tenantMaker(settings: TenantSettings, { logger, sink, ended, shared, budget }: TenantDeps): MakeTenant {
   return (record, secret, webhooks) => {
     const now = settings.now ?? Date.now;
-    const watch = new KeyWatch({ ping: () => api.ping(), onRefused: (words) => ended(record, words), now });
+    const busy = (): boolean => {
+      const window = api.stats().rateLimit;
+      return window.blockedUntil > 0 || window.remaining === 0 || window.queued > 0;
+    };
+    const watch = new KeyWatch({ ping: () => api.ping(), onRefused: (words) => ended(record, words), now, busy });
     const api = createApiClient(
       { baseUrl: record.baseUrl, keyId: record.keyId, secret },
       {

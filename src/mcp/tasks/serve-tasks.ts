@@ -8,6 +8,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import * as z from 'zod/v4';
 import type { ToolContext } from '../../../tools/context.js';
 import type { ToolDefinition } from '../../../tools/index.js';
+import { inLane, type KeyPace } from '../../api/lane.js';
 import type { StoredTask } from '../../books/store.js';
 import type { Books, EnsureFreshOptions } from '../../books/types.js';
 import { isUnreachable } from '../../db/unreachable.js';
@@ -15,7 +16,7 @@ import type { Businesses, BusinessUnit } from '../businesses.js';
 import { loadTool, run, runtimeOf, type TaskCalls, type ToolRuntime } from '../register-tools.js';
 import type { TaskBound } from './task-bound.js';
 import type { TaskRuns, TaskWork } from './task-runs.js';
-import { createdTask, detailedTask } from './task-words.js';
+import { createdTask, detailedTask, waitingWords } from './task-words.js';
 
 export interface TaskServing {
   runs: TaskRuns;
@@ -40,14 +41,16 @@ function wholeBooks(books: Books, signal: AbortSignal): Books {
 
 /** The tool's answer as a task computes it: the same handler, on books made whole; a lost database thrown on (TaskRuns waits it out). */
 export function taskWork(tool: ToolDefinition, runtime: ToolRuntime, args: Record<string, unknown>, views: boolean): TaskWork {
-  return (signal, status) => {
+  return (signal, status, deadlineMs) => {
     const books = runtime.context.books;
     const context: ToolContext = {
       ...runtime.context,
       ...(books ? { books: wholeBooks(books, signal) } : {}),
-      progress: (update) => status(update.message),
+      progress: (update) => status(update.message, update.expectedMs),
     };
-    return run(tool, runtime, args, context, views, isUnreachable);
+    // Its every service call in the key's task lane, waiting on the limit as long as the task lives.
+    const lane = { taskDeadlineMs: deadlineMs, waiting: (leftMs: number, pace: KeyPace) => status(...waitingWords(leftMs, pace)) };
+    return inLane(lane, () => run(tool, runtime, args, context, views, isUnreachable));
   };
 }
 
@@ -91,9 +94,9 @@ export function serveTasks(server: McpServer, serving: TaskServing): TaskCalls |
     if (!found) throw unknownTask(taskId);
     const { task, unit, books } = found;
     if (task.status === 'working' && (await runs.takeOver(books.tasks, task, await workOf(task, runtime(unit))))) {
-      return detailedTask((await books.tasks.get(taskId, runs.now())) ?? task);
+      return detailedTask((await books.tasks.get(taskId, runs.now())) ?? task, runs.pollIntervalMs(taskId));
     }
-    return detailedTask(task);
+    return detailedTask(task, runs.pollIntervalMs(taskId));
   });
   server.server.setRequestHandler('tasks/cancel', idParams, async ({ taskId }) => {
     const found = await findTask(kept, taskId, owner, runs.now());
@@ -113,7 +116,7 @@ export function serveTasks(server: McpServer, serving: TaskServing): TaskCalls |
       const work = taskWork(tool, runtime(unit), args, views);
       const started = await serving.bound.admit(books.tasks, owner, tool.name, callOf(args, views), work);
       if (started === null) return null;
-      return 'result' in started ? { result: started.result } : { task: createdTask(started.task) };
+      return 'result' in started ? { result: started.result } : { task: createdTask(started.task, runs.pollIntervalMs(started.task.id)) };
     },
   };
 }

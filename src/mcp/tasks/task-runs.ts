@@ -10,12 +10,31 @@ import { pause, REAL_TIMERS, type Timers } from '../../api/timers.js';
 import { holderIsGone, newHolder } from '../../books/lease-holder.js';
 import type { StoredTask, TaskTable } from '../../books/store.js';
 import { isUnreachable, RETRY_AFTER_SECONDS } from '../../db/unreachable.js';
+import { POLL_INTERVAL_MS } from './task-words.js';
 
 /**
- * A task's work: the tool's answer, made whole; `status` says what it is doing now. It rejects with a lost
- * database (db/unreachable.ts) rather than answering it: the run waits that out and does the work again.
+ * A task's work: the tool's answer, made whole, by `deadlineMs` (the task's end); `status` says what it is
+ * doing now and, when it can tell, about how long the rest takes (ms). It rejects with a lost database
+ * (db/unreachable.ts) rather than answering it: the run waits that out and does the work again.
  */
-export type TaskWork = (signal: AbortSignal, status: (message: string) => void) => Promise<CallToolResult>;
+export type TaskWork = (
+  signal: AbortSignal,
+  status: (message: string, expectedMs?: number) => void,
+  deadlineMs: number,
+) => Promise<CallToolResult>;
+
+/** What a running task last said, and when it expects to end (epoch ms; null when it cannot tell). */
+interface Said {
+  message: string | null;
+  told: string | null;
+  endsAt: number | null;
+}
+
+/** How often to poll a task expected to end in `leftMs`: half of it, between a quarter second and five seconds. */
+export function pollIntervalFor(leftMs: number | null): number {
+  if (leftMs === null) return POLL_INTERVAL_MS;
+  return Math.min(5_000, Math.max(250, Math.round(leftMs / 2)));
+}
 
 export interface TaskRunsOptions {
   now?: () => number;
@@ -38,6 +57,7 @@ export class TaskRuns {
   /** Who runs tasks here: `host/pid/random`, so that a process on this machine can tell when this one is gone. */
   readonly holder = newHolder();
   readonly #running = new Map<string, AbortController>();
+  readonly #said = new Map<string, Said>();
   readonly now: () => number;
   readonly #timers: Timers;
   readonly #shortWaitMs: number;
@@ -57,8 +77,9 @@ export class TaskRuns {
   /** Runs `work`; its result when it ends within the short wait, else the task it became (running on). */
   async start(tasks: TaskTable, owner: string, tool: string, args: Record<string, unknown>, work: TaskWork): Promise<Started> {
     const abort = new AbortController();
-    const status = { message: null as string | null, told: null as string | null };
-    const running = this.outlasting(work)(abort.signal, (message) => (status.message = message));
+    const status: Said = { message: null, told: null, endsAt: null };
+    // Its calls may wait on the key's limit as long as the task is kept (a little less: it is made after the short wait).
+    const running = this.outlasting(work)(abort.signal, this.#saying(status), this.now() + this.#ttlMs);
     let timer: unknown;
     const waited = new Promise<null>((resolve) => (timer = this.#timers.set(() => resolve(null), this.#shortWaitMs, true)));
     const first = await Promise.race([running.then((result) => ({ result })), waited]);
@@ -98,14 +119,8 @@ export class TaskRuns {
     if (task.beatMs >= now - this.staleMs && gone === null) return false;
     if (!(await tasks.claim(task.id, this.holder, { staleBeforeMs: now - this.staleMs, gone }, now))) return false;
     const abort = new AbortController();
-    const status = { message: null as string | null, told: task.message };
-    this.#follow(
-      tasks,
-      task.id,
-      this.outlasting(work)(abort.signal, (message) => (status.message = message)),
-      abort,
-      status,
-    );
+    const status: Said = { message: null, told: task.message, endsAt: null };
+    this.#follow(tasks, task.id, this.outlasting(work)(abort.signal, this.#saying(status), task.expiresMs), abort, status);
     return true;
   }
 
@@ -115,10 +130,10 @@ export class TaskRuns {
    * takeOver run work so; wrapping twice changes nothing, the inner one waiting every loss out.)
    */
   outlasting(work: TaskWork): TaskWork {
-    return async (signal, status) => {
+    return async (signal, status, deadlineMs) => {
       for (;;) {
         try {
-          return await work(signal, status);
+          return await work(signal, status, deadlineMs);
         } catch (err) {
           if (!isUnreachable(err) || signal.aborted) throw err;
           status(`the books' database is briefly unreachable: trying again in ${RETRY_AFTER_SECONDS} s`);
@@ -128,19 +143,27 @@ export class TaskRuns {
     };
   }
 
+  /** The poll interval for a task: from when it is expected to end, when it runs here and can tell. */
+  pollIntervalMs(id: string): number {
+    const endsAt = this.#said.get(id)?.endsAt ?? null;
+    return pollIntervalFor(endsAt === null ? null : endsAt - this.now());
+  }
+
+  #saying(status: Said): (message: string, expectedMs?: number) => void {
+    return (message, expectedMs) => {
+      status.message = message;
+      status.endsAt = expectedMs === undefined ? null : this.now() + expectedMs;
+    };
+  }
+
   /** Stops this process's run of the task at once (the store says cancelled already). */
   stopHere(id: string): void {
     this.#running.get(id)?.abort();
   }
 
-  #follow(
-    tasks: TaskTable,
-    id: string,
-    running: Promise<CallToolResult>,
-    abort: AbortController,
-    status: { message: string | null; told: string | null },
-  ): void {
+  #follow(tasks: TaskTable, id: string, running: Promise<CallToolResult>, abort: AbortController, status: Said): void {
     this.#running.set(id, abort);
+    this.#said.set(id, status);
     let beat: unknown = null;
     const next = (): void => {
       beat = this.#timers.set(
@@ -174,6 +197,7 @@ export class TaskRuns {
         if (beat !== null) this.#timers.clear(beat);
         abort.abort();
         this.#running.delete(id);
+        this.#said.delete(id);
       });
   }
 }
