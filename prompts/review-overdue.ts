@@ -1,6 +1,6 @@
 // The review_overdue_invoices prompt: who owes what past the due date, and what each has paid lately.
 import * as z from 'zod/v4';
-import { counted } from '../src/api/counted.js';
+import { counted } from '../src/core/counted.js';
 import { definePrompt } from './define.js';
 
 /** "At least N days past due" is "more than N - 1"; none given: everything past due. */

@@ -1,7 +1,7 @@
 // The business's base currency, which drafts are made in. Neither sign-in nor ping reports it, so it is learnt
 // from the records: the currency most of the business's oldest invoices are in, one page of them (one call;
 // the mirror is not asked, as asking would open a resting one and start its sync).
-import { counted } from '../src/api/counted.js';
+import { counted } from '../src/core/counted.js';
 import type { ToolContext } from './context.js';
 
 export interface BaseCurrency {

@@ -1,8 +1,8 @@
 // What a tool handler receives: the service's client, the books mirror (null when it is off), a logger and,
 // per call, a progress hook. Tools never see transports or HTTP.
 import type { ApiClient } from '../src/api/index.js';
-import type { Books, FreshProgress } from '../src/books/types.js';
 import type { LogSink } from '../src/log/deferred-logger.js';
+import type { Books, FreshProgress } from '../src/store/types.js';
 
 export interface ToolContext {
   api: ApiClient;

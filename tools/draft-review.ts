@@ -1,8 +1,9 @@
 // What a reviewer should check on a draft, for its view: a line priced away from its product's default, the
 // customer's money already overdue, and other drafts for the same customer made within a day of this one.
 // Read from the service (the products on the lines, the customer's invoices); every figure an exact string.
-import { Decimal } from '../src/api/decimal.js';
+
 import type { Invoice, InvoiceSummary } from '../src/api/schemas.js';
+import { Decimal } from '../src/core/decimal.js';
 import type { DraftReview, OverdueMoney, PriceChange, SimilarDraft } from '../src/views/review.js';
 import type { ToolContext } from './context.js';
 

@@ -1,7 +1,7 @@
 // Compact text for models that read only text: one short line per record, money with its currency,
 // and where the next page is. Amounts are printed exactly as the service sent them.
 
-import { Decimal } from '../src/api/decimal.js';
+import { Decimal } from '../src/core/decimal.js';
 
 /** An amount with its currency, exactly as the service sent it; a figure with no currency is in the base currency. */
 export const money = (currency: string | null, amount: string): string => `${currency ?? '(base currency)'} ${amount}`;

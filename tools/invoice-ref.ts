@@ -1,7 +1,7 @@
 // get_invoice takes an id or the invoice's number (`INV-00421`). The service lists no number filter, so a
 // number is looked up in the books mirror (numbers never change), or, with the mirror off, by paging the list.
 import * as z from 'zod/v4';
-import { RefusedQuestion } from '../src/books/refused.js';
+import { RefusedQuestion } from '../src/core/refused.js';
 import type { ToolContext } from './context.js';
 
 export const invoiceRef = z

@@ -1,6 +1,6 @@
 // The summary a person confirms before a draft invoice is created: customer, lines, and the subtotal
 // before tax, worked out exactly from the line prices (product prices read from the books).
-import { Decimal } from '../src/api/decimal.js';
+import { Decimal } from '../src/core/decimal.js';
 import type { ToolContext } from './context.js';
 
 interface DraftArgs {

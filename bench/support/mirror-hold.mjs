@@ -6,7 +6,7 @@ const { createApiClient } = await import('../../dist/src/api/index.js');
 const { createLogger } = await import('../../dist/src/log/logger.js');
 const { startMirror } = await import('../../dist/src/books/mirror.js');
 const { openMirrorStore } = await import('../../dist/src/books/open-store.js');
-const { MIRRORED_KINDS } = await import('../../dist/src/books/types.js');
+const { MIRRORED_KINDS } = await import('../../dist/src/store/types.js');
 const logger = createLogger({ level: 'error' });
 const api = createApiClient({ baseUrl, keyId, secret }, { logger });
 await api.ping();

@@ -1,7 +1,7 @@
 // Calendar arithmetic on `YYYY-MM-DD` strings (the business's own days), and the date ranges and periods
 // the answers speak of. Pure: "today" is always given, never read from a clock.
-import { counted } from '../api/counted.js';
-import { RefusedQuestion } from '../books/refused.js';
+import { counted } from '../core/counted.js';
+import { RefusedQuestion } from '../core/refused.js';
 
 const DAY_MS = 86_400_000;
 

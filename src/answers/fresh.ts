@@ -4,8 +4,8 @@
 import * as z from 'zod/v4';
 import type { ToolContext } from '../../tools/context.js';
 import { money } from '../../tools/format.js';
-import { RefusedQuestion } from '../books/refused.js';
-import type { Freshness, InvoiceFilter, MirroredKind, MirrorReader } from '../books/types.js';
+import { RefusedQuestion } from '../core/refused.js';
+import type { Freshness, InvoiceFilter, MirroredKind, MirrorReader } from '../store/types.js';
 import { NAMED_RANGES } from './dates.js';
 
 export interface FreshRead {

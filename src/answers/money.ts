@@ -1,6 +1,6 @@
 // Exact sums of decimal strings, kept per currency (amounts of different currencies are never added).
 // A sum prints with as many decimal places as the most precise amount in it (at least two), so it is exact.
-import { Decimal } from '../api/decimal.js';
+import { Decimal } from '../core/decimal.js';
 
 /** An amount read once (parsing is most of an exact sum's cost); it keeps the places it was written with. */
 export type Amount = Decimal;

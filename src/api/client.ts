@@ -2,6 +2,8 @@
 // Knows nothing of MCP; works against the real service and the sandbox alike.
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
+import { ServiceTime } from '../core/service-time.js';
+import { sleep as realSleep, type Timers } from '../core/timers.js';
 import { type CacheOptions, type CacheStats, DEFAULT_CACHE_OPTIONS, ReadCache } from './cache.js';
 import { type CustomersApi, customersApi } from './endpoints/customers.js';
 import { type InvoicesApi, invoicesApi } from './endpoints/invoices.js';
@@ -11,9 +13,7 @@ import { Transport } from './http.js';
 import { Pacer, type RateLimitState } from './pacing.js';
 import { RequestCore } from './request.js';
 import { type Ping, PingSchema, type ResourceKind } from './schemas.js';
-import { ServiceTime } from './service-time.js';
 import { SessionManager } from './session.js';
-import { sleep as realSleep, type Timers } from './timers.js';
 import { baseUrlProblem } from './url.js';
 import { decoder } from './validate.js';
 

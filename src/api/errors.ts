@@ -2,8 +2,8 @@
 // factory from status + body. Every message keeps the service's own words (scrubbed of credentials) and
 // ends with what to do next; no message ever carries a secret, a token or an Authorization value.
 
+import { counted } from '../core/counted.js';
 import { redactText } from '../log/redact.js';
-import { counted } from './counted.js';
 
 export type FieldErrors = Record<string, string[]>;
 

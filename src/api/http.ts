@@ -1,11 +1,11 @@
 // The wire: one undici dispatcher per client, JSON in and out, query strings encoded exactly, and the
 // failures with no answer (reset, refused, timeout) turned into NetworkFault. Also the back-off rule.
 import type { Dispatcher } from 'undici';
+import { counted } from '../core/counted.js';
+import type { ServiceTime } from '../core/service-time.js';
+import { Agent, dispatch } from '../core/undici-core.js';
 import { redactText } from '../log/redact.js';
-import { counted } from './counted.js';
 import { NetworkFault } from './errors.js';
-import type { ServiceTime } from './service-time.js';
-import { Agent, dispatch } from './undici-core.js';
 
 export type QueryValue = string | number | boolean | Date | null | undefined;
 export type Query = Record<string, QueryValue>;

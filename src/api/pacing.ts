@@ -1,10 +1,10 @@
 // The key's one budget, learnt from the service's own headers (X-RateLimit-Limit / -Remaining, Retry-After):
 // every call waits its turn in one of three lanes, a person's first, then tasks', then the background's.
-import { counted } from './counted.js';
+import { counted } from '../core/counted.js';
+import { REAL_TIMERS, type Timers } from '../core/timers.js';
 import { parseRetryAfter, RateLimited } from './errors.js';
 import { headerValue, type ResponseHeaders } from './http.js';
 import type { KeyPace, Lane } from './lane.js';
-import { REAL_TIMERS, type Timers } from './timers.js';
 
 export interface PacerOptions {
   /**

@@ -4,7 +4,7 @@
 // happen a minute. An attempt that got no answer (refused connection, reset, time-out) never reached the
 // service's limit, so it does not count: it is retried with back-off inside the retry budget, and a
 // service that cannot be reached is reported as such, never as our own throttle.
-import { counted } from './counted.js';
+import { counted } from '../core/counted.js';
 import { type ApiError, Forbidden, RateLimited, Unauthorized } from './errors.js';
 import type { SessionGrant } from './schemas.js';
 

@@ -6,16 +6,16 @@
 // tools see a Books that waits for it, and the banner's line says only what is known before it opens.
 
 import type { ApiClient } from '../api/client.js';
-import { within } from '../api/timers.js';
-import { isUnreachable } from '../db/unreachable.js';
+import { RefusedQuestion } from '../core/refused.js';
+import { within } from '../core/timers.js';
+import { isUnreachable } from '../core/unreachable.js';
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../log/logger.js';
+import { type MirrorLocation, mirrorIdentity, redactedUrl, resolveMirrorLocation, SANDBOX_IDENTITY } from '../store/location.js';
+import type { OpenStoreOptions } from '../store/store.js';
+import type { Books, MirroredKind } from '../store/types.js';
 import { booksThrough } from './books-through.js';
-import { type MirrorLocation, mirrorIdentity, redactedUrl, resolveMirrorLocation, SANDBOX_IDENTITY } from './location.js';
 import type { Mirror } from './mirror.js';
-import { RefusedQuestion } from './refused.js';
-import type { OpenStoreOptions } from './store.js';
-import type { Books, MirroredKind } from './types.js';
 
 export interface BooksMirror {
   /** What the tools hold; null with `--mirror off`. */

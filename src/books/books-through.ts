@@ -1,7 +1,7 @@
 // A Books that reaches the books another one holds, found (and opened, if need be) at each call: the
 // desktop's mirror opens on first use; a hosted tenant's mirror may close while idle and open again. The
 // desktop's, once open, stays until the server stops: the Books then becomes it, and calls reach it directly.
-import type { Books, MirrorReader, TaskTable } from './types.js';
+import type { Books, MirrorReader, TaskTable } from '../store/types.js';
 
 // Every method of MirrorReader, once each: the compiler refuses a list that misses one.
 const EVERY_READER_METHOD: Record<keyof MirrorReader, true> = {

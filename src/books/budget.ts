@@ -3,7 +3,7 @@
 // nine tenths when they do not (the pacer keeps the last fifth free for them either way), spread evenly over
 // the window the pacer learnt rather than spent at its start.
 import type { ApiClient } from '../api/client.js';
-import { sleep } from '../api/timers.js';
+import { sleep } from '../core/timers.js';
 
 export interface BudgetOptions {
   windowMs?: number;

@@ -4,10 +4,10 @@
 // so never newer than what a client was shown): the first full read learns the older books silently, but
 // announces what changed since. Exact across restarts, since the stored record is the memory.
 import { createHash } from 'node:crypto';
-import { Decimal } from '../api/decimal.js';
+import { Decimal } from '../core/decimal.js';
 import { type BooksEvent, type EventKind, relatedInvoices } from '../events/event.js';
-import { type Rec, stampOf } from './record.js';
-import type { MirroredKind } from './types.js';
+import { type Rec, stampOf } from '../store/record.js';
+import type { MirroredKind } from '../store/types.js';
 
 /** Whether a tracked product is at or below its reorder level (the numbers, else `stock.low`). */
 export function isLow(product: Record<string, unknown>): boolean {

@@ -1,8 +1,8 @@
 // The answer to ensureFresh: the as-of time of the kinds asked for (the oldest of their last reads, in the
 // service's clock) and the business's today then.
-import { sleep } from '../api/timers.js';
-import type { KindMark, MirrorStore } from './store.js';
-import type { Freshness, FreshProgress, MirroredKind } from './types.js';
+import { sleep } from '../core/timers.js';
+import type { KindMark, MirrorStore } from '../store/store.js';
+import type { Freshness, FreshProgress, MirroredKind } from '../store/types.js';
 
 const WAIT_FOR_HOLDER_MS = 120_000;
 const LOOK_EVERY_MS = 250;

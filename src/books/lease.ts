@@ -3,8 +3,8 @@
 // it left; released on stop. A process without it asks again each second (a small read): after a crash it
 // takes over from a holder on this machine whose process is gone (see lease-holder.ts), from one whose
 // Postgres connection ended, else when it lapses.
-import { holderIsGone, newHolder } from './lease-holder.js';
-import type { MirrorStore } from './store.js';
+import { holderIsGone, newHolder } from '../store/lease-holder.js';
+import type { MirrorStore } from '../store/store.js';
 
 const LEASE = 'sync';
 const LEASE_TTL_MS = 30_000;

@@ -7,10 +7,10 @@
 // was lost are kept until it is back, not read again.
 import type { ApiClient } from '../api/client.js';
 import { NotFound } from '../api/errors.js';
-import { isUnreachable } from '../db/unreachable.js';
-import { holderIsGone, newHolder } from './lease-holder.js';
-import { stampOf } from './record.js';
-import type { MirrorStore } from './store.js';
+import { isUnreachable } from '../core/unreachable.js';
+import { holderIsGone, newHolder } from '../store/lease-holder.js';
+import { stampOf } from '../store/record.js';
+import type { MirrorStore } from '../store/store.js';
 
 export type Wanted = { id: number; stamp: string };
 

@@ -3,11 +3,11 @@
 // them), when they fit about half a minute at the key's pace (a task's, however many); else they go to the
 // head of the background queue, and the answer is told how many wait and about how long that takes.
 import type { ApiClient } from '../api/client.js';
-import { counted, nounFor } from '../api/counted.js';
+import { counted, nounFor } from '../core/counted.js';
+import type { MirrorStore } from '../store/store.js';
+import type { Freshness, InvoiceFilter } from '../store/types.js';
 import type { BackgroundBudget } from './budget.js';
 import type { LineReads } from './line-reads.js';
-import type { MirrorStore } from './store.js';
-import type { Freshness, InvoiceFilter } from './types.js';
 
 /** How long an answer may wait for the lines it needs, at the key's pace, before it answers with what is stored. */
 const LINES_WAIT_MS = 30_000;

@@ -1,9 +1,9 @@
 // Invoice lines come only from get_invoice, one invoice a call: fetched in the background, newest first,
 // for every invoice whose header changed since its lines were stored; those an answer is waiting for first.
 import type { ApiClient } from '../api/client.js';
+import type { MirrorStore } from '../store/store.js';
 import type { BackgroundBudget } from './budget.js';
 import type { LineReads } from './line-reads.js';
-import type { MirrorStore } from './store.js';
 
 export interface LinesDeps {
   api: ApiClient;

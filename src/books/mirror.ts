@@ -3,13 +3,24 @@
 // straight into the store, and the freshness contract (ensureFresh) for whatever reads it.
 
 import type { ApiClient } from '../api/client.js';
-import { counted } from '../api/counted.js';
 import { RateLimited } from '../api/errors.js';
-import { every, pause, REAL_TIMERS, type Timers } from '../api/timers.js';
-import { MirrorStoreFull } from '../db/store-full.js';
+import { counted } from '../core/counted.js';
+import { ServiceClock } from '../core/service-clock.js';
+import { MirrorStoreFull } from '../core/store-full.js';
+import { every, pause, REAL_TIMERS, type Timers } from '../core/timers.js';
 import type { EventBus } from '../events/bus.js';
 import type { BooksEvent } from '../events/event.js';
 import type { Logger } from '../log/logger.js';
+import type { Rec } from '../store/record.js';
+import type { KindMark, MirrorStore } from '../store/store.js';
+import {
+  type Books,
+  type EnsureFreshOptions,
+  type Freshness,
+  type FreshProgress,
+  MIRRORED_KINDS,
+  type MirroredKind,
+} from '../store/types.js';
 import { BackgroundBudget, type BudgetOptions } from './budget.js';
 import { freshness, holderCaughtUp, progressTally } from './freshness.js';
 import { SyncLease } from './lease.js';
@@ -17,11 +28,7 @@ import { LineReads } from './line-reads.js';
 import { LinesFetcher } from './lines.js';
 import { linesForAnswer, readingLinesMessage } from './lines-for-answer.js';
 import { EventOutbox, LOOK_EVERY_MS } from './outbox.js';
-import type { Rec } from './record.js';
-import { ServiceClock } from './service-clock.js';
-import type { KindMark, MirrorStore } from './store.js';
 import { KindSync, LeaseLost, type SyncStats } from './sync.js';
-import { type Books, type EnsureFreshOptions, type Freshness, type FreshProgress, MIRRORED_KINDS, type MirroredKind } from './types.js';
 
 export interface MirrorOptions {
   api: ApiClient;

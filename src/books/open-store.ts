@@ -3,14 +3,15 @@
 // driver. A Postgres database that cannot be used leaves the mirror in memory for this run, as a file does;
 // but a hosted tenant's (on connections shared with other tenants) that cannot be reached just now (down,
 // restarting) is an error to retry at its next use, never a mirror kept apart from the deployment's.
-import { isUnreachable } from '../db/unreachable.js';
-import type { MirrorStore, OpenStoreOptions } from './store.js';
+import { isUnreachable } from '../core/unreachable.js';
+import type { MirrorStore, OpenStoreOptions } from '../store/store.js';
 
 export async function openMirrorStore(options: OpenStoreOptions): Promise<MirrorStore> {
-  const sqlite = async (on: OpenStoreOptions): Promise<MirrorStore> => (await import('./sqlite/sqlite-store.js')).openSqliteStore(on);
+  const sqlite = async (on: OpenStoreOptions): Promise<MirrorStore> =>
+    (await import('../store/sqlite/sqlite-store.js')).openSqliteStore(on);
   const { location } = options;
   if (location.kind !== 'postgres') return sqlite(options);
-  const { openPostgresStore } = await import('./postgres/postgres-store.js');
+  const { openPostgresStore } = await import('../store/postgres/postgres-store.js');
   try {
     return await openPostgresStore(location.url, options);
   } catch (err) {

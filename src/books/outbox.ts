@@ -5,10 +5,10 @@
 // tell when events were written (Postgres' NOTIFY) has them published at once; every store is also looked at
 // each second (or at each poll, for a mirror polling the service more often), which catches what a lost
 // connection's notice missed.
-import { every } from '../api/timers.js';
+import { every } from '../core/timers.js';
 import type { EventBus } from '../events/bus.js';
 import type { Logger } from '../log/logger.js';
-import type { MirrorStore } from './store.js';
+import type { MirrorStore } from '../store/store.js';
 
 export const LOOK_EVERY_MS = 1_000;
 const KEEP_MS = 24 * 3600 * 1000;

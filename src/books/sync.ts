@@ -4,15 +4,15 @@
 // only once every page of the read is stored, and never past the moment the read began, so a record
 // changed while later pages were read is read again next time rather than skipped.
 import type { ApiClient } from '../api/client.js';
-import { counted } from '../api/counted.js';
 import { hasNextPage } from '../api/paginate.js';
 import type { Page } from '../api/schemas.js';
+import { counted } from '../core/counted.js';
+import type { ServiceClock } from '../core/service-clock.js';
+import { type Rec, stampOf } from '../store/record.js';
+import type { KindMark, MirrorStore } from '../store/store.js';
+import type { FreshProgress, MirroredKind } from '../store/types.js';
 import type { BackgroundBudget } from './budget.js';
 import { diffEvents } from './diff.js';
-import { type Rec, stampOf } from './record.js';
-import type { ServiceClock } from './service-clock.js';
-import type { KindMark, MirrorStore } from './store.js';
-import type { FreshProgress, MirroredKind } from './types.js';
 
 /** Stamps are whole seconds and our reading of the service's clock is good to about one. */
 export const OVERLAP_MS = 5_000;

@@ -1,6 +1,7 @@
 // `invoicing-mcp check`: signs in and tells what the key can do.
-import { TOOLS } from '../../tools/index.js';
+
 import { createLogger } from '../log/logger.js';
+import { TOOLS } from '../mcp/registry.js';
 import { connect } from './connect.js';
 import { readRetryBudget } from './retry-budget-flag.js';
 import type { ServiceEnv } from './service-env.js';

@@ -1,7 +1,8 @@
 // `invoicing-mcp --hosted` (over HTTP): many businesses on one deployment, each person signing in with their
 // business's own key (MCP authorization). No key in the environment; the desktop paths are not involved.
-import type { Timers } from '../api/timers.js';
+
 import { planBooksMirror } from '../books/books-mirror.js';
+import type { Timers } from '../core/timers.js';
 import type { HostedServing } from '../hosted/serve-hosted.js';
 import { deferredLogger } from '../log/deferred-logger.js';
 import type { LoggerOptions } from '../log/logger.js';

@@ -2,7 +2,7 @@
 // the pacing) to load, so the server answers its first requests as fast as a bare one.
 import type { ApiClient, ApiClientDeps, ClientConfig } from '../api/client.js';
 import type { ReadResource } from '../api/endpoints/resource.js';
-import { ServiceTime } from '../api/service-time.js';
+import { ServiceTime } from '../core/service-time.js';
 import type { Logger } from '../log/logger.js';
 
 type Resource = 'customers' | 'invoices' | 'quotes' | 'payments' | 'products';

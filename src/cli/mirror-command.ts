@@ -4,10 +4,10 @@
 // and SVC_KEY_ID. A Postgres URL is shown without its password.
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { counted } from '../api/counted.js';
-import { type MirrorLocation, redactedUrl, resolveMirrorLocation } from '../books/location.js';
-import type { MirrorBooksReport } from '../books/store.js';
-import { MIRRORED_KINDS } from '../books/types.js';
+import { counted } from '../core/counted.js';
+import { type MirrorLocation, redactedUrl, resolveMirrorLocation } from '../store/location.js';
+import type { MirrorBooksReport } from '../store/store.js';
+import { MIRRORED_KINDS } from '../store/types.js';
 import { ConfigError, hasServiceKey, loadServiceConfig, type ServiceEnv } from './service-env.js';
 
 export const MIRROR_USAGE = `usage: invoicing-mcp mirror status [--mirror PATH|postgres://...]   what the local copy of the books holds
@@ -50,7 +50,7 @@ const kib = (bytes: number): string =>
 async function status(path: string): Promise<string> {
   if (!existsSync(path)) return `No mirror at ${path} yet: a server with this key makes it on its first start.`;
   const size = FILES(path).reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
-  const { inspectMirrorFile } = await import('../books/sqlite/inspect.js');
+  const { inspectMirrorFile } = await import('../store/sqlite/inspect.js');
   const report = await inspectMirrorFile(path).catch((err: unknown) => err as Error);
   if (report instanceof Error)
     return `Mirror: ${path} (${kib(size)}) cannot be read (${report.message}): the next server start sets it aside and rebuilds it.`;
@@ -66,7 +66,7 @@ async function status(path: string): Promise<string> {
 
 async function forget(path: string, force: boolean): Promise<string> {
   if (!existsSync(path)) return `No mirror at ${path}: nothing to forget.`;
-  const { inspectMirrorFile } = await import('../books/sqlite/inspect.js');
+  const { inspectMirrorFile } = await import('../store/sqlite/inspect.js');
   const report = await inspectMirrorFile(path).catch(() => null);
   if (report?.leaseUntil && !force) {
     throw new ConfigError(
@@ -80,7 +80,7 @@ async function forget(path: string, force: boolean): Promise<string> {
 
 async function postgresStatus(url: string): Promise<string> {
   const where = redactedUrl(url);
-  const { inspectPostgresMirror } = await import('../books/postgres/inspect.js');
+  const { inspectPostgresMirror } = await import('../store/postgres/inspect.js');
   const report = await inspectPostgresMirror(url).catch((err: unknown) => err as Error);
   if (report instanceof Error) return `Mirror: Postgres ${where} cannot be read (${report.message}).`;
   if (!report.exists) return `No mirror in Postgres ${where} yet: a server with this key makes it on its first start.`;
@@ -92,7 +92,7 @@ async function postgresStatus(url: string): Promise<string> {
 
 async function postgresForget(url: string, force: boolean): Promise<string> {
   const where = redactedUrl(url);
-  const { forgetPostgresMirror, inspectPostgresMirror } = await import('../books/postgres/inspect.js');
+  const { forgetPostgresMirror, inspectPostgresMirror } = await import('../store/postgres/inspect.js');
   const report = await inspectPostgresMirror(url);
   if (!report.exists) return `No mirror in Postgres ${where}: nothing to forget.`;
   if (report.holder && !force) {

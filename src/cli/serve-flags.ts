@@ -35,7 +35,7 @@ export interface ServeOptions {
   readonly sessionLimits: SessionLimits;
   /** How long SIGTERM waits for the HTTP calls in flight (ms). */
   readonly drainTimeoutMs: number;
-  /** The books mirror: a file path, a Postgres URL, `memory` or `off`; null = the default (see src/books/location.ts). */
+  /** The books mirror: a file path, a Postgres URL, `memory` or `off`; null = the default (see src/store/location.ts). */
   readonly mirror: string | null;
   /** `--businesses` / INVOICING_MCP_BUSINESSES: the list of businesses (a file's path, or the JSON itself); null = SVC_*. */
   readonly businesses: string | null;

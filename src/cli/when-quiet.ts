@@ -6,7 +6,7 @@
 import type { Server as HttpServer, IncomingMessage, ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/server';
-import { REAL_TIMERS, type Timers } from '../api/timers.js';
+import { REAL_TIMERS, type Timers } from '../core/timers.js';
 import { isHealthPath } from '../http/health.js';
 
 export const QUIET_MS = 200;

@@ -16,7 +16,7 @@
 // a whole request (a call, a notification stream) is never closed.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { REAL_TIMERS } from '../api/timers.js';
+import { REAL_TIMERS } from '../core/timers.js';
 import { clientKey } from './client-key.js';
 
 export interface ConnectionTableOptions {

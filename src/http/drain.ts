@@ -3,7 +3,7 @@
 // up to a time limit. Long streams are not waited for: their owners end them with a retry hint.
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { within } from '../api/timers.js';
+import { within } from '../core/timers.js';
 import { rpcError, SERVER_REFUSAL } from './json-rpc-errors.js';
 
 /** Seconds a client refused while the server stops is asked to wait before it tries again. */

@@ -1,7 +1,7 @@
 // A log line per kind of trouble per window, not per occurrence: the first occurrence is logged at once,
 // the rest in the window are counted and summed up in one line when it ends. Keeps a client that sends
 // the same bad input thousands of times from flooding stderr.
-import { REAL_TIMERS } from '../api/timers.js';
+import { REAL_TIMERS } from '../core/timers.js';
 import type { LogSink } from './deferred-logger.js';
 
 type Level = 'debug' | 'info' | 'warn';

@@ -14,7 +14,6 @@ import {
 } from '@modelcontextprotocol/server';
 import type * as z from 'zod/v4';
 import type { ToolContext } from '../../tools/context.js';
-import type { ToolDefinition } from '../../tools/index.js';
 import { inLane, type KeyPace, type WorkLane } from '../api/lane.js';
 import { VIEWS } from '../views/catalog.js';
 import { advertisedHints } from './advertised-hints.js';
@@ -30,6 +29,7 @@ import {
   withBusinessArgument,
 } from './businesses.js';
 import { logToolFailure } from './refusals.js';
+import type { ToolDefinition } from './registry.js';
 import { strictInput } from './strict-args.js';
 import { TASKS_EXTENSION, waitingWords } from './tasks/task-words.js';
 import { wrapToolsCall } from './tasks/tools-call-seam.js';
@@ -98,7 +98,7 @@ let registry: Promise<Map<string, ToolDefinition>> | null = null;
 
 /** The tool modules, loaded once per process on first use. */
 export function loadTool(name: string): Promise<ToolDefinition> {
-  registry ??= import('../../tools/index.js').then(({ TOOLS }) => new Map(TOOLS.map((t) => [t.name, t])));
+  registry ??= import('./registry.js').then(({ TOOLS }) => new Map(TOOLS.map((t) => [t.name, t])));
   return registry.then((tools) => {
     const tool = tools.get(name);
     if (!tool) throw new Error(`the tool manifest names ${name}, which the registry does not have: rebuild`);

@@ -1,10 +1,10 @@
 // The one error boundary: a typed refusal becomes a tool error whose text says what happened and what
 // to do next. Nothing here is an instruction to the model; it is the service's answer, explained.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { counted } from '../api/counted.js';
 import { ApiError, Invalid, MissingScope, NotFound, RateLimited } from '../api/errors.js';
-import { RefusedQuestion } from '../books/refused.js';
-import { DatabaseUnreachable } from '../db/unreachable.js';
+import { counted } from '../core/counted.js';
+import { RefusedQuestion } from '../core/refused.js';
+import { DatabaseUnreachable } from '../core/unreachable.js';
 import { redactText } from '../log/redact.js';
 
 export function toolError(text: string): CallToolResult {

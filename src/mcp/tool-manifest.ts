@@ -26,7 +26,7 @@ export const MANIFEST_URL = new URL('../../tools/manifest.json', import.meta.url
 
 /** The manifest as the registry gives it now. */
 export async function computeToolManifest(): Promise<ToolManifestEntry[]> {
-  const [{ TOOLS }, { advertisedJson }] = await Promise.all([import('../../tools/index.js'), import('./compact-schema.js')]);
+  const [{ TOOLS }, { advertisedJson }] = await Promise.all([import('./registry.js'), import('./compact-schema.js')]);
   return TOOLS.map((tool) => ({
     name: tool.name,
     title: tool.title,

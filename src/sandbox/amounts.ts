@@ -1,6 +1,6 @@
-// Amounts and quantities as the service prints them, in the project's one exact decimal (src/api/decimal.ts):
+// Amounts and quantities as the service prints them, in the project's one exact decimal (src/core/decimal.ts):
 // nothing passes through a JS number, and nothing rounds but the line arithmetic, half-up to 2 places.
-import { Decimal } from '../api/decimal.js';
+import { Decimal } from '../core/decimal.js';
 
 export { Decimal };
 

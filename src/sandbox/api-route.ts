@@ -1,7 +1,7 @@
 // The one wrapper every /api route runs through: injected faults, authentication, the handler, the
 // service's headers, and refusals turned into JSON bodies.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sleep } from '../api/timers.js';
+import { sleep } from '../core/timers.js';
 import { ApiError } from './api-error.js';
 import { authenticate, type Caller, callState } from './call.js';
 import type { World } from './world.js';

@@ -3,7 +3,7 @@
 // base × 1, 2, 4, 8, 16.
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Agent } from 'undici';
-import { REAL_TIMERS } from '../api/timers.js';
+import { REAL_TIMERS } from '../core/timers.js';
 import type { SandboxClock } from './clock.js';
 import { randomToken } from './secrets.js';
 import { formatTimestamp } from './time.js';
@@ -43,7 +43,7 @@ export class WebhookSender {
   readonly #retries = new Set<unknown>();
   // undici loads on the first delivery: most sandboxes never send a webhook, and loading it is a third of
   // a sandbox's start.
-  #undici: Promise<{ agent: Agent; dispatch: typeof import('../api/undici-core.js').dispatch }> | null = null;
+  #undici: Promise<{ agent: Agent; dispatch: typeof import('../core/undici-core.js').dispatch }> | null = null;
   #closed = false;
 
   constructor(
@@ -82,7 +82,7 @@ export class WebhookSender {
     };
     this.deliveries.push(record);
     try {
-      this.#undici ??= import('../api/undici-core.js').then(({ Agent, dispatch }) => ({
+      this.#undici ??= import('../core/undici-core.js').then(({ Agent, dispatch }) => ({
         agent: new Agent({ headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }),
         dispatch,
       }));

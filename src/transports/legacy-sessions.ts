@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AuthInfo, isInitializeRequest } from '@modelcontextprotocol/server';
-import { every } from '../api/timers.js';
+import { every } from '../core/timers.js';
 import { SERVER_REFUSAL, sendRpcError } from '../http/json-rpc-errors.js';
 import { clientOf, PerClient, refuseOverShare } from '../http/per-client.js';
 import type { ServerFactory } from '../mcp/server.js';

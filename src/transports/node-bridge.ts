@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { AuthInfo, McpHttpHandler } from '@modelcontextprotocol/server';
-import { REAL_TIMERS } from '../api/timers.js';
+import { REAL_TIMERS } from '../core/timers.js';
 import { rpcError } from '../http/json-rpc-errors.js';
 import { clientOf, type PerClient, refuseOverShare } from '../http/per-client.js';
 import { retryField } from './session-transport.js';

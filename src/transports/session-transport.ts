@@ -19,7 +19,7 @@ import {
   type Transport,
   type TransportSendOptions,
 } from '@modelcontextprotocol/server';
-import { every, REAL_TIMERS } from '../api/timers.js';
+import { every, REAL_TIMERS } from '../core/timers.js';
 import { sendRpcError } from '../http/json-rpc-errors.js';
 import { ClientRefusal } from './sdk-errors.js';
 

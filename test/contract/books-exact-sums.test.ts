@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOwed, answerOwedFromSums } from '../../src/answers/owed/figures.js';
 import { answerSales, answerSalesByProduct, figuresOfSums, lineSumsOf, salesInvoices } from '../../src/answers/sales/figures.js';
 import { openMirrorStore } from '../../src/books/open-store.js';
-import type { Rec } from '../../src/books/record.js';
-import type { MirrorStore } from '../../src/books/store.js';
+import type { Rec } from '../../src/store/record.js';
+import type { MirrorStore } from '../../src/store/store.js';
 import { Exact } from '../support/exact.js';
 import { get, type Json, type SandboxHandle, signIn, start } from './sandbox-http.js';
 

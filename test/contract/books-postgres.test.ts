@@ -4,11 +4,11 @@
 // connection ends; and every store on the database hears of events as they are committed (NOTIFY).
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { redactedUrl } from '../../src/books/location.js';
 import { openMirrorStore } from '../../src/books/open-store.js';
-import type { Rec } from '../../src/books/record.js';
-import type { MirrorStore } from '../../src/books/store.js';
-import { SharedPostgres } from '../../src/db/postgres/shared.js';
+import { redactedUrl } from '../../src/store/location.js';
+import { SharedPostgres } from '../../src/store/postgres/shared.js';
+import type { Rec } from '../../src/store/record.js';
+import type { MirrorStore } from '../../src/store/store.js';
 import { forgetMirror, postgresDatabase } from '../support/postgres.js';
 import { pollEvent } from './poll-event.js';
 import { sampleCustomer, sampleInvoice, sampleLine } from './sample-records.js';

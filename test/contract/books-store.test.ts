@@ -18,11 +18,11 @@ import {
   rankProducts,
   salesInvoices,
 } from '../../src/answers/sales/figures.js';
-import { mirrorIdentity, resolveMirrorLocation } from '../../src/books/location.js';
 import { openMirrorStore } from '../../src/books/open-store.js';
-import type { Rec } from '../../src/books/record.js';
-import type { MirrorStore } from '../../src/books/store.js';
-import { MIRRORED_KINDS, type MirroredKind } from '../../src/books/types.js';
+import { mirrorIdentity, resolveMirrorLocation } from '../../src/store/location.js';
+import type { Rec } from '../../src/store/record.js';
+import type { MirrorStore } from '../../src/store/store.js';
+import { MIRRORED_KINDS, type MirroredKind } from '../../src/store/types.js';
 import { Exact } from '../support/exact.js';
 import { ENGINES, engineStores } from '../support/postgres.js';
 import { get, type Json, listAll, type SandboxHandle, type Session, signIn, start } from './sandbox-http.js';

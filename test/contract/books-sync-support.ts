@@ -2,13 +2,13 @@
 // events the test records, and the ground truth read raw from the sandbox's API.
 import { isDeepStrictEqual } from 'node:util';
 import type { ApiClient, ApiClientDeps, ClientOptionsInput } from '../../src/api/index.js';
-import type { MirrorLocation } from '../../src/books/location.js';
 import { type Mirror, type MirrorOptions, startMirror } from '../../src/books/mirror.js';
 import { openMirrorStore } from '../../src/books/open-store.js';
-import { MIRRORED_KINDS } from '../../src/books/types.js';
 import { createEventBus, type EventBus } from '../../src/events/bus.js';
 import type { BooksEvent } from '../../src/events/event.js';
 import { OTHER_BUSINESS } from '../../src/sandbox/seed/profiles.js';
+import type { MirrorLocation } from '../../src/store/location.js';
+import { MIRRORED_KINDS } from '../../src/store/types.js';
 import { makeClient } from '../support/client.js';
 import type { LogCapture } from '../support/logs.js';
 import type { KeyPair, TestSandbox } from '../support/sandbox.js';

@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIRRORED_KINDS } from '../../src/books/types.js';
+import { MIRRORED_KINDS } from '../../src/store/types.js';
 import { captureLogs } from '../support/logs.js';
 import { ENGINES, engineStores } from '../support/postgres.js';
 import { ALL_SCOPES, type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';

@@ -5,13 +5,13 @@
 import { randomBytes } from 'node:crypto';
 import type { AdapterPayload } from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgDb } from '../../src/db/postgres/db.js';
 import { CLIENT_LIFETIMES, postgresAdapter, sweepExpired } from '../../src/hosted/oauth/adapter.js';
 import { SWEEP, sweepEvery } from '../../src/hosted/oauth/sweep.js';
 import { prepareHostedSchema } from '../../src/hosted/store/schema.js';
 import { Sealer } from '../../src/hosted/vault/sealer.js';
 import { readVaultKeys } from '../../src/hosted/vault/vault-keys.js';
 import { silentLogger } from '../../src/log/logger.js';
+import { PgDb } from '../../src/store/postgres/db.js';
 import { postgresDatabase } from '../support/postgres.js';
 
 const HOUR = 3_600_000;

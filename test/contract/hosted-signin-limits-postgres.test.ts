@@ -4,12 +4,12 @@
 // are held together: of twenty at once, only the limit's number get a place.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RateLimited } from '../../src/api/errors.js';
-import { PgDb } from '../../src/db/postgres/db.js';
 import { FAILURE_LIMITS, FailedSignIns, type Taken } from '../../src/hosted/limits/failed-sign-ins.js';
 import { SERVICE_SIGN_INS, ServiceSignIns } from '../../src/hosted/limits/service-sign-ins.js';
 import { sameSecret } from '../../src/hosted/signin/known-key.js';
 import { VERIFIED_KEYS, VerifiedKeys } from '../../src/hosted/signin/verified-keys.js';
 import { prepareHostedSchema } from '../../src/hosted/store/schema.js';
+import { PgDb } from '../../src/store/postgres/db.js';
 import { postgresDatabase } from '../support/postgres.js';
 
 const opened: PgDb[] = [];

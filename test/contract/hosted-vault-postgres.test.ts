@@ -4,11 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgDb } from '../../src/db/postgres/db.js';
 import { prepareHostedSchema } from '../../src/hosted/store/schema.js';
 import { Sealer } from '../../src/hosted/vault/sealer.js';
 import { Vault } from '../../src/hosted/vault/vault.js';
 import { readVaultKeys } from '../../src/hosted/vault/vault-keys.js';
+import { PgDb } from '../../src/store/postgres/db.js';
 import { postgresDatabase } from '../support/postgres.js';
 
 const newKey = (): string => randomBytes(32).toString('base64');

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LineReads } from '../../src/books/line-reads.js';
 import { openMirrorStore } from '../../src/books/open-store.js';
-import type { MirrorStore } from '../../src/books/store.js';
+import type { MirrorStore } from '../../src/store/store.js';
 import { makeClient } from '../support/client.js';
 import { captureLogs } from '../support/logs.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';

@@ -1,5 +1,5 @@
 // Small records as the service sends them, for store tests that write a few by hand.
-import type { Rec } from '../../src/books/record.js';
+import type { Rec } from '../../src/store/record.js';
 
 export const sampleCustomer = (id: number, name = `Customer ${id}`, updatedAt = '2026-01-01T00:00:00+13:00'): Rec => ({
   id,

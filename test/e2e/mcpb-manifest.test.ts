@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PROMPTS } from '../../prompts/index.js';
-import { TOOLS } from '../../tools/index.js';
+import { TOOLS } from '../../src/mcp/registry.js';
 import { connectClient } from './support/clients.js';
 import { stdioHere } from './support/stdio-here.js';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspectPostgresMirror } from '../../src/books/postgres/inspect.js';
+import { inspectPostgresMirror } from '../../src/store/postgres/inspect.js';
 import { listAll, signIn } from '../contract/sandbox-http.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { ALL_SCOPES, startTestSandbox, type TestSandbox } from '../support/sandbox.js';

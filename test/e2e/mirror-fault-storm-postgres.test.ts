@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { MIRRORED_KINDS } from '../../src/books/types.js';
+import { MIRRORED_KINDS } from '../../src/store/types.js';
 import { type Json, listAll, type Session, signIn } from '../contract/sandbox-http.js';
 import { postgresDatabase } from '../support/postgres.js';
 import { ALL_SCOPES, startTestSandbox, type TestSandbox } from '../support/sandbox.js';

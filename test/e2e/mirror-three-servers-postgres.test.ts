@@ -7,12 +7,12 @@
 // small second business, every call answered after 15 ms during the first sync so that it outlasts the kill.
 import { createServer, request, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { mirrorIdentity } from '../../src/books/location.js';
 import type { Mirror } from '../../src/books/mirror.js';
 import { openMirrorStore } from '../../src/books/open-store.js';
-import { inspectPostgresMirror, type PostgresMirrorReport } from '../../src/books/postgres/inspect.js';
-import type { MirrorBooksReport } from '../../src/books/store.js';
-import { MIRRORED_KINDS } from '../../src/books/types.js';
+import { mirrorIdentity } from '../../src/store/location.js';
+import { inspectPostgresMirror, type PostgresMirrorReport } from '../../src/store/postgres/inspect.js';
+import type { MirrorBooksReport } from '../../src/store/store.js';
+import { MIRRORED_KINDS } from '../../src/store/types.js';
 import { differences } from '../contract/books-sync-support.js';
 import { listAll, signIn } from '../contract/sandbox-http.js';
 import { postgresDatabase } from '../support/postgres.js';

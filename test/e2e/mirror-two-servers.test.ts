@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspectMirrorFile } from '../../src/books/sqlite/inspect.js';
+import { inspectMirrorFile } from '../../src/store/sqlite/inspect.js';
 import { listAll, signIn } from '../contract/sandbox-http.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { businessOps } from './support/business-ops.js';

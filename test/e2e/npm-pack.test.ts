@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TOOLS } from '../../tools/index.js';
+import { TOOLS } from '../../src/mcp/registry.js';
 import { connectClient } from './support/clients.js';
 import { serverEnv } from './support/server.js';
 

@@ -1,5 +1,5 @@
 // The tests' own exact decimal for ground truth: BigInt arithmetic written here, apart from the code under test
-// (src/api/decimal.ts), so that a fault in one cannot hide in the other. A value is digits over a power of ten.
+// (src/core/decimal.ts), so that a fault in one cannot hide in the other. A value is digits over a power of ten.
 
 type Value = Exact | string | number | bigint;
 

@@ -2,7 +2,7 @@
 // engines a store test runs on. A Postgres that did not start fails the test with the reason, never skips it.
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { MirrorLocation } from '../../src/books/location.js';
+import type { MirrorLocation } from '../../src/store/location.js';
 import { awaitStatus } from './run-service.js';
 
 let made = 0;

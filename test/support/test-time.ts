@@ -5,7 +5,7 @@
 // stretches where nothing is under way: when every timer left is due later and `busy()` says no call is in
 // flight, it moves the sandbox's clock on to the next timer, then ours by the same step, and fires it. So the
 // service and our code keep one time, and a wait of seconds for a rate window costs a call to the admin clock.
-import { sleep, type Timers } from '../../src/api/timers.js';
+import { sleep, type Timers } from '../../src/core/timers.js';
 import type { TestSandbox } from './sandbox.js';
 
 interface Due {

@@ -1,5 +1,5 @@
 // Hand-written mirror rows for the answer modules' unit tests: small enough to add up by eye.
-import type { CustomerRow, InvoiceRow, LineRow, PaymentRow, ProductRow, QuoteRow } from '../../src/books/types.js';
+import type { CustomerRow, InvoiceRow, LineRow, PaymentRow, ProductRow, QuoteRow } from '../../src/store/types.js';
 
 export const TODAY = '2026-11-23';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { periodOf, resolveRange } from '../../src/answers/dates.js';
 import { answerSales, lineSumsOf, productShare, salesInvoices } from '../../src/answers/sales/figures.js';
-import { fromScaled, unitsOf } from '../../src/books/sqlite/exact-sums.js';
+import { fromScaled, unitsOf } from '../../src/store/sqlite/exact-sums.js';
 import { invoice, line, TODAY } from './answers-rows.js';
 
 const rows = [

@@ -2,7 +2,7 @@
 // (test/support/exact.ts) on amounts of up to 40 digits: nothing rounds but roundHalfUp, nothing that is
 // not a plain decimal string is read.
 import { describe, expect, it } from 'vitest';
-import { Decimal } from '../../src/api/decimal.js';
+import { Decimal } from '../../src/core/decimal.js';
 import { Exact } from '../support/exact.js';
 
 /** A decimal string of `whole` digits before the point and `places` after, from a seeded generator. */

@@ -1,7 +1,7 @@
 // The service's clock read from its answers' Date headers, on an injected clock: the estimate stays within
 // what each answer allows, narrows as answers agree, and follows the service's clock when it is moved.
 import { describe, expect, it } from 'vitest';
-import { ServiceTime } from '../../src/api/service-time.js';
+import { ServiceTime } from '../../src/core/service-time.js';
 
 const date = (ms: number): string => new Date(ms).toUTCString();
 

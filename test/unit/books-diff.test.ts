@@ -3,7 +3,7 @@
 // those the service changed after the mirror began reading.
 import { describe, expect, it } from 'vitest';
 import { diffEvents, isLow } from '../../src/books/diff.js';
-import type { Rec } from '../../src/books/record.js';
+import type { Rec } from '../../src/store/record.js';
 
 const NOW = Date.parse('2026-11-23T00:00:00Z');
 const warm = { newSince: -Infinity, now: () => NOW };

@@ -1,7 +1,7 @@
 // Counts in our words: one noun for exactly one, its plural for any other count (0 too), made right for the
 // nouns the answers count.
 import { describe, expect, it } from 'vitest';
-import { counted, nounFor } from '../../src/api/counted.js';
+import { counted, nounFor } from '../../src/core/counted.js';
 
 describe('counted', () => {
   it('says "1 invoice" and "0 invoices", "2 invoices"', () => {

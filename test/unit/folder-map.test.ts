@@ -25,8 +25,8 @@ describe('docs/folders.md', () => {
     for (const file of [
       'src/transports/stdio-transport.ts',
       'src/answers/sales/report-sales.ts',
-      'src/db/postgres/db.ts',
-      'tools/index.ts',
+      'src/store/postgres/db.ts',
+      'src/mcp/registry.ts',
     ]) {
       const folder = file.slice(0, file.lastIndexOf('/') + 1);
       const section = map.slice(map.indexOf(`## \`${folder}\``));

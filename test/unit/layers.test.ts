@@ -49,9 +49,9 @@ describe('the rooms of docs/architecture.md', () => {
 
   it.each([
     ['a tool reaching into HTTP listeners', 'tools/format.ts', 'src/http/limits.ts'],
-    ['an answer reaching past the mirror into the Postgres connections', 'src/answers/fresh.ts', 'src/db/postgres/db.ts'],
-    ["the engine-neutral store's types naming an engine", 'src/books/store.ts', 'src/books/postgres/postgres-store.ts'],
-    ["the engine-neutral store's types naming an engine's connections", 'src/books/store.ts', 'src/db/postgres/shared.ts'],
+    ['an answer reaching past the mirror into the Postgres connections', 'src/answers/fresh.ts', 'src/store/postgres/db.ts'],
+    ["the engine-neutral store's types naming an engine", 'src/store/store.ts', 'src/store/postgres/postgres-store.ts'],
+    ["the engine-neutral store's types naming an engine's connections", 'src/store/store.ts', 'src/store/postgres/shared.ts'],
     ['the mirror importing the answers built on it', 'src/books/mirror.ts', 'src/answers/money.ts'],
     ['the client of the service importing MCP', 'src/api/client.ts', 'src/mcp/server.ts'],
     ['the MCP server importing a transport', 'src/mcp/server.ts', 'src/transports/serve-http.ts'],

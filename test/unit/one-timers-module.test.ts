@@ -1,4 +1,4 @@
-// Every wait goes through the one timers module (src/api/timers.ts), where a test can inject time: no other
+// Every wait goes through the one timers module (src/core/timers.ts), where a test can inject time: no other
 // file of src/, tools/ or prompts/ calls setTimeout or setInterval (the browser page, src/views/page/, aside).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { linesNaming, sourceFilesUnder } from '../support/source-scan.js';
 
 const root = new URL('../..', import.meta.url).pathname;
-const TIMERS_MODULE = 'src/api/timers.ts';
+const TIMERS_MODULE = 'src/core/timers.ts';
 const GLOBALS = new Set(['setTimeout', 'setInterval']);
 
 const callers = (files: readonly string[], read: (file: string) => string): string[] =>

@@ -2,8 +2,8 @@
 // so a name that is no tool's would hide the prompt for ever.
 import { describe, expect, it } from 'vitest';
 import { PROMPTS } from '../../prompts/index.js';
+import { TOOLS } from '../../src/mcp/registry.js';
 import { reachedBy } from '../../src/mcp/select-tools.js';
-import { TOOLS } from '../../tools/index.js';
 
 describe('the tools a prompt works through', () => {
   it('are tools of the registry, and every prompt is offered when every tool is shown', () => {

@@ -3,10 +3,10 @@
 // hides the answer tools), the registry filtered by the server's own selection.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { resolveMirrorLocation } from '../../src/books/location.js';
 import { parseServeOptions } from '../../src/cli/serve-flags.js';
+import { TOOLS } from '../../src/mcp/registry.js';
 import { selectTools } from '../../src/mcp/select-tools.js';
-import { TOOLS } from '../../tools/index.js';
+import { resolveMirrorLocation } from '../../src/store/location.js';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const ROW = /^\| `npx invoicing-mcp([^`]*)` \| (\d+) tools(?:: ([^|]*))? \|$/gm;

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TOOLS } from '../../tools/index.js';
+import { TOOLS } from '../../src/mcp/registry.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 const readme = readFileSync(`${root}README.md`, 'utf8');

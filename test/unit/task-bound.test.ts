@@ -4,9 +4,9 @@
 // and a task whose holder stopped beating holds no place, and is taken over by the same question asked again.
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { openMirrorStore } from '../../src/books/open-store.js';
-import type { MirrorStore } from '../../src/books/store.js';
 import { TASKS_PER_OWNER, TaskBound } from '../../src/mcp/tasks/task-bound.js';
 import { type Started, TASK_TTL_MS, TaskRuns, type TaskWork } from '../../src/mcp/tasks/task-runs.js';
+import type { MirrorStore } from '../../src/store/store.js';
 import { manualTime, type TestTime } from '../support/test-time.js';
 
 let store: MirrorStore;

@@ -2,9 +2,9 @@
 // short wait, kept with its result, and forgotten an hour after it was made (TASK_TTL_MS), working or not.
 import { afterEach, describe, expect, it } from 'vitest';
 import { openMirrorStore } from '../../src/books/open-store.js';
-import type { MirrorStore } from '../../src/books/store.js';
 import { TASK_TTL_MS, TaskRuns } from '../../src/mcp/tasks/task-runs.js';
 import { detailedTask } from '../../src/mcp/tasks/task-words.js';
+import type { MirrorStore } from '../../src/store/store.js';
 import { manualTime } from '../support/test-time.js';
 
 let store: MirrorStore | null = null;

@@ -1,10 +1,10 @@
 // STYLE rule 12: what every tool of the registry must carry for the model reading it, checked over
-// tools/index.ts so a new tool cannot skip a hint, a scope, a description or the API's own names.
+// src/mcp/registry.ts so a new tool cannot skip a hint, a scope, a description or the API's own names.
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
+import { TOOLS, TOOLSETS, type ToolDefinition } from '../../src/mcp/registry.js';
 import { CREATE_HINTS, READ_HINTS } from '../../tools/define.js';
-import { TOOLS, TOOLSETS, type ToolDefinition } from '../../tools/index.js';
 import { API_NAMES, API_REQUIRED, PLAIN_PROPERTIES } from '../support/api-names.js';
 
 type Json = Record<string, unknown>;

@@ -1,8 +1,8 @@
 // The built manifest (what a starting server lists) must be exactly what the registry advertises.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { TOOLS } from '../../src/mcp/registry.js';
 import { computeToolManifest } from '../../src/mcp/tool-manifest.js';
-import { TOOLS } from '../../tools/index.js';
 
 describe('the tool manifest', () => {
   it('lists every tool of the registry, in order', async () => {

@@ -1,9 +1,9 @@
-// The two files of undici that src/api/undici-core.ts loads by path: they exist in the installed version
+// The two files of undici that src/core/undici-core.ts loads by path: they exist in the installed version
 // and answer as the package's own Agent and request do.
 import { createServer, type Server } from 'node:http';
 import { Agent as PackageAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, dispatch } from '../../src/api/undici-core.js';
+import { Agent, dispatch } from '../../src/core/undici-core.js';
 
 let server: Server;
 let origin = '';

@@ -1,8 +1,8 @@
 // The start of background work: a quiet moment after the last message, a longer silence when none came,
 // or at the latest mark; once only, never after cancel. Timers are a hand-driven clock.
 import { describe, expect, it } from 'vitest';
-import type { Timers } from '../../src/api/timers.js';
 import { whenQuiet } from '../../src/cli/when-quiet.js';
+import type { Timers } from '../../src/core/timers.js';
 
 function manualClock() {
   let now = 0;

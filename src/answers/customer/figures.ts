@@ -1,6 +1,6 @@
 // One customer: what they owe per currency (and how much of it is past due), their unpaid invoices with
 // their age, their latest payments and their open quotes.
-import type { CustomerRow, InvoiceRow, PaymentRow, QuoteRow } from '../../books/types.js';
+import type { CustomerRow, InvoiceRow, PaymentRow, QuoteRow } from '../../store/types.js';
 import { byCurrency, groupBy, Sum } from '../money.js';
 import { daysPastDue, isReceivable } from '../owed/figures.js';
 import { OPEN_QUOTE_STATUSES } from '../quotes/figures.js';

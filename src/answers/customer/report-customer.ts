@@ -3,9 +3,9 @@
 import * as z from 'zod/v4';
 import { defineTool, READ_HINTS } from '../../../tools/define.js';
 import { money } from '../../../tools/format.js';
-import { counted } from '../../api/counted.js';
-import { RefusedQuestion } from '../../books/refused.js';
-import type { CustomerRow, MirrorReader } from '../../books/types.js';
+import { counted } from '../../core/counted.js';
+import { RefusedQuestion } from '../../core/refused.js';
+import type { CustomerRow, MirrorReader } from '../../store/types.js';
 import { resolveCustomer, textMatch } from '../find/figures.js';
 import { asOf, asOfFields, asOfLine, freshBooks, paymentLine, rows } from '../fresh.js';
 import { answerCustomer, type CustomerAnswer } from './figures.js';

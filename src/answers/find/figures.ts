@@ -1,7 +1,7 @@
 // One search over the books: customers (name, code, email), invoices and quotes (number), products (name,
 // SKU, barcode). Each term is searched on its own, so one call finds the customer and the products of
 // "3 cedar brackets for Tui Logistics". Exact identifiers rank first, then names holding every word.
-import type { CustomerRow, InvoiceRow, ProductRow, QuoteRow, TextMatch } from '../../books/types.js';
+import type { CustomerRow, InvoiceRow, ProductRow, QuoteRow, TextMatch } from '../../store/types.js';
 
 export interface FoundCustomer {
   id: number;

@@ -1,7 +1,7 @@
 // find_records: one search over customers, invoices, quotes and products, each term on its own.
 import * as z from 'zod/v4';
 import { defineTool, READ_HINTS } from '../../../tools/define.js';
-import type { CustomerRow, MirroredKind, MirrorReader } from '../../books/types.js';
+import type { CustomerRow, MirroredKind, MirrorReader } from '../../store/types.js';
 import { asOf, asOfFields, asOfLine, freshBooks, rows } from '../fresh.js';
 import { type FindBooks, type FoundTerm, findInBooks, textMatch } from './figures.js';
 import { customersAtService, customersByName, kindsFor } from './reach.js';

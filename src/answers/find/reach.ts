@@ -2,7 +2,7 @@
 // an @, or a digit and no space) in every kind. Customers the mirror has not read yet are looked up at the
 // service by name (its `search`, one call a word) rather than read whole, so a cold search by name is quick.
 import type { ToolContext } from '../../../tools/context.js';
-import type { CustomerRow, MirroredKind } from '../../books/types.js';
+import type { CustomerRow, MirroredKind } from '../../store/types.js';
 import { nameWords } from './figures.js';
 
 /** A term that may be a customer code or email, or an invoice or quote number (numbers come from sequences). */

@@ -1,7 +1,7 @@
 // Low stock per branch: active tracked products whose stock at a branch (that branch's own on hand, not the
 // total) is at or below the product's reorder level, with how far below it they are.
-import { Decimal } from '../../api/decimal.js';
-import type { ProductRow } from '../../books/types.js';
+import { Decimal } from '../../core/decimal.js';
+import type { ProductRow } from '../../store/types.js';
 
 export interface LowStockItem {
   product_id: number;

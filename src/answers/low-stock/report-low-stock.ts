@@ -1,8 +1,8 @@
 // report_low_stock: what is at or below its reorder level at each branch, by that branch's own stock.
 import * as z from 'zod/v4';
 import { defineTool, READ_HINTS } from '../../../tools/define.js';
-import { counted } from '../../api/counted.js';
-import { RefusedQuestion } from '../../books/refused.js';
+import { counted } from '../../core/counted.js';
+import { RefusedQuestion } from '../../core/refused.js';
 import { asOf, asOfFields, asOfLine, freshBooks, rows } from '../fresh.js';
 import { answerLowStock, type LowStockAnswer } from './figures.js';
 

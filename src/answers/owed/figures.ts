@@ -1,6 +1,6 @@
 // What is owed: receivable invoices (not draft or void, balance above zero) summed per currency, aged by
 // days past due as of the business's today, and by customer (largest first, ties to the lower id).
-import type { InvoiceRow, OwingSums } from '../../books/types.js';
+import type { InvoiceRow, OwingSums } from '../../store/types.js';
 import { daysBetween } from '../dates.js';
 import { type Amount, byCurrency, groupBy, isPositive, readAmount, Sum } from '../money.js';
 

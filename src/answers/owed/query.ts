@@ -3,7 +3,7 @@
 // receivable invoices as rows, summed here exactly: the store's sums have no filter by minimum balance or
 // currency (balances are compared exactly here).
 
-import type { MirrorReader } from '../../books/types.js';
+import type { MirrorReader } from '../../store/types.js';
 import { addDays } from '../dates.js';
 import { answerOwed, answerOwedFromSums, type OwedAnswer, type OwedQuestion } from './figures.js';
 

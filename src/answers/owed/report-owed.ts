@@ -3,7 +3,7 @@
 import * as z from 'zod/v4';
 import { defineTool, READ_HINTS } from '../../../tools/define.js';
 import { money } from '../../../tools/format.js';
-import { counted } from '../../api/counted.js';
+import { counted } from '../../core/counted.js';
 import { amountArg, asOf, asOfFields, asOfLine, currencyArg, freshBooks, limit, offsetArg, pageOf, rows } from '../fresh.js';
 import { AGE_BANDS, type OwedAnswer, type OwedCurrency } from './figures.js';
 import { readOwed } from './query.js';

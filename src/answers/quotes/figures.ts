@@ -1,6 +1,6 @@
 // Open quotes (draft, sent or viewed: the ones still awaiting the customer, which time moves to expired),
 // their value per currency, and which of them expire within N days of today.
-import type { QuoteRow } from '../../books/types.js';
+import type { QuoteRow } from '../../store/types.js';
 import { addDays, daysBetween } from '../dates.js';
 import { byCurrency, groupBy, Sum } from '../money.js';
 

@@ -2,7 +2,7 @@
 import * as z from 'zod/v4';
 import { defineTool, READ_HINTS } from '../../../tools/define.js';
 import { money } from '../../../tools/format.js';
-import { counted } from '../../api/counted.js';
+import { counted } from '../../core/counted.js';
 import { asOf, asOfFields, asOfLine, freshBooks, limit, offsetArg, pageOf, rows } from '../fresh.js';
 import { answerQuotes, type QuoteFigures } from './figures.js';
 

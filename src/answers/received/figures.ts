@@ -1,6 +1,6 @@
 // Money received: payments dated in a range, summed per currency (and how much of it went to invoices),
 // grouped by method, customer or period, with the newest payments and the invoices each paid.
-import type { PaymentRow } from '../../books/types.js';
+import type { PaymentRow } from '../../store/types.js';
 import { type DateRange, inRange, PERIODS, type Period, periodOf } from '../dates.js';
 import { byCurrency, groupBy, keyOf, rankedPerCurrency, readAmount, Sum } from '../money.js';
 

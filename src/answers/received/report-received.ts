@@ -1,7 +1,7 @@
 // report_received: payments dated in a range, per currency, grouped as asked, with what they paid.
 import * as z from 'zod/v4';
 import { defineTool, READ_HINTS } from '../../../tools/define.js';
-import { counted } from '../../api/counted.js';
+import { counted } from '../../core/counted.js';
 import { checkRangeRequest, rangeWords, resolveRange } from '../dates.js';
 import {
   asOfFields,

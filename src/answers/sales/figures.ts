@@ -2,8 +2,8 @@
 // period, customer, sales channel, status or product. Product figures come from the stored lines, and say
 // how many of the range's invoices had their lines stored, so a partial figure never passes for a whole one.
 
-import { Decimal } from '../../api/decimal.js';
-import type { CurrencySums, InvoiceRow, LineRow, LineSums, ProductLineSums } from '../../books/types.js';
+import { Decimal } from '../../core/decimal.js';
+import type { CurrencySums, InvoiceRow, LineRow, LineSums, ProductLineSums } from '../../store/types.js';
 import { type DateRange, inRange, PERIODS, type Period, periodOf } from '../dates.js';
 import { byCurrency, groupBy, keyOf, rankedPerCurrency, readAmount, Sum } from '../money.js';
 

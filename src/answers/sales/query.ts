@@ -3,7 +3,7 @@
 // own amounts on each invoice of the range that has one (as rows: the store's sums have no product filter);
 // otherwise the range's invoices. Product answers say how many of the range's invoices had their lines.
 
-import type { InvoiceFilter, MirrorReader } from '../../books/types.js';
+import type { InvoiceFilter, MirrorReader } from '../../store/types.js';
 import {
   answerSales,
   boundsTotals,

@@ -2,9 +2,9 @@
 import * as z from 'zod/v4';
 import { defineTool, READ_HINTS } from '../../../tools/define.js';
 import { INVOICE_STATUSES } from '../../../tools/params.js';
-import { counted } from '../../api/counted.js';
-import { RefusedQuestion } from '../../books/refused.js';
-import type { Freshness, InvoiceFilter } from '../../books/types.js';
+import { counted } from '../../core/counted.js';
+import { RefusedQuestion } from '../../core/refused.js';
+import type { Freshness, InvoiceFilter } from '../../store/types.js';
 import { checkRangeRequest, rangeWords, resolveRange } from '../dates.js';
 import { amountArg, asOfFields, asOfLine, currencyArg, freshBooks, limit, rangeArgs, rangeReport, shownOf } from '../fresh.js';
 import { readAmount } from '../money.js';

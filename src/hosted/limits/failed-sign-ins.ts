@@ -5,7 +5,7 @@
 // stored as a keyed hash: no address, page id or key ID in the clear. A limit per key ID never holds back an
 // owner the vault knows: it recognises their secret first.
 import { createHmac } from 'node:crypto';
-import type { PgDb } from '../../db/postgres/db.js';
+import type { PgDb } from '../../store/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
 import { takeInWindow, waitInWindow } from './window-count.js';
 

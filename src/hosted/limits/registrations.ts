@@ -5,7 +5,7 @@
 // request counts, taken or refused, so refused ones cannot be sent without end either. Addresses are stored
 // as a keyed hash, never in the clear.
 import { createHmac } from 'node:crypto';
-import type { PgDb } from '../../db/postgres/db.js';
+import type { PgDb } from '../../store/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
 import { takeInWindow, type Window, waitInWindow } from './window-count.js';
 

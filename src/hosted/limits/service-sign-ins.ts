@@ -5,8 +5,8 @@
 // it, up to what the caller allows, or is refused with the wait. Addresses and key IDs are stored as a keyed hash.
 import { createHmac } from 'node:crypto';
 import { RateLimited } from '../../api/errors.js';
-import { num, str } from '../../db/cells.js';
-import type { PgDb } from '../../db/postgres/db.js';
+import { num, str } from '../../store/cells.js';
+import type { PgDb } from '../../store/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
 
 const TABLE = `${HOSTED_SCHEMA}.service_sign_ins`;

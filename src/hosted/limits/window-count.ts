@@ -1,8 +1,8 @@
 // One count in a fixed window, taken by one statement that succeeds only while the count has room: of
 // requests racing for the last place, exactly one gets it (Postgres locks the row and checks again).
 
-import { num } from '../../db/cells.js';
-import type { Query } from '../../db/postgres/db.js';
+import { num } from '../../store/cells.js';
+import type { Query } from '../../store/postgres/db.js';
 
 export interface Window {
   /** A table of (subject text PRIMARY KEY, window_start_ms bigint, count integer). */

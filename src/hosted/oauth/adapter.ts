@@ -9,8 +9,8 @@
 // assertion's jti) is kept by an insert that succeeds once, so of requests racing with it exactly one goes on.
 import { createHash } from 'node:crypto';
 import { type Adapter, type AdapterFactory, type AdapterPayload, errors } from 'oidc-provider';
-import { str } from '../../db/cells.js';
-import type { PgDb } from '../../db/postgres/db.js';
+import { str } from '../../store/cells.js';
+import type { PgDb } from '../../store/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
 import type { Sealer } from '../vault/sealer.js';
 

@@ -4,7 +4,7 @@
 // revocation, dynamic registration, client ID metadata documents and clients given in configuration; no
 // DPoP. The sign-in (its interaction) is ours: see signin/.
 import Provider, { type ClientMetadata, type Configuration, type ErrorOut, errors, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
-import type { PgDb } from '../../db/postgres/db.js';
+import type { PgDb } from '../../store/postgres/db.js';
 import type { Sealer } from '../vault/sealer.js';
 import { type GrantEnded, postgresAdapter } from './adapter.js';
 import { clientDocumentSettings, explainDocumentRefusal } from './client-documents.js';

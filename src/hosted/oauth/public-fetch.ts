@@ -10,7 +10,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { Agent, dispatch } from '../../api/undici-core.js';
+import { Agent, dispatch } from '../../core/undici-core.js';
 import { publicAddressCheck } from './public-address.js';
 
 export interface ResolvedAddress {

@@ -2,9 +2,9 @@
 // at start and every five minutes, in batches of 500 up to 20 a run, so one run's work is bounded however
 // much expired at once; what is left waits for the next run. A sweep that fails (the database away) is
 // tried again at the next run; records past their expiry are never found meanwhile.
-import type { Timers } from '../../api/timers.js';
-import type { PgDb } from '../../db/postgres/db.js';
+import type { Timers } from '../../core/timers.js';
 import type { Logger } from '../../log/logger.js';
+import type { PgDb } from '../../store/postgres/db.js';
 import { sweepExpired } from './adapter.js';
 
 export const SWEEP = { everyMs: 5 * 60_000, batch: 500, batchesPerRun: 20 } as const;

@@ -3,10 +3,10 @@
 // authorization server's endpoints alike (a token request is retried, not taken for a refusal); and /readyz
 // not ready while the database is down, whether or not a tenant is loaded (right after a restart none is).
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { within } from '../../api/timers.js';
-import type { PgDb } from '../../db/postgres/db.js';
-import { isUnreachable, RETRY_AFTER_SECONDS } from '../../db/unreachable.js';
+import { within } from '../../core/timers.js';
+import { isUnreachable, RETRY_AFTER_SECONDS } from '../../core/unreachable.js';
 import type { Readiness, ReadinessProbe } from '../../http/health.js';
+import type { PgDb } from '../../store/postgres/db.js';
 import { VaultKeyMissing } from '../vault/sealer.js';
 
 /** A refusal that is only for now: how long to wait, and why, in words for the client. */

@@ -3,8 +3,8 @@
 // checks under way, so that right answers posted together make one check, not one each. A pair is found by
 // a keyed hash of key ID and secret together: neither is stored, nor can the rows be searched for a key ID.
 import { createHmac } from 'node:crypto';
-import { num, str } from '../../db/cells.js';
-import type { PgDb } from '../../db/postgres/db.js';
+import { num, str } from '../../store/cells.js';
+import type { PgDb } from '../../store/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
 import type { CheckedKey } from './key-check.js';
 

@@ -1,7 +1,7 @@
 // Hosted mode's tables on Postgres, in a schema of their own (apart from the mirror's, which is rebuilt on a
 // change of version: grants must outlive that). Every secret is stored sealed (vault/sealer.ts); a row is
 // found by a hash of its token or id, never by the value itself.
-import type { PgDb } from '../../db/postgres/db.js';
+import type { PgDb } from '../../store/postgres/db.js';
 
 export const HOSTED_SCHEMA = 'invoicing_mcp_hosted';
 

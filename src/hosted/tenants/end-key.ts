@@ -2,8 +2,9 @@
 // suspended, or the plan without the API) ends its grants: every grant made with it is revoked with its
 // tokens, the key is forgotten (its secret leaves the vault), and the audit log says why, in the service's
 // words. The client's next request gets 401 with a challenge that sends the person to sign in again.
-import type { PgDb } from '../../db/postgres/db.js';
+
 import type { Logger } from '../../log/logger.js';
+import type { PgDb } from '../../store/postgres/db.js';
 import { revokeGrants } from '../oauth/adapter.js';
 import type { GrantLog } from './grant-log.js';
 import type { TenantRecord } from './tenant-store.js';

@@ -1,8 +1,8 @@
 // The audit log of grants: when, which business and key, which client, and what happened (granted, denied,
 // revoked, ended). It never holds a secret or a token.
 
-import { num, str } from '../../db/cells.js';
-import type { PgDb } from '../../db/postgres/db.js';
+import { num, str } from '../../store/cells.js';
+import type { PgDb } from '../../store/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
 
 export type GrantEvent = 'granted' | 'denied' | 'ended';

@@ -3,8 +3,8 @@
 // next answer, subscription or webhook that needs it. Its rows stay in the tenant's schema, so opening again
 // syncs only what changed. The Books the tenant's tools hold reach whichever mirror is current.
 import { booksThrough } from '../../books/books-through.js';
-import type { Books } from '../../books/types.js';
 import type { Readiness } from '../../http/health.js';
+import type { Books } from '../../store/types.js';
 import type { TenantBooks } from './tenant-mirror.js';
 
 export interface RestingMirror extends TenantBooks {

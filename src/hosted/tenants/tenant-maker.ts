@@ -2,12 +2,12 @@
 // first in the deployment's sign-in budget), its key's watch, its bus, its resting books mirror and its server
 // factories (reading only, or reading and creating drafts, as a grant allows).
 import { createApiClient } from '../../api/client.js';
-import type { SharedPostgres } from '../../db/postgres/shared.js';
 import { createEventBus } from '../../events/bus.js';
 import type { LogSink } from '../../log/deferred-logger.js';
 import type { Logger } from '../../log/logger.js';
 import type { ToolSelection } from '../../mcp/select-tools.js';
 import { createServerFactory, type ServerFactory } from '../../mcp/server.js';
+import type { SharedPostgres } from '../../store/postgres/shared.js';
 import type { ServiceSignIns } from '../limits/service-sign-ins.js';
 import { KeyWatch } from './key-watch.js';
 import { restingMirror } from './resting-mirror.js';

@@ -7,11 +7,11 @@
 // that in.
 import { createHash } from 'node:crypto';
 import type { ApiClient } from '../../api/client.js';
-import { mirrorIdentity } from '../../books/location.js';
-import type { Books } from '../../books/types.js';
-import type { SharedPostgres } from '../../db/postgres/shared.js';
 import type { EventBus } from '../../events/bus.js';
 import type { Readiness } from '../../http/health.js';
+import { mirrorIdentity } from '../../store/location.js';
+import type { SharedPostgres } from '../../store/postgres/shared.js';
+import type { Books } from '../../store/types.js';
 
 /** What a tenant holds of its mirror: the Books its answer tools read, its start and its end. */
 export interface TenantBooks {

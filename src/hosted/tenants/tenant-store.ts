@@ -2,8 +2,8 @@
 // of it is secret), its secret and its webhook signing secret in the vault. A key signed in again (new grant,
 // same key) replaces its record; a signing secret given once is kept until another replaces it.
 
-import { num, str } from '../../db/cells.js';
-import type { PgDb } from '../../db/postgres/db.js';
+import { num, str } from '../../store/cells.js';
+import type { PgDb } from '../../store/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
 import type { Vault } from '../vault/vault.js';
 

@@ -11,7 +11,7 @@
 // forgotten, whichever process made it: store/schema.ts), and for WEBHOOK_TARGET_TTL_MS at most; dropped at
 // once on any such change, when the tenant rests or is forgotten, and when the notifying connection is lost.
 import type { ApiClient } from '../../api/client.js';
-import { REAL_TIMERS, type Timers } from '../../api/timers.js';
+import { REAL_TIMERS, type Timers } from '../../core/timers.js';
 import type { EventBus } from '../../events/bus.js';
 import type { WebhookTarget } from '../../events/receiver.js';
 import type { Readiness } from '../../http/health.js';

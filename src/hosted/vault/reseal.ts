@@ -1,6 +1,6 @@
 // Sealing every stored secret and authorization record again under the vault's first key, in the
 // deployment's database: the last step of a key rotation (`invoicing-mcp vault reseal`).
-import { PgDb } from '../../db/postgres/db.js';
+import { PgDb } from '../../store/postgres/db.js';
 import { resealRecords } from '../oauth/adapter.js';
 import { prepareHostedSchema } from '../store/schema.js';
 import type { Sealer } from './sealer.js';

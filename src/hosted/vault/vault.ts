@@ -3,8 +3,8 @@
 // current key only when `reseal` runs (`invoicing-mcp vault reseal`, once every process has the new key):
 // never on a read, since a process of a rolling deploy still on the old key could then no longer open it.
 
-import { str } from '../../db/cells.js';
-import type { PgDb } from '../../db/postgres/db.js';
+import { str } from '../../store/cells.js';
+import type { PgDb } from '../../store/postgres/db.js';
 import { HOSTED_SCHEMA } from '../store/schema.js';
 import type { Sealer } from './sealer.js';
 

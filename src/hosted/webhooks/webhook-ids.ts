@@ -2,7 +2,7 @@
 // id is an HMAC of the service and key ID under a key of the deployment's own (kept in the vault), so it is
 // the same each time the key signs in, in every process, and says nothing of the key ID to whoever sees it.
 import { createHmac } from 'node:crypto';
-import { mirrorIdentity } from '../../books/location.js';
+import { mirrorIdentity } from '../../store/location.js';
 
 export const WEBHOOKS_PREFIX = '/webhooks';
 /** What an id looks like: 22 characters of base64url (128 bits). */

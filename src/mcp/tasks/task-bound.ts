@@ -1,8 +1,8 @@
 // Which calls that opt into tasks may become one: the same question from the same owner while its task works
 // joins that task, and past TASKS_PER_OWNER working tasks of an owner a call answers as for a client without
 // tasks. So a flood of task calls holds at most a few tasks' reads and store writes, whatever it asks.
-import { holderIsGone } from '../../books/lease-holder.js';
-import type { StoredTask, TaskTable } from '../../books/store.js';
+import { holderIsGone } from '../../store/lease-holder.js';
+import type { StoredTask, TaskTable } from '../../store/store.js';
 import type { Started, TaskRuns, TaskWork } from './task-runs.js';
 
 /** At most this many tasks of one owner work at once (docs/tasks.md says so). */

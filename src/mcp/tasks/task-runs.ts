@@ -6,10 +6,10 @@
 // cancel is seen at once here, and by a holder elsewhere at its next beat.
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { pause, REAL_TIMERS, type Timers } from '../../api/timers.js';
-import { holderIsGone, newHolder } from '../../books/lease-holder.js';
-import type { StoredTask, TaskTable } from '../../books/store.js';
-import { isUnreachable, RETRY_AFTER_SECONDS } from '../../db/unreachable.js';
+import { pause, REAL_TIMERS, type Timers } from '../../core/timers.js';
+import { isUnreachable, RETRY_AFTER_SECONDS } from '../../core/unreachable.js';
+import { holderIsGone, newHolder } from '../../store/lease-holder.js';
+import type { StoredTask, TaskTable } from '../../store/store.js';
 import { POLL_INTERVAL_MS } from './task-words.js';
 
 /**

@@ -1,7 +1,7 @@
 // The Tasks extension's words on the wire (io.modelcontextprotocol/tasks, protocol revision 2026-07-28), and
 // how a stored task reads as one: a task handle for tools/call, a detailed task for tasks/get.
 import { type KeyPace, paceWords } from '../../api/lane.js';
-import type { StoredTask } from '../../books/store.js';
+import type { StoredTask } from '../../store/store.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 

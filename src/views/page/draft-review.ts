@@ -2,8 +2,8 @@
 // what a reviewer should check, and a link that opens the invoice at the service. It never writes: the
 // link goes through the host, which shows it to the person.
 import type { App } from '@modelcontextprotocol/ext-apps';
-import { counted } from '../../api/counted.js';
 import type { Invoice } from '../../api/schemas.js';
+import { counted } from '../../core/counted.js';
 import { REVIEW_META_KEY } from '../catalog.js';
 import type { DraftReview } from '../review.js';
 import { startView, type ToolResult } from './connect.js';

@@ -6,9 +6,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectPostgresMirror, type PostgresMirrorReport } from '../../../src/books/postgres/inspect.js';
-import { inspectMirrorFile, type MirrorFileReport } from '../../../src/books/sqlite/inspect.js';
-import type { MirrorBooksReport } from '../../../src/books/store.js';
+import { inspectPostgresMirror, type PostgresMirrorReport } from '../../../src/store/postgres/inspect.js';
+import { inspectMirrorFile, type MirrorFileReport } from '../../../src/store/sqlite/inspect.js';
+import type { MirrorBooksReport } from '../../../src/store/store.js';
 import { CLI, type Env, serverEnv } from './server.js';
 
 export interface StdioChild {

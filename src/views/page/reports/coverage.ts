@@ -1,7 +1,7 @@
 // What a report's figures leave out, said in words on the page: figures summed from the lines of only some
 // invoices (the mirror is still reading the others) are announced before any figure, and groups past the
 // limit are counted, so no one reads a part as the whole.
-import { counted, nounFor } from '../../../api/counted.js';
+import { counted, nounFor } from '../../../core/counted.js';
 import { el } from '../dom.js';
 
 /** `lines` of a product answer: how many of the range's invoices had their lines summed. */

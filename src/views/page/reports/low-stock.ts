@@ -1,5 +1,5 @@
 // report_low_stock: per branch, each low product's stock on hand against its reorder level.
-import { counted } from '../../../api/counted.js';
+import { counted } from '../../../core/counted.js';
 import { barChart } from '../chart.js';
 import { el, section } from '../dom.js';
 

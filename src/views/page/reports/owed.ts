@@ -1,5 +1,5 @@
 // report_owed: per currency, what is owed by age (bars per band) and the customers who owe the most.
-import { counted } from '../../../api/counted.js';
+import { counted } from '../../../core/counted.js';
 import { barChart } from '../chart.js';
 import { el, section } from '../dom.js';
 import { withCurrency } from '../figures.js';

@@ -1,7 +1,7 @@
 // report_sales: the totals per currency, and the groups asked for as bars of their totals. Product figures
 // come from invoice lines: when the mirror holds the lines of only some invoices, a notice before any figure
 // says so, the totals say they cover every invoice, and each product chart is titled partial.
-import { counted } from '../../../api/counted.js';
+import { counted } from '../../../core/counted.js';
 import { isPartial, type LinesCoverage, type LinesPending, partialNotice, partOf } from './coverage.js';
 import { groupByOf, groupCharts, totalsHead } from './grouped.js';
 
