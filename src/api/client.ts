@@ -2,7 +2,7 @@
 // Knows nothing of MCP; works against the real service and the sandbox alike.
 import type { Logger } from 'pino';
 import type { Dispatcher } from 'undici';
-import { ServiceTime } from '../core/service-time.js';
+import { ServiceClock } from '../core/service-clock.js';
 import { sleep as realSleep, type Timers } from '../core/timers.js';
 import { type CacheOptions, type CacheStats, DEFAULT_CACHE_OPTIONS, ReadCache } from './cache.js';
 import { type CustomersApi, customersApi } from './endpoints/customers.js';
@@ -71,7 +71,7 @@ export interface ApiClientDeps {
   /** Clock for session expiry and pacing (ms since epoch). */
   now?: () => number;
   /** Where the Dates of its answers go; a new one on `now` unless given (a client loaded on first use gives its own). */
-  serviceTime?: ServiceTime;
+  serviceClock?: ServiceClock;
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The pacer's timers (waits for the rate limit); real ones unless given. */
@@ -116,7 +116,7 @@ export interface ApiClient {
   /** Signs in if needed; mode, scopes and business of the key. */
   session(options?: { signal?: AbortSignal }): Promise<SessionInfo>;
   /** The service's clock as the Dates of its answers tell it (read without a call; null before any answer). */
-  readonly serviceTime: ServiceTime;
+  readonly serviceClock: ServiceClock;
   /** The service's time now (ms since the epoch) as the Date of its latest answers tells it; null before any. */
   serviceNow(): number | null;
   /** The service's time at its first answer to this client (its Date); null before any. */
@@ -150,9 +150,9 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
   const now = deps.now ?? Date.now;
   const sleep = deps.sleep ?? realSleep;
   const logger = deps.logger.child({ component: 'api' });
-  const serviceTime = deps.serviceTime ?? new ServiceTime(now);
+  const serviceClock = deps.serviceClock ?? new ServiceClock(now);
   const transport = new Transport(baseUrl, {
-    serviceTime,
+    serviceClock,
     dispatcher: deps.dispatcher,
     userAgent: options.userAgent,
     timeoutMs: options.requestTimeoutMs,
@@ -235,9 +235,9 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
         serviceExpiresAt: grant?.expires_at ?? null,
       };
     },
-    serviceTime,
-    serviceNow: () => serviceTime.serviceNow(),
-    serviceSince: () => serviceTime.firstHeard(),
+    serviceClock,
+    serviceNow: () => serviceClock.serviceNow(),
+    serviceSince: () => serviceClock.firstHeard(),
     invalidate,
     clearCache: () => cache.clear(),
     stats: () => ({ cache: cache.stats(), rateLimit: pacer.state(), signIns: session.signIns }),

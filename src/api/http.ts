@@ -2,7 +2,7 @@
 // failures with no answer (reset, refused, timeout) turned into NetworkFault. Also the back-off rule.
 import type { Dispatcher } from 'undici';
 import { counted } from '../core/counted.js';
-import type { ServiceTime } from '../core/service-time.js';
+import type { ServiceClock } from '../core/service-clock.js';
 import { Agent, dispatch } from '../core/undici-core.js';
 import { redactText } from '../log/redact.js';
 import { NetworkFault } from './errors.js';
@@ -122,7 +122,7 @@ export interface TransportOptions {
   /** Connections to the service at most; null for as many as the calls in flight. */
   connections: number | null;
   /** Hears every answer's Date header. */
-  serviceTime?: ServiceTime | undefined;
+  serviceClock?: ServiceClock | undefined;
 }
 
 export class Transport {
@@ -154,7 +154,7 @@ export class Transport {
     };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     const timeout = req.timeoutMs ?? this.#options.timeoutMs;
-    const time = this.#options.serviceTime;
+    const time = this.#options.serviceClock;
     const sentAt = time?.ourNow() ?? 0;
     const res = await dispatch(this.#dispatcher, {
       origin: this.#origin,

@@ -5,7 +5,7 @@
 import type { ApiClient } from '../api/client.js';
 import { RateLimited } from '../api/errors.js';
 import { counted } from '../core/counted.js';
-import { ServiceClock } from '../core/service-clock.js';
+import type { ServiceClock } from '../core/service-clock.js';
 import { MirrorStoreFull } from '../core/store-full.js';
 import { every, pause, REAL_TIMERS, type Timers } from '../core/timers.js';
 import type { EventBus } from '../events/bus.js';
@@ -114,7 +114,7 @@ class MirrorRuntime {
     const pollMs = options.pollSeconds * 1000;
     const polledLook = pollMs > 0 ? Math.min(LOOK_EVERY_MS, pollMs) : LOOK_EVERY_MS;
     this.outbox = new EventOutbox(store, options.bus, this.#logger, options.lookEveryMs ?? polledLook);
-    const clock = new ServiceClock(api, this.#now);
+    const clock = api.serviceClock;
     this.#clock = clock;
     this.sync = new KindSync({
       api,
@@ -229,7 +229,7 @@ class MirrorRuntime {
    * heard no answer yet (another holds the lease) has only our clock, which may differ by hours: it trusts ours.
    */
   #readLately(mark: KindMark): boolean {
-    const serviceNow = this.#clock.heard();
+    const serviceNow = this.#clock.serviceNow();
     return serviceNow === null || serviceNow - Date.parse(mark.syncedAt) < this.#freshMs + CLOCK_SLACK_MS;
   }
 

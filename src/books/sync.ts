@@ -69,6 +69,17 @@ function markOf(previous: KindMark | undefined, newest: number, startService: nu
   return { watermark: new Date(watermark).toISOString(), syncedAt: clock.format(startService), syncedMs: startedMs };
 }
 
+/** Signs in if need be (its answer tells the service's time), then the service's time now (ms). */
+async function readServiceClock(api: ApiClient, signal?: AbortSignal): Promise<number> {
+  try {
+    const session = await api.session(signal ? { signal } : {});
+    api.serviceClock.heardSession(session.serviceExpiresAt, session.expiresAt);
+  } catch {
+    // The sync's own calls will report the problem; the last offset stands.
+  }
+  return api.serviceClock.now();
+}
+
 export class LeaseLost extends Error {
   constructor() {
     super('another process holds the mirror sync lease');
@@ -154,7 +165,7 @@ export class KindSync {
       if (page === 1) {
         // The service's clock when the read began, as its first answer tells it (the clock may have moved since
         // the last answer: a sandbox's is moved at will).
-        startService = (await clock.read(options.signal)) - (this.#now() - startedMs);
+        startService = (await readServiceClock(this.deps.api, options.signal)) - (this.#now() - startedMs);
         // A first read announces what changed after the service first answered this process (to the second the
         // stamps carry): every answer a client was shown came after that, so a change made after what a client
         // was shown is announced even when it lands before the read begins (a read waits for the server to

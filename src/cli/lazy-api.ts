@@ -2,7 +2,7 @@
 // the pacing) to load, so the server answers its first requests as fast as a bare one.
 import type { ApiClient, ApiClientDeps, ClientConfig } from '../api/client.js';
 import type { ReadResource } from '../api/endpoints/resource.js';
-import { ServiceTime } from '../core/service-time.js';
+import { ServiceClock } from '../core/service-clock.js';
 import type { Logger } from '../log/logger.js';
 
 type Resource = 'customers' | 'invoices' | 'quotes' | 'payments' | 'products';
@@ -18,10 +18,10 @@ export function lazyApiClient(
   const holdListeners = new Set<(untilMs: number) => void>();
   let heldUntil = 0;
   // The service's clock is kept here and handed to the client: read without loading it or going through it.
-  const serviceTime = new ServiceTime(deps.now ?? Date.now);
+  const serviceClock = new ServiceClock(deps.now ?? Date.now);
   const load = (): Promise<ApiClient> =>
     (loading ??= Promise.all([import('../api/client.js'), loadLogger()]).then(([{ createApiClient }, logger]) => {
-      const client = createApiClient(config, { ...deps, logger, serviceTime });
+      const client = createApiClient(config, { ...deps, logger, serviceClock });
       client.rateLimitHold.onHeld((untilMs) => {
         for (const listener of holdListeners) listener(untilMs);
       });
@@ -62,9 +62,9 @@ export function lazyApiClient(
     products: resource('products'),
     ping: async (options) => (await load()).ping(options),
     session: async (options) => (await load()).session(options),
-    serviceTime,
-    serviceNow: () => serviceTime.serviceNow(),
-    serviceSince: () => serviceTime.firstHeard(),
+    serviceClock,
+    serviceNow: () => serviceClock.serviceNow(),
+    serviceSince: () => serviceClock.firstHeard(),
     invalidate: (kind, id) => loaded?.invalidate(kind, id),
     clearCache: () => loaded?.clearCache(),
     stats: () =>
