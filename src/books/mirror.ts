@@ -5,6 +5,7 @@
 import type { ApiClient } from '../api/client.js';
 import { RateLimited } from '../api/errors.js';
 import { counted } from '../core/counted.js';
+import { LeaseLost } from '../core/lease-lost.js';
 import type { ServiceClock } from '../core/service-clock.js';
 import { MirrorStoreFull } from '../core/store-full.js';
 import { every, pause, REAL_TIMERS, type Timers } from '../core/timers.js';
@@ -28,7 +29,7 @@ import { LineReads } from './line-reads.js';
 import { LinesFetcher } from './lines.js';
 import { linesForAnswer, readingLinesMessage } from './lines-for-answer.js';
 import { EventOutbox, LOOK_EVERY_MS } from './outbox.js';
-import { KindSync, LeaseLost, type SyncStats } from './sync.js';
+import { KindSync, type SyncStats } from './sync.js';
 
 export interface MirrorOptions {
   api: ApiClient;

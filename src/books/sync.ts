@@ -7,6 +7,7 @@ import type { ApiClient } from '../api/client.js';
 import { hasNextPage } from '../api/paginate.js';
 import type { Page } from '../api/schemas.js';
 import { counted } from '../core/counted.js';
+import { LeaseLost } from '../core/lease-lost.js';
 import type { ServiceClock } from '../core/service-clock.js';
 import { type Rec, stampOf } from '../store/record.js';
 import type { KindMark, MirrorStore } from '../store/store.js';
@@ -78,13 +79,6 @@ async function readServiceClock(api: ApiClient, signal?: AbortSignal): Promise<n
     // The sync's own calls will report the problem; the last offset stands.
   }
   return api.serviceClock.now();
-}
-
-export class LeaseLost extends Error {
-  constructor() {
-    super('another process holds the mirror sync lease');
-    this.name = 'LeaseLost';
-  }
 }
 
 type Lister = (
