@@ -22,4 +22,3 @@ export type { RateLimitState } from './pacing.js';
 export { type FetchPage, hasNextPage, type PaginateOptions, paginate, paginatePages } from './paginate.js';
 export type { ReadOptions } from './request.js';
 export * from './schemas.js';
-export { isLoopbackHost } from './url.js';

@@ -1,12 +1,5 @@
 // Which base URLs the client accepts: HTTPS anywhere, plain HTTP only on loopback (the sandbox).
-
-/** 127.0.0.0/8, localhost and ::1, as URL.hostname writes them. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  if (h === 'localhost' || h === '[::1]' || h === '::1') return true;
-  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(h);
-  return m?.slice(1).every((part) => Number(part) <= 255) === true;
-}
+import { isLoopbackHost } from '../core/loopback.js';
 
 /** Null when `url` is an acceptable base URL, else the reason (one phrase, no values echoed). */
 export function baseUrlProblem(url: URL): string | null {

@@ -2,7 +2,8 @@
 // `--mirror` (grants, the vault and the books live there), INVOICING_MCP_VAULT_KEY and SVC_BASE_URL; no
 // SVC_KEY_ID or SVC_SECRET (each business signs in with its own key) and no --http-token (people sign in
 // with OAuth). Each missing or wrong setting is refused by name before anything starts.
-import { baseUrlProblem, isLoopbackHost, normaliseBaseUrl } from '../api/url.js';
+import { baseUrlProblem, normaliseBaseUrl } from '../api/url.js';
+import { isLoopbackHost } from '../core/loopback.js';
 import { canonicalResource } from '../hosted/oauth/resource.js';
 import { readVaultKeys, VAULT_KEY_VARIABLE, VaultKeyError } from '../hosted/vault/vault-keys.js';
 import type { ServeOptions } from './serve-flags.js';

@@ -2,7 +2,7 @@
 // Pure: reads the argv and env it is given, writes nothing.
 import { parseArgs } from 'node:util';
 import { TOOLSETS, type Toolset } from '../../tools/define.js';
-import { isLoopbackHost } from '../api/url.js';
+import { isLoopbackHost } from '../core/loopback.js';
 import { proxyEntryProblem } from '../http/client-address.js';
 import type { HttpLimits, SessionLimits } from '../http/limits.js';
 import { type LogLevel, logLevelProblem, toLogLevel } from '../log/levels.js';

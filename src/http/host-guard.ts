@@ -6,7 +6,7 @@
 // against --allowed-hosts when given, and every Origin not in --allowed-origins is refused.
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isLoopbackHost } from '../api/url.js';
+import { isLoopbackHost } from '../core/loopback.js';
 import { forwardedHostProblem } from './forwarded.js';
 import { rpcError, SERVER_REFUSAL } from './json-rpc-errors.js';
 

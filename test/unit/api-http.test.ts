@@ -1,7 +1,7 @@
 // Query strings sent exactly, loopback detection, back-off with jitter.
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, isTransientNetworkError, queryString } from '../../src/api/http.js';
-import { isLoopbackHost } from '../../src/api/url.js';
+import { isLoopbackHost } from '../../src/core/loopback.js';
 
 describe('queryString', () => {
   it('sorts the keys, skips empty values, and sends + as %2B', () => {
