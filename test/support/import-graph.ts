@@ -1,6 +1,6 @@
 // The project's own imports as a graph of files, and the rooms and allowed imports that docs/architecture.md
 // writes as two tables, so a test can hold the code to them: an import from one room to another must be an
-// edge of the table (edges are not followed through), and no file may reach itself through its imports.
+// edge of the table (edges are not followed through), and no file or room may reach itself through imports.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 
@@ -39,7 +39,12 @@ export interface Rooms {
   paths: readonly string[];
   /** For each room, the rooms its files may import (within a room any import is fine). */
   edges: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The ground: rooms that every other room may import (a row from `every room`); one of them only by its own row. */
+  ground: ReadonlySet<string>;
 }
+
+/** The from-cell of a row that lets every room (but the ground) import a room of the ground. */
+export const EVERY_ROOM = 'every room';
 
 /** The rows of the markdown table that follows `heading`, each as its cells with backticks taken off. */
 function tableAfter(markdown: string, heading: string): string[][] {
@@ -64,14 +69,20 @@ function tableAfter(markdown: string, heading: string): string[][] {
 export function roomsFromMarkdown(markdown: string): Rooms {
   const paths = tableAfter(markdown, '## Rooms').map(([room]) => room as string);
   const edges = new Map<string, Set<string>>(paths.map((room) => [room, new Set<string>()]));
+  const ground = new Set<string>();
   for (const [from, to, why] of tableAfter(markdown, '## Which room may import which')) {
-    for (const room of [from, to])
+    for (const room of from === EVERY_ROOM ? [to] : [from, to])
       if (!edges.has(room as string)) throw new Error(`the edge ${from} -> ${to} names a room the rooms table lacks`);
     if (!why) throw new Error(`the edge ${from} -> ${to} gives no reason`);
-    edges.get(from as string)?.add(to as string);
+    if (from === EVERY_ROOM) ground.add(to as string);
+    else edges.get(from as string)?.add(to as string);
   }
-  return { paths, edges };
+  return { paths, edges, ground };
 }
+
+/** Whether a file of room `from` may import one of room `to`: the table's edge, or a room of the ground. */
+const mayImport = (rooms: Rooms, from: string, to: string): boolean =>
+  rooms.edges.get(from)?.has(to) === true || (rooms.ground.has(to) && !rooms.ground.has(from));
 
 /** The room a file belongs to: the longest room path that holds it; null when none does. */
 export function roomOf(rooms: Rooms, file: string): string | null {
@@ -91,7 +102,7 @@ export function importsAgainstRooms(graph: Graph, rooms: Rooms): string[] {
     for (const target of targets) {
       const to = roomOf(rooms, target);
       if (from === null || to === null || from === to) continue;
-      if (!rooms.edges.get(from)?.has(to)) out.push(`${file} -> ${target} (${from} may not import ${to})`);
+      if (!mayImport(rooms, from, to)) out.push(`${file} -> ${target} (${from} may not import ${to})`);
     }
   }
   return out;
@@ -106,9 +117,22 @@ export function filesOutsideRooms(graph: Graph, rooms: Rooms): string[] {
 export function unusedEdges(graph: Graph, rooms: Rooms): string[] {
   const used = new Set<string>();
   for (const [file, targets] of graph) {
-    for (const target of targets) used.add(`${roomOf(rooms, file)} -> ${roomOf(rooms, target)}`);
+    for (const target of targets) {
+      const [from, to] = [roomOf(rooms, file), roomOf(rooms, target)];
+      if (from === to) continue;
+      used.add(`${from} -> ${to}`);
+      if (to !== null && rooms.ground.has(to)) used.add(`${EVERY_ROOM} -> ${to}`);
+    }
   }
-  return [...rooms.edges].flatMap(([from, tos]) => [...tos].map((to) => `${from} -> ${to}`)).filter((edge) => !used.has(edge));
+  const drawn = [...rooms.edges].flatMap(([from, tos]) => [...tos].map((to) => `${from} -> ${to}`));
+  return [...drawn, ...[...rooms.ground].map((to) => `${EVERY_ROOM} -> ${to}`)].filter((edge) => !used.has(edge));
+}
+
+/** The table's edges as a graph of rooms, each ground room under every other room, to find a circle of rooms. */
+export function roomGraph(rooms: Rooms): Graph {
+  const graph: Graph = new Map(rooms.paths.map((room) => [room, new Set(rooms.edges.get(room))]));
+  for (const [room, tos] of graph) if (!rooms.ground.has(room)) for (const to of rooms.ground) tos.add(to);
+  return graph;
 }
 
 /** Each set of files that import one another round in a circle (Tarjan's strongly connected components). */
