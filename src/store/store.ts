@@ -1,6 +1,6 @@
 // The mirror's store, as the sync and the readers see it: types only. It is written once above the engines
-// (src/store/sql-store.ts, over an engine adapter of src/store/); each engine's folder (src/store/sqlite/,
-// src/store/postgres/) adds only its exact sums and how it opens; open-store.ts picks the engine.
+// (sql-store.ts, over the engine adapter of engine.ts); each engine's folder (sqlite/, postgres/) adds its
+// connection, its exact sums and how it opens; src/books/open-store.ts picks the engine.
 
 import type { BooksEvent } from '../events/event.js';
 import type { MirrorLocation } from './location.js';
