@@ -1,9 +1,5 @@
-// The two data paths docs/architecture.md lists file by file, as they run: a `report_sales` call over stdio
-// (the server wired as the command wires it, on a warm mirror) and a hosted webhook delivery (the sandbox
-// sends a signed `invoice.sent` to a business's endpoint) until the business's subscriber has heard of it and
-// its mirror holds it. The
-// files are those whose code ran on every one of three tries (V8's precise coverage, in this worker), the
-// sandbox's left out; the test fails when the lists in the document are not what runs.
+// The two data paths of test/e2e/data-paths.txt as they run (V8's precise coverage, three tries, the sandbox's
+// files left out): report_sales over stdio on a warm mirror, a hosted webhook until subscriber and mirror have it.
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { PassThrough } from 'node:stream';
@@ -19,7 +15,7 @@ import { modernWatcher } from './support/mcp-watchers.js';
 import { MemoryOAuthProvider, startFlow } from './support/oauth-client.js';
 import { freePort, serverEnv } from './support/server.js';
 
-const architecture = readFileSync(new URL('../../docs/architecture.md', import.meta.url), 'utf8');
+const lists = readFileSync(new URL('./data-paths.txt', import.meta.url), 'utf8');
 const REDIRECT = 'http://127.0.0.1:9/callback';
 const quiet = { stderr: () => undefined, logDestination: { write: () => undefined } };
 
@@ -28,9 +24,9 @@ const quiet = { stderr: () => undefined, logDestination: { write: () => undefine
  * and those marked `later:` (work the path sets off, which may end after it).
  */
 function listed(name: string): { must: string[]; may: string[] } {
-  const at = architecture.indexOf(`<!-- path:${name} -->`);
-  if (at < 0) throw new Error(`docs/architecture.md has no <!-- path:${name} --> list`);
-  const block = /```\n([\s\S]*?)```/.exec(architecture.slice(at))?.[1] ?? '';
+  const at = lists.indexOf(`<!-- path:${name} -->`);
+  if (at < 0) throw new Error(`test/e2e/data-paths.txt has no <!-- path:${name} --> list`);
+  const block = /```\n([\s\S]*?)```/.exec(lists.slice(at))?.[1] ?? '';
   const rows = block
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
@@ -57,7 +53,7 @@ afterAll(async () => {
   await sb?.close();
 });
 
-describe('the data paths of docs/architecture.md', () => {
+describe('the data paths of test/e2e/data-paths.txt', () => {
   it('report_sales over stdio crosses the files listed', async () => {
     const { serveInProcess } = await import('../../src/cli/serve-in-process.js');
     const stdin = new PassThrough();
