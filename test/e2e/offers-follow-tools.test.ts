@@ -9,6 +9,7 @@ import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { businessesFile } from './support/businesses-file.js';
 import { type Connected, connectClient, type McpClient } from './support/clients.js';
 import { openSignIn } from './support/form-sign-in.js';
 import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
@@ -124,6 +125,37 @@ describe('stdio and --http with a key that cannot do everything', () => {
       const offer = await offerOf(c.client);
       expectFollowsTools(offer, ['check_connection', ...READS, ...MORE_READS, ...ANSWERS]);
       expect(offer.prompts).not.toContain('draft_invoice');
+    } finally {
+      await c.close();
+      await here.close();
+    }
+  });
+
+  it('two businesses over stdio: a tool stays while either key can use it, the writes go', async () => {
+    const entry = (name: string, key: { key_id: string; secret: string }) => ({
+      name,
+      base_url: sb.baseUrl,
+      key_id: key.key_id,
+      secret: key.secret,
+    });
+    const file = businessesFile([
+      entry('Counter', await sb.makeKey('live', ['customers.read', 'invoices.read'])),
+      entry('Store', await sb.makeKey('live', READ_SCOPES)),
+    ]);
+    const here = await stdioHere(['--businesses', file, '--mirror', 'off']);
+    const c = await connectClient('v1', { linked: here });
+    try {
+      const client = c.client as unknown as ClientV1;
+      const toolsChanged = new Promise<void>((resolve) =>
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      );
+      await toolsChanged;
+      const { tools } = await c.client.listTools();
+      const names = tools.map((t: { name: string }) => t.name);
+      // Only Store's key reads products: their tools stay; neither key writes.
+      expect(names).toEqual(expect.arrayContaining(['list_products', 'get_product', 'list_customers', 'list_payments']));
+      expect(names.filter((n: string) => n.startsWith('create_'))).toEqual([]);
+      expect((await c.client.listPrompts()).prompts.map((p) => p.name)).not.toContain('draft_invoice');
     } finally {
       await c.close();
       await here.close();
