@@ -131,6 +131,24 @@ describe('stdio and --http with a key that cannot do everything', () => {
     }
   });
 
+  it('over --http, a 2025-era session of a key without write scopes hears list_changed, then no write', async () => {
+    const http = await spawnHttpServer(['--mirror', 'off'], keyEnv(sb, await sb.makeKey('live', READ_SCOPES)));
+    try {
+      const c = await connectClient('v1', { http: http.url });
+      const client = c.client as unknown as ClientV1;
+      const promptsChanged = new Promise<void>((resolve) =>
+        client.setNotificationHandler(PromptListChangedNotificationSchema, () => resolve()),
+      );
+      await promptsChanged;
+      const offer = await offerOf(c.client);
+      await c.close();
+      // --mirror off: no answer tools either.
+      expectFollowsTools(offer, ['check_connection', ...READS, ...MORE_READS]);
+    } finally {
+      await http.close();
+    }
+  });
+
   it('two businesses over stdio: a tool stays while either key can use it, the writes go', async () => {
     const entry = (name: string, key: { key_id: string; secret: string }) => ({
       name,
