@@ -81,9 +81,10 @@ export async function openBusinesses(
   env: ServiceEnv,
   logs: DeferredLogger,
   clientOptions: Parameters<typeof connectTo>[2],
+  heard: Parameters<typeof connectTo>[3] = {},
 ): Promise<OpenedBusiness[]> {
   if (options.businesses === null) {
-    const connection = await connect(env, logs.load, clientOptions);
+    const connection = await connect(env, logs.load, clientOptions, heard);
     return [openBusiness(null, connection, options, logs, env, false)];
   }
   refuseWithBusinesses(options, env);
@@ -92,7 +93,7 @@ export async function openBusinesses(
   return entries.map((entry) => {
     const name = several ? entry.name : null;
     const own = logsOf(logs, name);
-    return openBusiness(name, connectTo(entry.config, own.load, clientOptions), options, own, env, several);
+    return openBusiness(name, connectTo(entry.config, own.load, clientOptions, heard), options, own, env, several);
   });
 }
 

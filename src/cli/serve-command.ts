@@ -1,11 +1,12 @@
 // `invoicing-mcp` (stdio) and `invoicing-mcp --http`: the MCP server on the service or the sandbox.
 import type { Readable, Writable } from 'node:stream';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { deferredLogger } from '../log/deferred-logger.js';
+import { deferredLogger, type LogSink } from '../log/deferred-logger.js';
 import type { LoggerOptions } from '../log/logger.js';
 import { createNoticeBoard } from '../log/notices.js';
 import { heardFromAll } from '../mcp/businesses.js';
 import { forwardNotices } from '../mcp/forward-notices.js';
+import { KeyScopes } from '../mcp/key-scopes.js';
 import { legacyResourceNotFound } from '../mcp/legacy-error-codes.js';
 import { createServerFactory } from '../mcp/server.js';
 import { reportingFactory, sdkErrorReporter } from '../transports/sdk-errors.js';
@@ -83,16 +84,25 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
   const notices = createNoticeBoard();
   const logs = deferredLogger({ level: options.logLevel, notices, ...(io.logDestination ? { destination: io.logDestination } : {}) });
   const logger = logs.sink;
-  const opened = await openBusinesses(options, env, logs, {
-    maxConcurrent: options.maxConcurrency,
-    ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }),
-  });
+  // The keys' scopes are learned at their first sign-in: the background one below, or a call's before it.
+  const scopesOfKeys = new KeyScopes();
+  const learnScopes = (): Promise<void> => scopesOfKeys.learn(opened.map((o) => o.connection.api));
+  const opened: OpenedBusiness[] = await openBusinesses(
+    options,
+    env,
+    logs,
+    { maxConcurrent: options.maxConcurrency, ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }) },
+    { onKeyAccepted: () => void learnScopes().catch(() => undefined) },
+  );
   const businesses = businessesServed(opened);
   const events = eventsOfAll(opened, options, logs);
   const live = opened.some((o) => o.unit.events.live);
+  // The built-in sandbox's test key may do everything: only real keys' scopes are worth learning.
+  const keyScopes = opened.some((o) => o.connection.sandbox) ? undefined : scopesOfKeys;
   const makeServer = await createServerFactory(businesses, {
     selection: { readOnly: options.readOnly, toolsets: options.toolsets },
     confirmWrites: options.confirmWrites,
+    ...(keyScopes ? { keyScopes } : {}),
   });
   const factory: typeof makeServer = (unit) => {
     const server = makeServer(unit);
@@ -155,24 +165,31 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
   const serving: Serving = { url, stop: shutdown };
   stderr([...eventLines, ...opened.map((o) => namedLine(o, o.mirror.line))].join('\n'));
   if (stopped) return serving;
-  background = mirrorsWhenQuiet(opened, watch, stderr);
+  background = backgroundWhenQuiet(opened, watch, stderr, keyScopes && learnScopes, logger);
   return serving;
 }
 
 /**
- * Opens the mirrors that open at start once the server's first requests are answered (counted by `watch`);
- * null when none does: a mirror that does not open at start has nothing to wait for, a tool's first question opens it.
+ * Once the server's first requests are answered (counted by `watch`): signs the keys in to learn their scopes
+ * (what they cannot use is withdrawn), and opens the mirrors that open at start. Null when there is neither: a
+ * mirror that does not open at start has nothing to wait for, a tool's first question opens it.
  */
-function mirrorsWhenQuiet(
+function backgroundWhenQuiet(
   opened: readonly OpenedBusiness[],
   watch: (quiet: WhenQuiet) => () => void,
   stderr: (text: string) => void,
+  learnScopes: (() => Promise<void>) | undefined,
+  logger: LogSink,
 ): WhenQuiet | null {
   const atStart = opened.filter((o) => o.mirror.opensAtStart);
-  if (atStart.length === 0) return null;
+  if (atStart.length === 0 && !learnScopes) return null;
   let unwatch = (): void => undefined;
   const background = whenQuiet(() => {
     unwatch();
+    // An unreachable service or a refused key leaves every tool offered: their calls say what is wrong.
+    void learnScopes?.().catch((err: unknown) =>
+      logger.debug({ err: err instanceof Error ? err.message : String(err) }, "key's scopes not learned"),
+    );
     for (const o of atStart) {
       const said = (err: unknown) =>
         `Mirror: could not be started (${err instanceof Error ? err.message : String(err)}); tools read the service directly.`;

@@ -4,6 +4,8 @@ import { McpServer } from '@modelcontextprotocol/server';
 import type { ToolContext } from '../../tools/context.js';
 import type { EventBus } from '../events/bus.js';
 import { type Businesses, soleBusiness } from './businesses.js';
+import type { KeyScopes } from './key-scopes.js';
+import { type OfferHandles, recordOffers, withdrawBeyond } from './offer-handles.js';
 import { promptRegistrar } from './prompts.js';
 import { toolRegistrar } from './register-tools.js';
 import { EVERYTHING, surfaceFor } from './request-surface.js';
@@ -33,6 +35,8 @@ export interface ServerOptions {
   events?: { bus: EventBus; live: boolean; wanted?: (() => Promise<void>) | undefined };
   /** How long answers wait before they become tasks, and how tasks are kept (MCP Tasks; defaults otherwise). */
   tasks?: TaskRunsOptions;
+  /** The keys' scopes once their sessions say (stdio and --http): what they cannot use is no longer offered. */
+  keyScopes?: KeyScopes;
 }
 
 /**
@@ -74,31 +78,97 @@ export async function createServerFactory(served: ToolContext | Businesses, opti
   if (!('units' in served) && !options.events) throw new Error("one business's server is made with its events (options.events)");
   const businesses = 'units' in served ? served : soleBusiness(served, options.events as NonNullable<ServerOptions['events']>);
   const withBooks = businesses.units.every((u) => u.context.books != null);
-  const tools = selectTools(await loadToolManifest(), { ...options.selection, books: withBooks });
+  const manifest = await loadToolManifest();
   const live = businesses.units.some((u) => u.events.live);
   // `logging`: the SDK answers logging/setLevel and filters the notices sent as notifications/message.
   // Tasks for answers that may wait on the service's pace, where there are books to keep them in.
+  // listChanged: what a key turns out not to be able to use is withdrawn from a live session (key-scopes.ts).
   const tasks = withBooks ? { extensions: { [TASKS_EXTENSION]: {} } } : {};
   const serverOptions = {
     instructions: instructionsFor(businesses),
-    capabilities: { logging: {}, ...(live ? { resources: { subscribe: true } } : {}), ...tasks },
+    capabilities: {
+      logging: {},
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { listChanged: true, ...(live ? { subscribe: true } : {}) },
+      ...tasks,
+    },
   };
-  const registerTools = toolRegistrar(tools, { businesses, confirmWrites: options.confirmWrites });
   const runs = new TaskRuns(options.tasks);
-  const taskTools = new Set(tools.filter((t) => t.books).map((t) => t.name));
   const bound = new TaskBound(runs);
-  // What else is offered follows the tools shown: a prompt, resource or view of no shown tool would mislead.
-  const registerResources = resourceRegistrar(businesses, tools, viewsOf(tools));
-  const registerPrompts = promptRegistrar(businesses, tools);
-  const toolNames = new Set(tools.map((t) => t.name));
+  const offers = new Map<string, Offer>();
+  const offerFor = (scopes: readonly string[] | null): Offer => {
+    const key = scopes === null ? '' : ` ${[...scopes].sort().join(' ')}`;
+    let offer = offers.get(key);
+    // Hosted mode's selection names its grant's scopes already; it is given no keyScopes.
+    const selection = { ...options.selection, books: withBooks, scopes: scopes ?? options.selection.scopes ?? null };
+    if (!offer) offers.set(key, (offer = offerOf(manifest, selection, businesses, options)));
+    return offer;
+  };
+  const keyScopes = options.keyScopes;
   return (unit) => {
     const server = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION }, serverOptions);
-    const surface = unit.lifetime === 'request' ? surfaceFor(unit.message, toolNames) : EVERYTHING;
-    const tasks = serveTasks(server, { runs, bound, businesses, taskTools, owner: ownerOf(unit, businesses) });
-    if (surface.tools !== 'none') registerTools(server, surface.tools === 'all' ? undefined : surface.tools.only, tasks);
-    if (surface.resources) registerResources(server);
-    if (surface.prompts) registerPrompts(server);
+    const scopes = keyScopes?.known ?? null;
+    const offer = offerFor(scopes);
+    // A session that outlives the sign-in hears what its key cannot use withdrawn once the scopes are known.
+    const handles = keyScopes && scopes === null && unit.lifetime === 'connection' ? recordOffers(server) : null;
+    const surface = unit.lifetime === 'request' ? surfaceFor(unit.message, offer.toolNames) : EVERYTHING;
+    const taskCalls = serveTasks(server, { runs, bound, businesses, taskTools: offer.taskTools, owner: ownerOf(unit, businesses) });
+    if (surface.tools !== 'none') offer.registerTools(server, surface.tools === 'all' ? undefined : surface.tools.only, taskCalls);
+    if (surface.resources) offer.registerResources(server);
+    if (surface.prompts) offer.registerPrompts(server);
     if (live) serveSubscriptions(server, businesses, unit);
+    if (handles && keyScopes) {
+      const stop = keyScopes.onKnown((known) => {
+        if (server.isConnected()) withdrawBeyond(handles, offerFor(known).names());
+      });
+      const closed = server.server.onclose;
+      server.server.onclose = () => {
+        stop();
+        closed?.();
+      };
+    }
     return server;
+  };
+}
+
+/** What instances of one selection offer: the tools, and the prompts, resources and views they reach. */
+interface Offer {
+  toolNames: Set<string>;
+  taskTools: Set<string>;
+  registerTools: ReturnType<typeof toolRegistrar>;
+  registerResources: (server: McpServer) => void;
+  registerPrompts: (server: McpServer) => void;
+  /** The names of what this offer registers (found once, on a server of its own). */
+  names(): OfferHandles;
+}
+
+function offerOf(
+  manifest: Awaited<ReturnType<typeof loadToolManifest>>,
+  selection: ToolSelection,
+  businesses: Businesses,
+  options: ServerOptions,
+): Offer {
+  const tools = selectTools(manifest, selection);
+  // What else is offered follows the tools shown: a prompt, resource or view of no shown tool would mislead.
+  const offer: Omit<Offer, 'names'> = {
+    toolNames: new Set(tools.map((t) => t.name)),
+    taskTools: new Set(tools.filter((t) => t.books).map((t) => t.name)),
+    registerTools: toolRegistrar(tools, { businesses, confirmWrites: options.confirmWrites }),
+    registerResources: resourceRegistrar(businesses, tools, viewsOf(tools)),
+    registerPrompts: promptRegistrar(businesses, tools),
+  };
+  let names: OfferHandles | null = null;
+  return {
+    ...offer,
+    names: () => {
+      if (names) return names;
+      const scratch = new McpServer({ name: SERVER_NAME, version: SERVER_VERSION });
+      names = recordOffers(scratch);
+      offer.registerTools(scratch);
+      offer.registerResources(scratch);
+      offer.registerPrompts(scratch);
+      return names;
+    },
   };
 }

@@ -2,6 +2,7 @@
 // and what to do: a missing scope, a 422 field by field, a 429 with when to retry, a record not found.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type KeyPair, startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { businessesFile } from './support/businesses-file.js';
 import { type Connected, connectClient, textOf } from './support/clients.js';
 import { type HttpServer, keyEnv, spawnHttpServer } from './support/server.js';
 import { stdioHere } from './support/stdio-here.js';
@@ -16,17 +17,23 @@ afterAll(() => sandbox?.close());
 describe('refusals on a live key (v2 client over stdio)', () => {
   let readOnlyKey: Connected;
   let fullKey: Connected;
+  // A key's own server withdraws the tools it cannot use once it knows its scopes; a server of two businesses
+  // keeps them while the other's key can, and the reader's calls get the service's refusal.
+  let readerAndWriter: Connected;
   let writer: KeyPair;
   beforeAll(async () => {
     const reader = await sandbox.makeKey('live', ['customers.read', 'invoices.read']);
     writer = await sandbox.makeKey('live');
-    [readOnlyKey, fullKey] = await Promise.all([
+    const entry = (name: string, key: KeyPair) => ({ name, base_url: sandbox.baseUrl, key_id: key.key_id, secret: key.secret });
+    const both = businessesFile([entry('Reader', reader), entry('Writer', await sandbox.makeKey('live'))]);
+    [readOnlyKey, fullKey, readerAndWriter] = await Promise.all([
       connectClient('v2', { linked: await stdioHere([], keyEnv(sandbox, reader)) }),
       connectClient('v2', { linked: await stdioHere([], keyEnv(sandbox, writer)) }),
+      connectClient('v2', { linked: await stdioHere(['--businesses', both, '--mirror', 'off']) }),
     ]);
   });
   afterAll(async () => {
-    await Promise.all([readOnlyKey?.close(), fullKey?.close()]);
+    await Promise.all([readOnlyKey?.close(), fullKey?.close(), readerAndWriter?.close()]);
   });
 
   it('check_connection reports the live mode and exactly the key scopes', async () => {
@@ -37,9 +44,9 @@ describe('refusals on a live key (v2 client over stdio)', () => {
   });
 
   it('a missing write scope names the scope, who grants it, and that signing in again will not help', async () => {
-    const result = await readOnlyKey.client.callTool({
+    const result = await readerAndWriter.client.callTool({
       name: 'create_draft_invoice',
-      arguments: { customer_id: 1, items: [{ description: 'Labour', unit_price: '10.00', quantity: 1 }] },
+      arguments: { business: 'Reader', customer_id: 1, items: [{ description: 'Labour', unit_price: '10.00', quantity: 1 }] },
     });
     expect(result.isError).toBe(true);
     const text = textOf(result);
@@ -49,7 +56,7 @@ describe('refusals on a live key (v2 client over stdio)', () => {
   });
 
   it('a missing read scope names that scope', async () => {
-    const result = await readOnlyKey.client.callTool({ name: 'list_products', arguments: {} });
+    const result = await readerAndWriter.client.callTool({ name: 'list_products', arguments: { business: 'Reader' } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('lacks the products.read scope');
   });

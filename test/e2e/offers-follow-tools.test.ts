@@ -1,17 +1,21 @@
 // What a server offers besides its tools (prompts, resources, views and templates) follows the tools it
 // shows: over stdio with --read-only, over --http with --read-only and fewer toolsets without the mirror,
-// and in hosted mode for a grant of a key that may only read customers and invoices. The test's ground
+// over both with a key that cannot write (once its scopes are known), and in hosted mode for a grant of a key
+// that may only read customers and invoices. The test's ground
 // truth is its own table of which tools each prompt and template works through, and the views the listed
 // tools name in their _meta.
+import type { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { PromptListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresDatabase } from '../support/postgres.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { businessesFile } from './support/businesses-file.js';
 import { type Connected, connectClient, type McpClient } from './support/clients.js';
 import { openSignIn } from './support/form-sign-in.js';
 import { type HostedServer, newVaultKey, startHostedServer } from './support/hosted.js';
 import { MemoryOAuthProvider, oauthClient, startFlow } from './support/oauth-client.js';
 import { REDIRECT } from './support/page-sign-in.js';
-import { spawnHttpServer } from './support/server.js';
+import { keyEnv, spawnHttpServer } from './support/server.js';
 import { stdioHere } from './support/stdio-here.js';
 
 /** The tools each prompt sends the model to; it is worth offering only while they are all there. */
@@ -65,6 +69,7 @@ function expectFollowsTools(offer: Offer, expectedTools: string[]): void {
 
 const READS = ['list_customers', 'get_customer', 'list_invoices', 'get_invoice', 'list_quotes', 'get_quote'];
 const MORE_READS = ['list_payments', 'get_payment', 'list_products', 'get_product'];
+const READ_SCOPES = ['customers.read', 'invoices.read', 'quotes.read', 'payments.read', 'products.read'];
 const ANSWERS = ['report_owed', 'report_sales', 'report_received', 'report_customer', 'report_quotes', 'report_low_stock', 'find_records'];
 
 describe('stdio and --http', () => {
@@ -90,6 +95,107 @@ describe('stdio and --http', () => {
       expectFollowsTools(offer, ['check_connection', 'list_invoices', 'get_invoice', 'list_products', 'get_product']);
       // No answer tool: no chart view. get_invoice still shows a draft's review.
       expect(offer.views).toEqual(['ui://invoicing/draft']);
+    } finally {
+      await http.close();
+    }
+  });
+});
+
+describe('stdio and --http with a key that cannot do everything', () => {
+  let sb: TestSandbox;
+  beforeAll(async () => {
+    sb = await startTestSandbox({ rateLimit: 1_000_000 });
+  });
+  afterAll(async () => {
+    await sb?.close();
+  });
+
+  it('over stdio, a key without write scopes: the session hears list_changed, then no write and no draft_invoice', async () => {
+    const here = await stdioHere([], keyEnv(sb, await sb.makeKey('live', READ_SCOPES)));
+    const c = await connectClient('v1', { linked: here });
+    try {
+      const client = c.client as unknown as ClientV1;
+      const heard = (schema: typeof ToolListChangedNotificationSchema | typeof PromptListChangedNotificationSchema) =>
+        new Promise<void>((resolve) => client.setNotificationHandler(schema, () => resolve()));
+      const toolsChanged = heard(ToolListChangedNotificationSchema);
+      const promptsChanged = heard(PromptListChangedNotificationSchema);
+      // The first lists are answered at once, before the key's scopes are known: everything.
+      expect((await offerOf(c.client)).tools).toContain('create_draft_invoice');
+      await Promise.all([toolsChanged, promptsChanged]);
+      const offer = await offerOf(c.client);
+      expectFollowsTools(offer, ['check_connection', ...READS, ...MORE_READS, ...ANSWERS]);
+      expect(offer.prompts).not.toContain('draft_invoice');
+    } finally {
+      await c.close();
+      await here.close();
+    }
+  });
+
+  it('over --http, a 2025-era session of a key without write scopes hears list_changed, then no write', async () => {
+    const http = await spawnHttpServer(['--mirror', 'off'], keyEnv(sb, await sb.makeKey('live', READ_SCOPES)));
+    try {
+      const c = await connectClient('v1', { http: http.url });
+      const client = c.client as unknown as ClientV1;
+      const promptsChanged = new Promise<void>((resolve) =>
+        client.setNotificationHandler(PromptListChangedNotificationSchema, () => resolve()),
+      );
+      await promptsChanged;
+      const offer = await offerOf(c.client);
+      await c.close();
+      // --mirror off: no answer tools either.
+      expectFollowsTools(offer, ['check_connection', ...READS, ...MORE_READS]);
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('two businesses over stdio: a tool stays while either key can use it, the writes go', async () => {
+    const entry = (name: string, key: { key_id: string; secret: string }) => ({
+      name,
+      base_url: sb.baseUrl,
+      key_id: key.key_id,
+      secret: key.secret,
+    });
+    const file = businessesFile([
+      entry('Counter', await sb.makeKey('live', ['customers.read', 'invoices.read'])),
+      entry('Store', await sb.makeKey('live', READ_SCOPES)),
+    ]);
+    const here = await stdioHere(['--businesses', file, '--mirror', 'off']);
+    const c = await connectClient('v1', { linked: here });
+    try {
+      const client = c.client as unknown as ClientV1;
+      const toolsChanged = new Promise<void>((resolve) =>
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+      );
+      await toolsChanged;
+      const { tools } = await c.client.listTools();
+      const names = tools.map((t: { name: string }) => t.name);
+      // Only Store's key reads products: their tools stay; neither key writes.
+      expect(names).toEqual(expect.arrayContaining(['list_products', 'get_product', 'list_customers', 'list_payments']));
+      expect(names.filter((n: string) => n.startsWith('create_'))).toEqual([]);
+      expect((await c.client.listPrompts()).prompts.map((p) => p.name)).not.toContain('draft_invoice');
+    } finally {
+      await c.close();
+      await here.close();
+    }
+  });
+
+  it('over --http (stateless), a key reading customers and invoices only: no products tool, no low-stock feed once known', async () => {
+    const key = await sb.makeKey('live', ['customers.read', 'invoices.read']);
+    const http = await spawnHttpServer(['--mirror', 'off'], keyEnv(sb, key));
+    try {
+      const c = await connectClient('v2', { http: http.url });
+      expect(c.protocolVersion).toBe('2026-07-28');
+      // The call signs the key in: from then on every request's server is built with its scopes.
+      const checked = await c.client.callTool({ name: 'check_connection', arguments: {} });
+      expect(checked.isError).toBeFalsy();
+      const offer = await offerOf(c.client);
+      await c.close();
+      const reads = ['list_customers', 'get_customer', 'list_invoices', 'get_invoice'];
+      expectFollowsTools(offer, ['check_connection', ...reads]);
+      expect(offer.tools.filter((t) => t.includes('product'))).toEqual([]);
+      expect(offer.resources).not.toContain('invoicing://products/low-stock');
+      expect(offer.prompts).toEqual(['review_overdue_invoices', 'summarise_customer']);
     } finally {
       await http.close();
     }
