@@ -9,7 +9,6 @@ const EDITED_ELSEWHERE = 'in a file another change was editing; split next';
 /** Long functions left as they are for now, each with why. */
 const allowed: { file: string; name: string; why: string }[] = [
   { file: 'src/api/client.ts', name: 'createApiClient', why: EDITED_ELSEWHERE },
-  { file: 'src/cli/serve-command.ts', name: 'startServe', why: EDITED_ELSEWHERE },
   { file: 'src/cli/serve-flags.ts', name: 'parseServeOptions', why: EDITED_ELSEWHERE },
   { file: 'src/cli/lazy-api.ts', name: 'lazyApiClient', why: EDITED_ELSEWHERE },
 ];
