@@ -76,15 +76,10 @@ export async function runServe(argv: string[], env: ServiceEnv, stderr: (text: s
 }
 
 /**
- * The server of `invoicing-mcp` and `invoicing-mcp --http`, without the process around it: no signal
- * handlers and no exit, so that the HTTP server can also run inside another process (the end-to-end tests).
+ * The businesses, opened, and their keys' scopes: learned at the first sign-in (the background one once the
+ * server is quiet, or a call's before it). The built-in sandbox's test key may do everything: nothing to learn.
  */
-export async function startServe(options: ServeOptions, env: ServiceEnv, io: ServeIo): Promise<Serving> {
-  const { stderr } = io;
-  const notices = createNoticeBoard();
-  const logs = deferredLogger({ level: options.logLevel, notices, ...(io.logDestination ? { destination: io.logDestination } : {}) });
-  const logger = logs.sink;
-  // The keys' scopes are learned at their first sign-in: the background one below, or a call's before it.
+async function openWithScopes(options: ServeOptions, env: ServiceEnv, logs: ReturnType<typeof deferredLogger>) {
   const scopesOfKeys = new KeyScopes();
   const learnScopes = (): Promise<void> => scopesOfKeys.learn(opened.map((o) => o.connection.api));
   const opened: OpenedBusiness[] = await openBusinesses(
@@ -94,11 +89,17 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
     { maxConcurrent: options.maxConcurrency, ...(options.retryBudgetMs === null ? {} : { retryBudgetMs: options.retryBudgetMs }) },
     { onKeyAccepted: () => void learnScopes().catch(() => undefined) },
   );
-  const businesses = businessesServed(opened);
-  const events = eventsOfAll(opened, options, logs);
-  const live = opened.some((o) => o.unit.events.live);
-  // The built-in sandbox's test key may do everything: only real keys' scopes are worth learning.
   const keyScopes = opened.some((o) => o.connection.sandbox) ? undefined : scopesOfKeys;
+  return { opened, keyScopes, learnScopes };
+}
+
+/** The server factory, each instance forwarding the notices and naming a missing resource in its era's code. */
+async function serverFactoryOf(
+  businesses: ReturnType<typeof businessesServed>,
+  options: ServeOptions,
+  notices: ReturnType<typeof createNoticeBoard>,
+  keyScopes: KeyScopes | undefined,
+) {
   const makeServer = await createServerFactory(businesses, {
     selection: { readOnly: options.readOnly, toolsets: options.toolsets },
     confirmWrites: options.confirmWrites,
@@ -110,6 +111,23 @@ export async function startServe(options: ServeOptions, env: ServiceEnv, io: Ser
     legacyResourceNotFound(server, unit);
     return server;
   };
+  return factory;
+}
+
+/**
+ * The server of `invoicing-mcp` and `invoicing-mcp --http`, without the process around it: no signal
+ * handlers and no exit, so that the HTTP server can also run inside another process (the end-to-end tests).
+ */
+export async function startServe(options: ServeOptions, env: ServiceEnv, io: ServeIo): Promise<Serving> {
+  const { stderr } = io;
+  const notices = createNoticeBoard();
+  const logs = deferredLogger({ level: options.logLevel, notices, ...(io.logDestination ? { destination: io.logDestination } : {}) });
+  const logger = logs.sink;
+  const { opened, keyScopes, learnScopes } = await openWithScopes(options, env, logs);
+  const businesses = businessesServed(opened);
+  const events = eventsOfAll(opened, options, logs);
+  const live = opened.some((o) => o.unit.events.live);
+  const factory = await serverFactoryOf(businesses, options, notices, keyScopes);
   let stop: () => Promise<void>;
   // HTTP: new requests get 503 while the calls in flight finish and open streams end with a retry hint.
   let drain = async (): Promise<void> => undefined;
@@ -182,12 +200,14 @@ function backgroundWhenQuiet(
   logger: LogSink,
 ): WhenQuiet | null {
   const atStart = opened.filter((o) => o.mirror.opensAtStart);
-  if (atStart.length === 0 && !learnScopes) return null;
+  // SVC_POLL_SECONDS=0 turns the server's own calls off: the scopes are then learnt at a call's sign-in.
+  const learn = opened.some((o) => (o.connection.config?.pollSeconds ?? 0) > 0) ? learnScopes : undefined;
+  if (atStart.length === 0 && !learn) return null;
   let unwatch = (): void => undefined;
   const background = whenQuiet(() => {
     unwatch();
     // An unreachable service or a refused key leaves every tool offered: their calls say what is wrong.
-    void learnScopes?.().catch((err: unknown) =>
+    void learn?.().catch((err: unknown) =>
       logger.debug({ err: err instanceof Error ? err.message : String(err) }, "key's scopes not learned"),
     );
     for (const o of atStart) {

@@ -42,7 +42,7 @@ export interface ServerOptions {
 /**
  * Whose a task is: the grant of a hosted request; else the one user of a server on its keys, whichever of its
  * processes or connections asks, so that a desktop's tasks outlive a restart on the same mirror (whose file
- * is the key's alone: see books/location.ts).
+ * is the key's alone: see store/location.ts).
  */
 function ownerOf(unit: ServingUnit, businesses: Businesses): string {
   const grant = unit.auth?.extra?.grantId;

@@ -102,6 +102,9 @@ describe('stdio and --http', () => {
 });
 
 describe('stdio and --http with a key that cannot do everything', () => {
+  // The keys' scopes are learnt by a sign-in of the server's own: not made with SVC_POLL_SECONDS=0 (the test
+  // servers' default), which turns the server's own calls off.
+  const OWN_CALLS = { SVC_POLL_SECONDS: '60' };
   let sb: TestSandbox;
   beforeAll(async () => {
     sb = await startTestSandbox({ rateLimit: 1_000_000 });
@@ -111,7 +114,7 @@ describe('stdio and --http with a key that cannot do everything', () => {
   });
 
   it('over stdio, a key without write scopes: the session hears list_changed, then no write and no draft_invoice', async () => {
-    const here = await stdioHere([], keyEnv(sb, await sb.makeKey('live', READ_SCOPES)));
+    const here = await stdioHere(['--mirror', 'memory'], { ...keyEnv(sb, await sb.makeKey('live', READ_SCOPES)), ...OWN_CALLS });
     const c = await connectClient('v1', { linked: here });
     try {
       const client = c.client as unknown as ClientV1;
@@ -132,7 +135,7 @@ describe('stdio and --http with a key that cannot do everything', () => {
   });
 
   it('over --http, a 2025-era session of a key without write scopes hears list_changed, then no write', async () => {
-    const http = await spawnHttpServer(['--mirror', 'off'], keyEnv(sb, await sb.makeKey('live', READ_SCOPES)));
+    const http = await spawnHttpServer(['--mirror', 'off'], { ...keyEnv(sb, await sb.makeKey('live', READ_SCOPES)), ...OWN_CALLS });
     try {
       const c = await connectClient('v1', { http: http.url });
       const client = c.client as unknown as ClientV1;
@@ -160,7 +163,7 @@ describe('stdio and --http with a key that cannot do everything', () => {
       entry('Counter', await sb.makeKey('live', ['customers.read', 'invoices.read'])),
       entry('Store', await sb.makeKey('live', READ_SCOPES)),
     ]);
-    const here = await stdioHere(['--businesses', file, '--mirror', 'off']);
+    const here = await stdioHere(['--businesses', file, '--mirror', 'off'], OWN_CALLS);
     const c = await connectClient('v1', { linked: here });
     try {
       const client = c.client as unknown as ClientV1;

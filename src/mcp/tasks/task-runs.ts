@@ -15,7 +15,7 @@ import { POLL_INTERVAL_MS } from './task-words.js';
 /**
  * A task's work: the tool's answer, made whole, by `deadlineMs` (the task's end); `status` says what it is
  * doing now and, when it can tell, about how long the rest takes (ms). It rejects with a lost database
- * (db/unreachable.ts) rather than answering it: the run waits that out and does the work again.
+ * (core/unreachable.ts) rather than answering it: the run waits that out and does the work again.
  */
 export type TaskWork = (
   signal: AbortSignal,
