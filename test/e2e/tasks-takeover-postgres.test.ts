@@ -27,9 +27,12 @@ let url: string;
 const servers: HttpServer[] = [];
 const clients: TaskClient[] = [];
 beforeAll(async () => {
-  // 120 calls a quarter second: the task's 611 reads take seconds, long enough to kill its process in the middle.
-  sb = await startTestSandbox({ scale: 10, today: TODAY, rateLimit: 120, rateWindowSeconds: 0.25 });
+  // The books read first, unpaced (the test's own reads never meet the window); then 120 calls a second: the
+  // task's 611 reads take seconds, long enough to kill its process in the middle.
+  sb = await startTestSandbox({ scale: 10, today: TODAY, rateLimit: 100_000, rateWindowSeconds: 1 });
   books = await readRawBooks(sb.baseUrl, await sb.makeKey('live'));
+  const paced = await sb.admin('PUT', '/rate-limit', { limit: 120, window_seconds: 1 });
+  expect(paced.status).toBe(200);
   url = await postgresDatabase('tasks_takeover');
   db = new pg.Client({ connectionString: url });
   await db.connect();
