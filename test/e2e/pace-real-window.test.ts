@@ -82,7 +82,9 @@ function expectWholeAndWaited(asked: AskedAsTask, stderr: string): { a: Json; te
   // It said it waited on the key's limit, for how long and at what pace; and asked to be polled by when it ends.
   const messages = asked.tasks.map((t) => t.statusMessage ?? '');
   expect(
-    messages.some((m) => new RegExp(`^waiting for the key's limit: resumes in \\d+ s \\(${LIMIT} calls per ${WINDOW_S} s\\)$`).test(m)),
+    messages.some((m) =>
+      new RegExp(`^waiting for the key's limit: resumes in \\d+ s \\(${LIMIT} calls per ${WINDOW_S}(\\.\\d)? s\\)$`).test(m),
+    ),
     messages.join('\n'),
   ).toBe(true);
   const polls = new Set(asked.tasks.map((t) => t.suggestedPollIntervalMs).filter((ms) => ms !== undefined));
@@ -178,6 +180,8 @@ describe(`answers as tasks at ${LIMIT} calls per ${WINDOW_S} s, a cold mirror fi
       const task = askAsTask(server.url, 'report_sales', { range: 'last_year', group_by: 'product', limit: 1 }).finally(() => {
         taskDone = true;
       });
+      // Should a check below fail, the server closes under the task: its end then is not this test's failure.
+      task.catch(() => undefined);
       const heard: string[] = [];
       let answered = 0;
       for (let i = 0; !taskDone && !heard.some((m) => m.startsWith('waiting')); i++) {
@@ -190,8 +194,11 @@ describe(`answers as tasks at ${LIMIT} calls per ${WINDOW_S} s, a cold mirror fi
         expect(result.isError, `get_invoice ${id}: ${text}`).toBeFalsy();
         answered++;
       }
+      // The window is learnt from the answers' timing: a loaded machine may learn it a tenth of a second longer.
       expect(
-        heard.some((m) => new RegExp(`^waiting for the key's limit: resumes in \\d+ s \\(${LIMIT} calls per ${WINDOW_S} s\\)$`).test(m)),
+        heard.some((m) =>
+          new RegExp(`^waiting for the key's limit: resumes in \\d+ s \\(${LIMIT} calls per ${WINDOW_S}(\\.\\d)? s\\)$`).test(m),
+        ),
         `${answered} calls answered; heard: ${heard.join(' | ')}`,
       ).toBe(true);
       expect((await task).result.isError).toBeFalsy();
