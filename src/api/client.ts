@@ -141,6 +141,65 @@ function resolveOptions(input: ClientOptionsInput | undefined): ClientOptions {
   return { ...DEFAULT_CLIENT_OPTIONS, ...input, cache };
 }
 
+type Clocks = { now: () => number; sleep: (ms: number, signal?: AbortSignal) => Promise<void> };
+
+/** The key's session: signs in through the request core, told of refusals and acceptances as deps ask. */
+function signInSession(
+  config: ClientConfig,
+  options: ClientOptions,
+  deps: ApiClientDeps,
+  { now, sleep, core }: Clocks & { core: () => RequestCore },
+): SessionManager {
+  return new SessionManager(
+    {
+      renewMarginMs: options.renewMarginMs,
+      maxSignInsPerMinute: options.maxSignInsPerMinute,
+      failureCooldownMs: options.signInFailureCooldownMs,
+      maxWaitMs: options.maxWaitMs,
+    },
+    {
+      signIn: (turns, signal) => core().signIn(config.keyId, config.secret, turns, signal),
+      signOut: (token) => core().signOut(token),
+      now,
+      sleep,
+      ...(deps.onSignInRefused ? { onSignInRefused: deps.onSignInRefused } : {}),
+      ...(deps.onKeyAccepted ? { onSignIn: () => deps.onKeyAccepted?.(now()) } : {}),
+      ...(deps.signInAllowance ? { allowance: deps.signInAllowance } : {}),
+    },
+  );
+}
+
+/** Every call's path: paced, signed in, cached, retried within the options' budget. */
+function requestCore(
+  config: ClientConfig,
+  options: ClientOptions,
+  deps: ApiClientDeps,
+  parts: Clocks & { transport: Transport; pacer: Pacer; session: SessionManager; cache: ReadCache; logger: Logger },
+): RequestCore {
+  return new RequestCore(
+    {
+      maxRetries: options.maxRetries,
+      retryBudgetMs: options.retryBudgetMs,
+      backoff: { baseDelayMs: options.backoffBaseMs, maxDelayMs: options.backoffMaxMs },
+      maxWaitMs: options.maxWaitMs,
+    },
+    { ...parts, keyId: config.keyId, random: deps.random ?? Math.random, onAccepted: deps.onKeyAccepted },
+  );
+}
+
+/** What the service granted the session, or what the key tells before it has. */
+function sessionInfo(session: SessionManager, mode: 'live' | 'test', keyId: string): SessionInfo {
+  const grant = session.grant;
+  return {
+    mode: grant?.mode ?? mode,
+    keyId: grant?.key_id ?? keyId,
+    scopes: grant?.scopes ?? [],
+    business: grant?.business ? { id: grant.business.id, name: grant.business.name } : null,
+    expiresAt: session.expiresAt,
+    serviceExpiresAt: grant?.expires_at ?? null,
+  };
+}
+
 export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiClient {
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
   const problem = baseUrlProblem(new URL(baseUrl));
@@ -170,43 +229,8 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
   });
   const cache = new ReadCache(`${config.keyId}|${mode}`, options.cache);
   let core: RequestCore;
-  const session = new SessionManager(
-    {
-      renewMarginMs: options.renewMarginMs,
-      maxSignInsPerMinute: options.maxSignInsPerMinute,
-      failureCooldownMs: options.signInFailureCooldownMs,
-      maxWaitMs: options.maxWaitMs,
-    },
-    {
-      signIn: (turns, signal) => core.signIn(config.keyId, config.secret, turns, signal),
-      signOut: (token) => core.signOut(token),
-      now,
-      sleep,
-      ...(deps.onSignInRefused ? { onSignInRefused: deps.onSignInRefused } : {}),
-      ...(deps.onKeyAccepted ? { onSignIn: () => deps.onKeyAccepted?.(now()) } : {}),
-      ...(deps.signInAllowance ? { allowance: deps.signInAllowance } : {}),
-    },
-  );
-  core = new RequestCore(
-    {
-      maxRetries: options.maxRetries,
-      retryBudgetMs: options.retryBudgetMs,
-      backoff: { baseDelayMs: options.backoffBaseMs, maxDelayMs: options.backoffMaxMs },
-      maxWaitMs: options.maxWaitMs,
-    },
-    {
-      transport,
-      pacer,
-      session,
-      cache,
-      logger,
-      keyId: config.keyId,
-      now,
-      random: deps.random ?? Math.random,
-      sleep,
-      onAccepted: deps.onKeyAccepted,
-    },
-  );
+  const session = signInSession(config, options, deps, { now, sleep, core: () => core });
+  core = requestCore(config, options, deps, { transport, pacer, session, cache, logger, now, sleep });
   const invalidate = (kind: ResourceKind, id?: number | string): void => cache.invalidate(kind, id);
   const ping = decoder(PingSchema);
   let closed = false;
@@ -225,15 +249,7 @@ export function createApiClient(config: ClientConfig, deps: ApiClientDeps): ApiC
     },
     async session(opts = {}) {
       await session.token(opts.signal);
-      const grant = session.grant;
-      return {
-        mode: grant?.mode ?? mode,
-        keyId: grant?.key_id ?? config.keyId,
-        scopes: grant?.scopes ?? [],
-        business: grant?.business ? { id: grant.business.id, name: grant.business.name } : null,
-        expiresAt: session.expiresAt,
-        serviceExpiresAt: grant?.expires_at ?? null,
-      };
+      return sessionInfo(session, mode, config.keyId);
     },
     serviceClock,
     serviceNow: () => serviceClock.serviceNow(),

@@ -7,6 +7,28 @@ import type { Logger } from '../log/logger.js';
 
 type Resource = 'customers' | 'invoices' | 'quotes' | 'payments' | 'products';
 
+/** One resource of the client whose every method loads the client first. */
+function loadingResource<R extends Resource>(name: R, load: () => Promise<ApiClient>): ApiClient[R] {
+  const read: ReadResource<unknown, unknown, Record<string, unknown>> = {
+    list: async (query, options) => (await load())[name].list(query as never, options),
+    get: async (id, options) => (await load())[name].get(id, options),
+    pages: async function* (filters, options) {
+      yield* (await load())[name].pages(filters as never, options) as AsyncGenerator<never>;
+    },
+    all: async function* (filters, options) {
+      yield* (await load())[name].all(filters as never, options) as AsyncGenerator<never>;
+    },
+  };
+  const create =
+    name === 'customers' || name === 'invoices'
+      ? {
+          create: async (input: never, options: never) =>
+            ((await load()) as never as Record<R, { create: (input: never, options: never) => unknown }>)[name].create(input, options),
+        }
+      : {};
+  return { ...read, ...create } as unknown as ApiClient[R];
+}
+
 export function lazyApiClient(
   config: ClientConfig,
   loadLogger: () => Promise<Logger>,
@@ -30,36 +52,15 @@ export function lazyApiClient(
       return client;
     }));
 
-  const resource = <R extends Resource>(name: R): ApiClient[R] => {
-    const read: ReadResource<unknown, unknown, Record<string, unknown>> = {
-      list: async (query, options) => (await load())[name].list(query as never, options),
-      get: async (id, options) => (await load())[name].get(id, options),
-      pages: async function* (filters, options) {
-        yield* (await load())[name].pages(filters as never, options) as AsyncGenerator<never>;
-      },
-      all: async function* (filters, options) {
-        yield* (await load())[name].all(filters as never, options) as AsyncGenerator<never>;
-      },
-    };
-    const create =
-      name === 'customers' || name === 'invoices'
-        ? {
-            create: async (input: never, options: never) =>
-              ((await load()) as never as Record<R, { create: (input: never, options: never) => unknown }>)[name].create(input, options),
-          }
-        : {};
-    return { ...read, ...create } as unknown as ApiClient[R];
-  };
-
   return {
     baseUrl: config.baseUrl.replace(/\/+$/, ''),
     keyId: config.keyId,
     mode: config.keyId.startsWith('svck_live_') ? 'live' : 'test',
-    customers: resource('customers'),
-    invoices: resource('invoices'),
-    quotes: resource('quotes'),
-    payments: resource('payments'),
-    products: resource('products'),
+    customers: loadingResource('customers', load),
+    invoices: loadingResource('invoices', load),
+    quotes: loadingResource('quotes', load),
+    payments: loadingResource('payments', load),
+    products: loadingResource('products', load),
     ping: async (options) => (await load()).ping(options),
     session: async (options) => (await load()).session(options),
     serviceClock,

@@ -228,38 +228,41 @@ function readBusinessesSetting(values: Record<string, unknown>, env: Env, hosted
   return setting;
 }
 
+/** Every flag the server takes, for node's parseArgs. */
+const SERVE_FLAGS = {
+  http: { type: 'boolean' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'http-token': { type: 'string' },
+  'allowed-hosts': { type: 'string' },
+  'allowed-origins': { type: 'string' },
+  'trust-proxy': { type: 'string' },
+  'read-only': { type: 'boolean' },
+  toolsets: { type: 'string' },
+  'confirm-writes': { type: 'boolean' },
+  'log-level': { type: 'string' },
+  'webhook-port': { type: 'string' },
+  'webhook-host': { type: 'string' },
+  ...HTTP_LIMIT_FLAGS,
+  mirror: { type: 'string' },
+  businesses: { type: 'string' },
+  'max-concurrency': { type: 'string' },
+  ...RETRY_BUDGET_FLAG,
+  hosted: { type: 'boolean' },
+  'public-url': { type: 'string' },
+  'oauth-clients': { type: 'string' },
+  'grant-rate-limit': { type: 'string' },
+  'tenant-idle-minutes': { type: 'string' },
+  'service-sign-ins': { type: 'string' },
+  'client-id-documents': { type: 'string' },
+  'registrations-per-hour': { type: 'string' },
+} as const;
+
 export function parseServeOptions(argv: string[], env: Env): ServeOptions {
   const { values } = parseArgs({
     args: argv,
     strict: true,
-    options: {
-      http: { type: 'boolean' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      'http-token': { type: 'string' },
-      'allowed-hosts': { type: 'string' },
-      'allowed-origins': { type: 'string' },
-      'trust-proxy': { type: 'string' },
-      'read-only': { type: 'boolean' },
-      toolsets: { type: 'string' },
-      'confirm-writes': { type: 'boolean' },
-      'log-level': { type: 'string' },
-      'webhook-port': { type: 'string' },
-      'webhook-host': { type: 'string' },
-      ...HTTP_LIMIT_FLAGS,
-      mirror: { type: 'string' },
-      businesses: { type: 'string' },
-      'max-concurrency': { type: 'string' },
-      ...RETRY_BUDGET_FLAG,
-      hosted: { type: 'boolean' },
-      'public-url': { type: 'string' },
-      'oauth-clients': { type: 'string' },
-      'grant-rate-limit': { type: 'string' },
-      'tenant-idle-minutes': { type: 'string' },
-      'service-sign-ins': { type: 'string' },
-      'client-id-documents': { type: 'string' },
-      'registrations-per-hour': { type: 'string' },
-    },
+    options: SERVE_FLAGS,
   });
   const hosted = bool(values, env, 'hosted');
   if (!hosted) refuseHostedOnlyFlags(values);

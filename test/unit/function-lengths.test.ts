@@ -1,21 +1,10 @@
-// The house keeps functions at most 80 lines, measured by the TypeScript parser over src/ and tools/. The
-// allow-list names the long ones still waiting for their split; it may only shrink.
+// The house keeps functions at most 80 lines, measured by the TypeScript parser over src/ and tools/.
 import { describe, expect, it } from 'vitest';
-import { type FunctionLength, functionLengthsOf, functionsOver } from '../support/function-lengths.js';
+import { functionLengthsOf, functionsOver } from '../support/function-lengths.js';
 
 const LIMIT = 80;
-const EDITED_ELSEWHERE = 'in a file another change was editing; split next';
-
-/** Long functions left as they are for now, each with why. */
-const allowed: { file: string; name: string; why: string }[] = [
-  { file: 'src/api/client.ts', name: 'createApiClient', why: EDITED_ELSEWHERE },
-  { file: 'src/cli/serve-flags.ts', name: 'parseServeOptions', why: EDITED_ELSEWHERE },
-  { file: 'src/cli/lazy-api.ts', name: 'lazyApiClient', why: EDITED_ELSEWHERE },
-];
-
 const root = new URL('../..', import.meta.url).pathname;
 const long = functionsOver(root, ['src', 'tools'], LIMIT);
-const isAllowed = (found: FunctionLength): boolean => allowed.some((entry) => entry.file === found.file && entry.name === found.name);
 
 /** A function of the given body lines, in each of the measured forms. */
 const bodyOf = (lines: number): string => Array.from({ length: lines }, (_, i) => `  const v${i} = ${i};`).join('\n');
@@ -38,13 +27,7 @@ describe('function lengths', () => {
     ]);
   });
 
-  it(`stay at most ${LIMIT} lines in src/ and tools/, but for the allow-list`, () => {
-    expect(long.filter((found) => !isAllowed(found))).toEqual([]);
-  });
-
-  it('allow-list only functions still over the limit, so the list shrinks', () => {
-    const stillLong = (entry: (typeof allowed)[number]): boolean =>
-      long.some((found) => found.file === entry.file && found.name === entry.name);
-    expect(allowed.filter((entry) => !stillLong(entry))).toEqual([]);
+  it(`stay at most ${LIMIT} lines in src/ and tools/`, () => {
+    expect(long).toEqual([]);
   });
 });
